@@ -1,0 +1,51 @@
+package a2a
+
+// Codec translates between the canonical model and one dialect's JSON. A
+// codec is stateless and safe for concurrent use; one file per dialect
+// implements it (codec_v10.go, codec_v03.go, codec_v01.go).
+type Codec interface {
+	// Dialect names the dialect the codec speaks.
+	Dialect() Dialect
+	// Methods maps the dialect's JSON-RPC method names to operations.
+	Methods() map[string]Op
+	// DecodeParams decodes the JSON-RPC params of op (for v1.0 also the
+	// HTTP+JSON request body, which has the same shape) into a Request. Op,
+	// Dialect and the decoded fields are set; Method and Binding are left to
+	// the caller. A missing or malformed field is an InvalidParams error that
+	// names the field.
+	DecodeParams(op Op, params []byte) (*Request, *Error)
+	// EncodeResult renders the result of a unary op as the JSON value of a
+	// JSON-RPC "result" (for v1.0 also the HTTP+JSON response body).
+	EncodeResult(op Op, res *Result) ([]byte, error)
+	// EncodeEvent renders one stream event as the JSON value of a JSON-RPC
+	// "result" (for v1.0 also the data of an HTTP+JSON SSE event).
+	EncodeEvent(ev Event) ([]byte, error)
+	// EncodeErrorData renders the "data" member of a JSON-RPC error object,
+	// or nil when e carries nothing to say.
+	EncodeErrorData(e *Error) []byte
+	// EncodePush renders the body of a push notification about ev.
+	EncodePush(ev Event) ([]byte, error)
+}
+
+var codecs = map[Dialect]Codec{}
+
+func register(c Codec) { codecs[c.Dialect()] = c }
+
+// CodecFor returns the codec of d, or nil if d is not a known dialect.
+func CodecFor(d Dialect) Codec { return codecs[d] }
+
+// LookupMethod finds the dialect and operation of a JSON-RPC method name.
+// v0.2 and v0.3 share their method names; LookupMethod reports V03 for them,
+// and the server substitutes V02 when the agent's card is a v0.2 card.
+func LookupMethod(name string) (Dialect, Op, bool) {
+	for _, d := range []Dialect{V10, V03, V01} {
+		c := codecs[d]
+		if c == nil {
+			continue
+		}
+		if op, ok := c.Methods()[name]; ok {
+			return d, op, true
+		}
+	}
+	return "", "", false
+}

@@ -1,0 +1,112 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// RPCRequest is a decoded JSON-RPC 2.0 request envelope.
+type RPCRequest struct {
+	// ID is the raw JSON of the request id (a string or a number), or nil
+	// for a notification.
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+}
+
+// DecodeRPC parses a JSON-RPC 2.0 request. It returns a parse error (-32700)
+// for bytes that are not JSON and an invalid-request error (-32600) for JSON
+// that is not a single JSON-RPC 2.0 request object (batches are not part of
+// A2A). When the id could be read it is returned with the error so the reply
+// can carry it.
+func DecodeRPC(body []byte) (RPCRequest, *Error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return RPCRequest{}, Errorf(CodeParseError, "parse error: empty body")
+	}
+	if !json.Valid(trimmed) {
+		return RPCRequest{}, Errorf(CodeParseError, "parse error: body is not valid JSON")
+	}
+	if trimmed[0] == '[' {
+		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: batch requests are not supported by A2A")
+	}
+	if trimmed[0] != '{' {
+		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: expected a JSON-RPC 2.0 request object")
+	}
+	var env struct {
+		JSONRPC *string         `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  *string         `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(trimmed, &env); err != nil {
+		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
+	}
+	req := RPCRequest{Params: env.Params}
+	if len(env.ID) > 0 && !bytes.Equal(env.ID, []byte("null")) {
+		switch env.ID[0] {
+		case '"':
+			req.ID = env.ID
+		default:
+			if _, err := strconv.ParseFloat(string(env.ID), 64); err != nil {
+				return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: id must be a string or a number")
+			}
+			req.ID = env.ID
+		}
+	}
+	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
+		return req, Errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if env.Method == nil || *env.Method == "" {
+		return req, Errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
+	}
+	req.Method = *env.Method
+	if len(env.Params) > 0 {
+		if p := bytes.TrimSpace(env.Params); len(p) > 0 && p[0] != '{' && p[0] != '[' && !bytes.Equal(p, []byte("null")) {
+			return req, Errorf(CodeInvalidRequest, `invalid request: "params" must be an object`)
+		}
+	}
+	return req, nil
+}
+
+// EncodeRPCResult renders a JSON-RPC success response.
+func EncodeRPCResult(id json.RawMessage, result []byte) []byte {
+	if len(result) == 0 {
+		result = []byte("null")
+	}
+	var b bytes.Buffer
+	b.Grow(len(result) + 48)
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	writeID(&b, id)
+	b.WriteString(`,"result":`)
+	b.Write(result)
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// EncodeRPCError renders a JSON-RPC error response; data may be nil.
+func EncodeRPCError(id json.RawMessage, e *Error, data []byte) []byte {
+	msg, _ := json.Marshal(e.Message)
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	writeID(&b, id)
+	b.WriteString(`,"error":{"code":`)
+	b.WriteString(strconv.Itoa(e.Code))
+	b.WriteString(`,"message":`)
+	b.Write(msg)
+	if len(data) > 0 {
+		b.WriteString(`,"data":`)
+		b.Write(data)
+	}
+	b.WriteString(`}}`)
+	return b.Bytes()
+}
+
+func writeID(b *bytes.Buffer, id json.RawMessage) {
+	if len(id) == 0 {
+		b.WriteString("null")
+		return
+	}
+	b.Write(id)
+}

@@ -1,0 +1,122 @@
+// Package timeline is the one representation of what an agent does to a task:
+// an ordered list of steps played against a clock. The honest agent plans a
+// timeline, misbehaviors transform one, scenario files write one by hand and a
+// recording is one with observed timings; the server's player runs them.
+package timeline
+
+import (
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+// StepKind says what a step does.
+type StepKind string
+
+// The step kinds.
+const (
+	// StepState moves the task to State (with an optional status message)
+	// and emits a status update.
+	StepState StepKind = "state"
+	// StepArtifact adds Artifact (or a chunk of it) and emits an artifact
+	// update.
+	StepArtifact StepKind = "artifact"
+	// StepEndStream closes every open stream of the task at once, with no
+	// further event: what a crashed or careless agent does.
+	StepEndStream StepKind = "end-stream"
+	// StepHoldStream keeps open streams open after the task ended, sending
+	// keep-alive comments until the client goes away.
+	StepHoldStream StepKind = "hold-stream"
+	// StepStop stops playing: the task stays in its current state for ever.
+	StepStop StepKind = "stop"
+)
+
+// Step is one entry of a timeline.
+type Step struct {
+	Kind StepKind `json:"kind" yaml:"kind"`
+	// After is the delay before the step, measured from the previous one.
+	After time.Duration `json:"after,omitempty" yaml:"after,omitempty"`
+
+	State a2a.TaskState `json:"state,omitempty" yaml:"state,omitempty"`
+	// Message is the text of the status message that goes with State.
+	Message string `json:"message,omitempty" yaml:"message,omitempty"`
+
+	Artifact  *a2a.Artifact `json:"artifact,omitempty" yaml:"artifact,omitempty"`
+	Append    bool          `json:"append,omitempty" yaml:"append,omitempty"`
+	LastChunk bool          `json:"lastChunk,omitempty" yaml:"lastChunk,omitempty"`
+
+	// TaskID, when set, is written into the emitted event instead of the
+	// task's own id; the store is not touched (an event for another task).
+	TaskID string `json:"taskId,omitempty" yaml:"taskId,omitempty"`
+	// ContextID, when set, is written into the emitted event instead of the
+	// task's own context id.
+	ContextID string `json:"contextId,omitempty" yaml:"contextId,omitempty"`
+	// EventOnly emits the event without changing the stored task, so a poll
+	// and a stream disagree.
+	EventOnly bool `json:"eventOnly,omitempty" yaml:"eventOnly,omitempty"`
+	// Final overrides the v0.x `final` flag of a status update; nil lets the
+	// codec decide (final on terminal and interrupted states).
+	Final *bool `json:"final,omitempty" yaml:"final,omitempty"`
+}
+
+// Timeline is an ordered list of steps.
+type Timeline []Step
+
+// Clone returns a copy of tl that can be edited without touching tl.
+func (tl Timeline) Clone() Timeline { return append(Timeline(nil), tl...) }
+
+// States lists the states tl moves through, in order.
+func (tl Timeline) States() []a2a.TaskState {
+	var out []a2a.TaskState
+	for _, s := range tl {
+		if s.Kind == StepState {
+			out = append(out, s.State)
+		}
+	}
+	return out
+}
+
+// DecisionKind is what the agent does with an incoming message.
+type DecisionKind string
+
+// The decision kinds.
+const (
+	// DecideNew creates a new task.
+	DecideNew DecisionKind = "new"
+	// DecideContinue continues the existing task TaskID.
+	DecideContinue DecisionKind = "continue"
+	// DecideReject answers with Err and creates nothing.
+	DecideReject DecisionKind = "reject"
+	// DecideMessage answers with a plain message and no task.
+	DecideMessage DecisionKind = "message"
+)
+
+// Decision is the agent's choice for one incoming message.
+type Decision struct {
+	Kind DecisionKind
+	// TaskID is the task to continue (DecideContinue), or the id the new task
+	// must take (DecideNew; empty mints one from the seed).
+	TaskID string
+	// ContextID is the context of the task; empty mints one.
+	ContextID string
+	// Err is the error of DecideReject.
+	Err *a2a.Error
+	// Reason says in words why the decision was taken; it goes to the journal.
+	Reason string
+}
+
+// Clock is the one source of time for players, deadlines and timestamps.
+type Clock interface {
+	Now() time.Time
+	// After returns a channel that receives once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// After returns time.After(d).
+func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
