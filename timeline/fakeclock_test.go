@@ -1,0 +1,90 @@
+package timeline
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var epoch = time.Date(2026, 11, 12, 9, 0, 0, 0, time.UTC)
+
+func TestFakeClockNowAndAdvance(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	assert.Equal(t, epoch, c.Now())
+	c.Advance(3 * time.Second)
+	assert.Equal(t, epoch.Add(3*time.Second), c.Now())
+	c.Advance(-time.Hour)
+	assert.Equal(t, epoch.Add(3*time.Second), c.Now(), "time never goes backwards")
+}
+
+func TestFakeClockFiresDueTimersInOrder(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	late := c.After(5 * time.Second)
+	early := c.After(2 * time.Second)
+	never := c.After(time.Minute)
+	require.Equal(t, 3, c.Waiters())
+
+	c.Advance(time.Second)
+	select {
+	case <-early:
+		t.Fatal("timer fired before its deadline")
+	default:
+	}
+
+	c.Advance(4 * time.Second)
+	assert.Equal(t, epoch.Add(2*time.Second), <-early)
+	assert.Equal(t, epoch.Add(5*time.Second), <-late)
+	assert.Equal(t, 1, c.Waiters())
+	select {
+	case <-never:
+		t.Fatal("far timer fired")
+	default:
+	}
+}
+
+func TestFakeClockNonPositiveAfterFiresAtOnce(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	assert.Equal(t, epoch, <-c.After(0))
+	assert.Equal(t, epoch, <-c.After(-time.Second))
+	assert.Zero(t, c.Waiters())
+}
+
+func TestFakeClockBlockUntil(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	got := make(chan time.Time)
+	go func() { got <- <-c.After(time.Second) }()
+
+	c.BlockUntil(1)
+	c.Advance(time.Second)
+	assert.Equal(t, epoch.Add(time.Second), <-got)
+}
+
+func TestFakeClockBlockUntilContextGivesUp(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, c.BlockUntilContext(ctx, 1), context.Canceled)
+}
+
+func TestFakeClockConcurrentUse(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	const n = 50
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { <-c.After(time.Millisecond) })
+	}
+	c.BlockUntil(n)
+	c.Advance(time.Millisecond)
+	wg.Wait()
+	assert.Zero(t, c.Waiters())
+}
