@@ -1,0 +1,371 @@
+package cards
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+// Wire protocolVersion strings of the card shapes Render produces.
+const (
+	protocolVersionV03 = "0.3.0"
+	protocolVersionV02 = "0.2.6"
+)
+
+// Render renders c in the shape of c.Dialect: a v1.0 card (protoJSON of
+// AgentCard), a v0.3.0 card, a v0.2.6 card or a v0.1.0 card. The output is
+// deterministic. Render fails if ValidateForRender does, so every card it
+// returns is one the dialect's schema accepts.
+//
+// What each dialect cannot carry is dropped: v1.0 has no
+// stateTransitionHistory; v0.3 has no interface tenant; v0.2.6 additionally
+// has no mutualTLS scheme (such schemes, and every security alternative that
+// names one, are left out); v0.1 has no extensions (so no skill durations),
+// no iconUrl, no interfaces beyond url and only scheme names under
+// authentication.
+func Render(c *Card) ([]byte, error) {
+	if err := c.ValidateForRender(); err != nil {
+		return nil, fmt.Errorf("render card: %w", err)
+	}
+	var v any
+	switch c.Dialect {
+	case a2a.V10:
+		v = renderV10(c)
+	case a2a.V03:
+		v = renderV03(c, protocolVersionV03, true)
+	case a2a.V02:
+		v = renderV03(c, protocolVersionV02, false)
+	case a2a.V01:
+		v = renderV01(c)
+	default:
+		return nil, fmt.Errorf("render card: dialect: unknown dialect %q", c.Dialect)
+	}
+	return json.Marshal(v)
+}
+
+// RenderHybrid renders c as a card that both v1.0 and v0.3 clients can read:
+// the v1.0 card plus the v0.3 fields (protocolVersion "0.3.0", url,
+// preferredTransport, additionalInterfaces, security,
+// supportsAuthenticatedExtendedCard, capabilities.stateTransitionHistory),
+// and security schemes that carry both the v0.3 `type` fields and the v1.0
+// one-of member, the way a2a-go's a2av0 card producer does. c.Dialect is
+// ignored.
+//
+// The result deliberately fails strict v1.0 JSON Schema validation: the v1.0
+// schema sets additionalProperties to false, and the v0.3 fields are exactly
+// such additional properties. It is valid against the v0.3.0 schema.
+//
+// url and preferredTransport come from the first interface declaring version
+// 0.3, or the first interface if none does.
+func RenderHybrid(c *Card) ([]byte, error) {
+	if err := c.ValidateForRender(); err != nil {
+		return nil, fmt.Errorf("render hybrid card: %w", err)
+	}
+	v10 := renderV10(c)
+	primary := c.Interfaces[0]
+	for _, in := range c.Interfaces {
+		if in.Version == a2a.V03 {
+			primary = in
+			break
+		}
+	}
+	h := hybridCard{
+		ProtocolVersion:      protocolVersionV03,
+		Name:                 v10.Name,
+		Description:          v10.Description,
+		SupportedInterfaces:  v10.SupportedInterfaces,
+		URL:                  primary.URL,
+		PreferredTransport:   string(primary.Binding),
+		AdditionalInterfaces: v03Interfaces(c.Interfaces),
+		Provider:             v10.Provider,
+		Version:              v10.Version,
+		DocumentationURL:     v10.DocumentationURL,
+		Capabilities: hybridCapabilities{
+			Streaming:              c.Capabilities.Streaming,
+			PushNotifications:      c.Capabilities.PushNotifications,
+			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
+			Extensions:             v10.Capabilities.Extensions,
+			ExtendedAgentCard:      c.Capabilities.ExtendedAgentCard,
+		},
+		SecurityRequirements:              v10.SecurityRequirements,
+		Security:                          v03Security(c.Security, nil),
+		DefaultInputModes:                 v10.DefaultInputModes,
+		DefaultOutputModes:                v10.DefaultOutputModes,
+		SupportsAuthenticatedExtendedCard: c.Capabilities.ExtendedAgentCard,
+		Skills:                            v10.Skills,
+		IconURL:                           v10.IconURL,
+	}
+	if len(c.SecuritySchemes) > 0 {
+		h.SecuritySchemes = make(map[string]hybridScheme, len(c.SecuritySchemes))
+		for name, s := range c.SecuritySchemes {
+			h.SecuritySchemes[name] = hybridScheme{v03Scheme: toV03Scheme(s), v10Scheme: toV10Scheme(s)}
+		}
+	}
+	return json.Marshal(h)
+}
+
+func renderV10(c *Card) v10Card {
+	out := v10Card{
+		Name:             c.Name,
+		Description:      c.Description,
+		Provider:         toWireProvider(c.Provider),
+		Version:          c.Version,
+		DocumentationURL: c.DocumentationURL,
+		Capabilities: v10Capabilities{
+			Streaming:         c.Capabilities.Streaming,
+			PushNotifications: c.Capabilities.PushNotifications,
+			Extensions:        renderExtensions(c),
+			ExtendedAgentCard: c.Capabilities.ExtendedAgentCard,
+		},
+		DefaultInputModes:  nonNil(c.DefaultInputModes),
+		DefaultOutputModes: nonNil(c.DefaultOutputModes),
+		Skills:             toWireSkills(c.Skills),
+		IconURL:            c.IconURL,
+	}
+	for _, in := range c.Interfaces {
+		ver := in.Version
+		if ver == "" {
+			ver = a2a.V10
+		}
+		out.SupportedInterfaces = append(out.SupportedInterfaces, v10Interface{
+			URL:             in.URL,
+			ProtocolBinding: string(in.Binding),
+			ProtocolVersion: string(ver),
+			Tenant:          in.Tenant,
+		})
+	}
+	if len(c.SecuritySchemes) > 0 {
+		out.SecuritySchemes = make(map[string]v10Scheme, len(c.SecuritySchemes))
+		for name, s := range c.SecuritySchemes {
+			out.SecuritySchemes[name] = toV10Scheme(s)
+		}
+	}
+	for _, alt := range c.Security {
+		req := v10SecurityRequirement{Schemes: make(map[string]v10StringList, len(alt))}
+		for name, scopes := range alt {
+			req.Schemes[name] = v10StringList{List: nonNil(scopes)}
+		}
+		out.SecurityRequirements = append(out.SecurityRequirements, req)
+	}
+	return out
+}
+
+// renderV03 renders the v0.3.0 card, or with mtls=false the v0.2.6 card,
+// which lacks the mutualTLS scheme.
+func renderV03(c *Card, protocolVersion string, mtls bool) v03Card {
+	first := c.Interfaces[0]
+	out := v03Card{
+		ProtocolVersion:      protocolVersion,
+		Name:                 c.Name,
+		Description:          c.Description,
+		URL:                  first.URL,
+		PreferredTransport:   string(first.Binding),
+		AdditionalInterfaces: v03Interfaces(c.Interfaces),
+		IconURL:              c.IconURL,
+		Provider:             toWireProvider(c.Provider),
+		Version:              c.Version,
+		DocumentationURL:     c.DocumentationURL,
+		Capabilities: v03Capabilities{
+			Streaming:              c.Capabilities.Streaming,
+			PushNotifications:      c.Capabilities.PushNotifications,
+			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
+			Extensions:             renderExtensions(c),
+		},
+		DefaultInputModes:                 nonNil(c.DefaultInputModes),
+		DefaultOutputModes:                nonNil(c.DefaultOutputModes),
+		SupportsAuthenticatedExtendedCard: c.Capabilities.ExtendedAgentCard,
+		Skills:                            toWireSkills(c.Skills),
+	}
+	dropped := map[string]bool{}
+	for name, s := range c.SecuritySchemes {
+		if !mtls && s.Type == SchemeMutualTLS {
+			dropped[name] = true
+			continue
+		}
+		if out.SecuritySchemes == nil {
+			out.SecuritySchemes = map[string]v03Scheme{}
+		}
+		out.SecuritySchemes[name] = toV03Scheme(s)
+	}
+	out.Security = v03Security(c.Security, dropped)
+	return out
+}
+
+func renderV01(c *Card) v01Card {
+	out := v01Card{
+		Name:             c.Name,
+		Description:      c.Description,
+		URL:              c.Interfaces[0].URL,
+		Provider:         toWireProvider(c.Provider),
+		Version:          c.Version,
+		DocumentationURL: c.DocumentationURL,
+		Capabilities: v01Capabilities{
+			Streaming:              c.Capabilities.Streaming,
+			PushNotifications:      c.Capabilities.PushNotifications,
+			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
+		},
+		DefaultInputModes:  nonNil(c.DefaultInputModes),
+		DefaultOutputModes: nonNil(c.DefaultOutputModes),
+		Skills:             toWireSkills(c.Skills),
+	}
+	if len(c.SecuritySchemes) > 0 {
+		auth := &v01Auth{}
+		for _, name := range sortedKeys(c.SecuritySchemes) {
+			auth.Schemes = append(auth.Schemes, v01SchemeName(c.SecuritySchemes[name]))
+		}
+		out.Authentication = auth
+	}
+	return out
+}
+
+// v01SchemeName is the v0.1 authentication scheme string for s. v0.1 only
+// listed names ("Basic", "Bearer", ...), so everything but the name is lost.
+func v01SchemeName(s SecurityScheme) string {
+	switch s.Type {
+	case SchemeHTTP:
+		return capitalize(s.Scheme)
+	case SchemeAPIKey:
+		return "ApiKey"
+	case SchemeOAuth2:
+		return "OAuth2"
+	case SchemeOpenIDConnect:
+		return "OpenIdConnect"
+	case SchemeMutualTLS:
+		return "MutualTLS"
+	}
+	return s.Type
+}
+
+// renderExtensions returns the card's extensions followed by the duration
+// extension when any skill declares a duration. A configured extension with
+// the duration URI is replaced, so the skills stay the single source.
+func renderExtensions(c *Card) []wireExtension {
+	var out []wireExtension
+	for _, e := range c.Capabilities.Extensions {
+		if e.URI == DurationExtensionURI {
+			continue
+		}
+		out = append(out, wireExtension{URI: e.URI, Description: e.Description, Required: e.Required, Params: e.Params})
+	}
+	params := map[string]any{}
+	for _, s := range c.Skills {
+		if s.EstimatedDuration > 0 {
+			params[s.ID] = s.EstimatedDuration.String()
+		}
+	}
+	if len(params) > 0 {
+		out = append(out, wireExtension{
+			URI:         DurationExtensionURI,
+			Description: "Estimated duration of each skill, keyed by skill id, in Go duration syntax.",
+			Params:      params,
+		})
+	}
+	return out
+}
+
+func toWireProvider(p *Provider) *wireProvider {
+	if p == nil {
+		return nil
+	}
+	return &wireProvider{Organization: p.Organization, URL: p.URL}
+}
+
+func toWireSkills(skills []Skill) []wireSkill {
+	out := make([]wireSkill, 0, len(skills))
+	for _, s := range skills {
+		out = append(out, wireSkill{
+			ID:          s.ID,
+			Name:        s.Name,
+			Description: s.Description,
+			Tags:        nonNil(s.Tags),
+			Examples:    s.Examples,
+			InputModes:  s.InputModes,
+			OutputModes: s.OutputModes,
+		})
+	}
+	return out
+}
+
+func v03Interfaces(ins []Interface) []v03Interface {
+	out := make([]v03Interface, 0, len(ins))
+	for _, in := range ins {
+		out = append(out, v03Interface{URL: in.URL, Transport: string(in.Binding)})
+	}
+	return out
+}
+
+// v03Security renders the requirement alternatives, leaving out every
+// alternative that names a dropped scheme: keeping it without that scheme
+// would declare a weaker requirement than the agent has.
+func v03Security(sec []map[string][]string, dropped map[string]bool) []map[string][]string {
+	var out []map[string][]string
+	for _, alt := range sec {
+		keep := true
+		m := make(map[string][]string, len(alt))
+		for name, scopes := range alt {
+			if dropped[name] {
+				keep = false
+				break
+			}
+			m[name] = nonNil(scopes)
+		}
+		if keep {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func toV03Scheme(s SecurityScheme) v03Scheme {
+	out := v03Scheme{Type: s.Type, Description: s.Description}
+	switch s.Type {
+	case SchemeAPIKey:
+		out.In, out.Name = s.In, s.Name
+	case SchemeHTTP:
+		out.Scheme, out.BearerFormat = s.Scheme, s.BearerFormat
+	case SchemeOAuth2:
+		out.Flows = clientCredentialsFlows(s)
+	case SchemeOpenIDConnect:
+		out.OpenIDConnectURL = s.OpenIDConnectURL
+	}
+	return out
+}
+
+func toV10Scheme(s SecurityScheme) v10Scheme {
+	switch s.Type {
+	case SchemeAPIKey:
+		return v10Scheme{APIKey: &v10APIKeyScheme{Description: s.Description, Location: s.In, Name: s.Name}}
+	case SchemeHTTP:
+		return v10Scheme{HTTP: &v10HTTPScheme{Description: s.Description, Scheme: s.Scheme, BearerFormat: s.BearerFormat}}
+	case SchemeOAuth2:
+		return v10Scheme{OAuth2: &v10OAuth2Scheme{Description: s.Description, Flows: *clientCredentialsFlows(s)}}
+	case SchemeOpenIDConnect:
+		return v10Scheme{OIDC: &v10OIDCScheme{Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
+	default: // SchemeMutualTLS; Validate rejects anything else.
+		return v10Scheme{MTLS: &v10MTLSScheme{Description: s.Description}}
+	}
+}
+
+func clientCredentialsFlows(s SecurityScheme) *wireOAuthFlows {
+	scopes := s.Scopes
+	if scopes == nil {
+		scopes = map[string]string{} // the schemas require an object, never null
+	}
+	return &wireOAuthFlows{ClientCredentials: &wireOAuthFlow{TokenURL: s.TokenURL, Scopes: scopes}}
+}
+
+// nonNil turns a nil slice into an empty one, because the schemas require
+// arrays where encoding/json would write null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
