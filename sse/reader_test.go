@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -94,8 +95,11 @@ func TestReadTruncation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			// One byte per read puts every CR/LF pair across two reads.
+			_, oneErr := Collect(t.Context(), iotest.OneByteReader(strings.NewReader(tc.in)))
 			evs, err := Collect(t.Context(), strings.NewReader(tc.in))
 			assert.Len(t, evs, tc.events)
+			assert.Equal(t, err, oneErr)
 			if tc.pending == 0 {
 				require.NoError(t, err)
 				return
