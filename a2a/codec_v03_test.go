@@ -302,9 +302,9 @@ func TestV03DecodeBlocking(t *testing.T) {
 	t.Parallel()
 	msg := `{"messageId":"m","role":"user","parts":[{"kind":"text","text":"x"}]}`
 	for cfg, immediate := range map[string]bool{
-		``:                               false,
-		`,"configuration":{}`:            false,
-		`,"configuration":null`:          false,
+		``:                                    false,
+		`,"configuration":{}`:                 false,
+		`,"configuration":null`:               false,
 		`,"configuration":{"blocking":true}`:  false,
 		`,"configuration":{"blocking":false}`: true,
 	} {
@@ -402,7 +402,7 @@ func TestV03DecodeBadParams(t *testing.T) {
 		{"messageId number", a2a.OpSend, `{"message":{"messageId":1,"role":"user","parts":[` + part + `]}}`, "message.messageId"},
 		{"missing role", a2a.OpSend, `{"message":{"messageId":"m","parts":[` + part + `]}}`, "message.role"},
 		{"bad role", a2a.OpStream, `{"message":{"messageId":"m","role":"system","parts":[` + part + `]}}`, "message.role"},
-		{"wrong message kind", a2a.OpSend, msg(`,"kind":"task","parts":[`+part+`]`), "message.kind"},
+		{"wrong message kind", a2a.OpSend, msg(`,"kind":"task","parts":[` + part + `]`), "message.kind"},
 		{"config not object", a2a.OpSend, `{"message":{"messageId":"m","role":"user","parts":[` + part + `]},"configuration":true}`, "configuration"},
 		{"blocking string", a2a.OpSend, `{"message":{"messageId":"m","role":"user","parts":[` + part + `]},"configuration":{"blocking":"no"}}`, "configuration.blocking"},
 		{"historyLength float", a2a.OpSend, `{"message":{"messageId":"m","role":"user","parts":[` + part + `]},"configuration":{"historyLength":1.5}}`, "configuration.historyLength"},
