@@ -43,14 +43,23 @@ func (c *FakeClock) Now() time.Time {
 // buffered, so a timer whose receiver went away never blocks Advance; such a
 // timer still counts as a waiter until it fires.
 func (c *FakeClock) After(d time.Duration) <-chan time.Time {
+	ch, _ := c.NewTimer(d)
+	return ch
+}
+
+// NewTimer is After with a stop function that releases the timer and
+// reports whether it was still pending; a waiter that gave up stops its
+// timer so Waiters and BlockUntil count only live waits.
+func (c *FakeClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
 	ch := make(chan time.Time, 1)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if d <= 0 {
 		ch <- c.now
-		return ch
+		return ch, func() bool { return false }
 	}
 	c.seq++
+	seq := c.seq
 	t := fakeTimer{at: c.now.Add(d), seq: c.seq, ch: ch}
 	i := sort.Search(len(c.timers), func(i int) bool {
 		o := c.timers[i]
@@ -61,7 +70,35 @@ func (c *FakeClock) After(d time.Duration) <-chan time.Time {
 	c.timers[i] = t
 	close(c.changed)
 	c.changed = make(chan struct{})
-	return ch
+	return ch, func() bool { return c.stop(seq) }
+}
+
+func (c *FakeClock) stop(seq uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, t := range c.timers {
+		if t.seq == seq {
+			c.timers = append(c.timers[:i], c.timers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// AdvanceToNext moves the clock to the earliest pending deadline and fires
+// the timers due then. It returns false, leaving the clock alone, when no
+// timer is pending. Tests use it to jump straight to the next thing that can
+// happen instead of guessing a step.
+func (c *FakeClock) AdvanceToNext() bool {
+	c.mu.Lock()
+	if len(c.timers) == 0 {
+		c.mu.Unlock()
+		return false
+	}
+	d := c.timers[0].at.Sub(c.now)
+	c.mu.Unlock()
+	c.Advance(max(d, 0))
+	return true
 }
 
 // Advance moves the clock forward by d and fires, in deadline order, every
@@ -118,4 +155,11 @@ func (c *FakeClock) BlockUntilContext(ctx context.Context, n int) error {
 	}
 }
 
-var _ Clock = (*FakeClock)(nil)
+// TimerClock is a Clock whose timers can be released before they fire.
+// Waiting code that gives up on a timer uses it when the clock offers it.
+type TimerClock interface {
+	Clock
+	NewTimer(d time.Duration) (<-chan time.Time, func() bool)
+}
+
+var _ TimerClock = (*FakeClock)(nil)

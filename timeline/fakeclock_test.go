@@ -88,3 +88,36 @@ func TestFakeClockConcurrentUse(t *testing.T) {
 	wg.Wait()
 	assert.Zero(t, c.Waiters())
 }
+
+func TestFakeClockStopReleasesTimer(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	ch, stop := c.NewTimer(time.Second)
+	require.Equal(t, 1, c.Waiters())
+	assert.True(t, stop())
+	assert.False(t, stop(), "second stop finds nothing")
+	assert.Zero(t, c.Waiters())
+	c.Advance(time.Minute)
+	select {
+	case <-ch:
+		t.Fatal("stopped timer fired")
+	default:
+	}
+}
+
+func TestFakeClockAdvanceToNext(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	assert.False(t, c.AdvanceToNext())
+	assert.Equal(t, epoch, c.Now())
+	a := c.After(7 * time.Second)
+	b := c.After(9 * time.Second)
+	require.True(t, c.AdvanceToNext())
+	assert.Equal(t, epoch.Add(7*time.Second), <-a)
+	assert.Equal(t, epoch.Add(7*time.Second), c.Now())
+	select {
+	case <-b:
+		t.Fatal("later timer fired")
+	default:
+	}
+}
