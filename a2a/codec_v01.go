@@ -470,7 +470,8 @@ func decodeStatus01(raw json.RawMessage, path string) (TaskStatus, *Error) {
 		return TaskStatus{}, e
 	}
 	st := TaskStatus{State: TaskState(in.State)}
-	if !st.State.Valid() {
+	// v0.1 predates "rejected" and "auth-required".
+	if !st.State.Valid() || st.State == StateRejected || st.State == StateAuthRequired {
 		return TaskStatus{}, ErrInvalidParams(joinPath(path, "state"), fmt.Sprintf("unknown state %q", in.State))
 	}
 	if in.Timestamp != "" {
