@@ -117,3 +117,10 @@ func (e *Error) Status() (int, string) {
 	}
 	return http.StatusInternalServerError, "INTERNAL"
 }
+
+// WithHTTPStatus returns e with the HTTP status it must be answered with,
+// whatever the binding would derive from its code.
+func (e *Error) WithHTTPStatus(status int) *Error {
+	e.HTTPStatus = status
+	return e
+}

@@ -89,6 +89,10 @@ const (
 	DecideReject DecisionKind = "reject"
 	// DecideMessage answers with a plain message and no task.
 	DecideMessage DecisionKind = "message"
+	// DecideCancel cancels the task TaskID (the decision of a cancel request).
+	DecideCancel DecisionKind = "cancel"
+	// DecideIgnore acknowledges a request without acting on it.
+	DecideIgnore DecisionKind = "ignore"
 )
 
 // Decision is the agent's choice for one incoming message.

@@ -1,0 +1,157 @@
+// Package behaviors is the catalogue of pluggable misbehaviors: ways real A2A
+// agents break what their Agent Card declares, reproducible on demand.
+//
+// A behavior is a small type behind one narrow interface, Behavior, whose
+// single method Apply is called once per request in its scope with the
+// request's Exchange. Apply registers what the behavior changes — the
+// agent's decision, the task's timeline, the events of a stream, the result,
+// the card or the HTTP exchange itself — through the Exchange's hook methods.
+// The server runs the hooks at the right moment; it never needs to know a
+// behavior by name, so a new fault needs no server change.
+package behaviors
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// Behavior is one misbehavior. Apply inspects x and registers hooks on it.
+// Apply must not block; randomness must come from x.Rand so a run is
+// repeatable from its seed.
+type Behavior interface {
+	Apply(x *Exchange)
+}
+
+// OpCard is the pseudo-operation of an Agent Card request (GET of a
+// well-known path), so behaviors can scope to card fetches.
+const OpCard a2a.Op = "agent-card"
+
+// Exchange is one request to an agent as the behaviors see it, plus the hooks
+// they register. The server fills the read-only fields before calling Apply.
+type Exchange struct {
+	// Agent is the name of the agent the request is for.
+	Agent string
+	// Op, Dialect and Binding say what was asked and how.
+	Op      a2a.Op
+	Dialect a2a.Dialect
+	Binding a2a.Binding
+	// Request is the decoded request; nil for card requests.
+	Request *a2a.Request
+	// HTTP is the incoming HTTP request; behaviors must not read its body.
+	HTTP *http.Request
+	// Card is the agent's declared card.
+	Card *cards.Card
+	// Skill is the skill the message addresses, or nil.
+	Skill *cards.Skill
+	// Call is the 1-based number of this request among the agent's requests
+	// of the same Op since the last reset.
+	Call int
+	// Rand is derived from the run's seed, the agent and Call: the only
+	// source of randomness a behavior may use.
+	Rand *rand.Rand
+	// Now is the server clock's time when the request arrived.
+	Now time.Time
+
+	hooks Hooks
+}
+
+// Hooks is what the behaviors of one exchange registered, in application
+// order. The server reads it through Exchange.Hooks.
+type Hooks struct {
+	// Reject, when set, answers the request with this error before the agent
+	// sees it.
+	Reject *a2a.Error
+	// Decide hooks may change the agent's decision for a message. existing
+	// is the task the message names (nil if none or unknown).
+	Decide []func(d *timeline.Decision, existing *a2a.Task)
+	// Plan hooks transform the timeline of the task the request created or
+	// continued.
+	Plan []func(tl timeline.Timeline) timeline.Timeline
+	// Result hooks may replace the result or the error of a unary answer.
+	Result []func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error)
+	// StreamEvent hooks see each event before it is written to this
+	// request's stream; they call emit zero or more times.
+	StreamEvent []func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error
+	// StreamEnd hooks run when the stream would close normally; returning
+	// true keeps it open (with keep-alives) until the client leaves.
+	StreamEnd []func(raw RawStream) (holdOpen bool)
+	// StreamNotStream answers a streaming request with a plain JSON body
+	// (status, content type, bytes) instead of an event stream.
+	StreamNotStream func(rpcID []byte) (status int, contentType string, body []byte)
+	// Card hooks may change the card served (a copy).
+	Card []func(c *cards.Card)
+	// HideCardPath hides the card at the named well-known paths (404).
+	HideCardPath []string
+	// Delay holds the answer back before it starts.
+	Delay time.Duration
+	// WrapWriter hooks wrap the HTTP response writer of the answer, for
+	// faults below the protocol (reset, truncation, bad JSON).
+	WrapWriter []func(w http.ResponseWriter) http.ResponseWriter
+}
+
+// Hooks returns what the behaviors registered.
+func (x *Exchange) Hooks() *Hooks { return &x.hooks }
+
+// RejectWith answers the request with err instead of serving it.
+func (x *Exchange) RejectWith(err *a2a.Error) { x.hooks.Reject = err }
+
+// OnDecide registers a change of the agent's decision.
+func (x *Exchange) OnDecide(f func(d *timeline.Decision, existing *a2a.Task)) {
+	x.hooks.Decide = append(x.hooks.Decide, f)
+}
+
+// OnPlan registers a transformation of the task's timeline.
+func (x *Exchange) OnPlan(f func(tl timeline.Timeline) timeline.Timeline) {
+	x.hooks.Plan = append(x.hooks.Plan, f)
+}
+
+// OnResult registers a rewrite of a unary answer.
+func (x *Exchange) OnResult(f func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error)) {
+	x.hooks.Result = append(x.hooks.Result, f)
+}
+
+// OnStreamEvent registers a filter of the stream's events.
+func (x *Exchange) OnStreamEvent(f func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error) {
+	x.hooks.StreamEvent = append(x.hooks.StreamEvent, f)
+}
+
+// OnStreamEnd registers a hook at the stream's normal end.
+func (x *Exchange) OnStreamEnd(f func(raw RawStream) (holdOpen bool)) {
+	x.hooks.StreamEnd = append(x.hooks.StreamEnd, f)
+}
+
+// AnswerStreamWithJSON answers a streaming request with a plain body.
+func (x *Exchange) AnswerStreamWithJSON(f func(rpcID []byte) (status int, contentType string, body []byte)) {
+	x.hooks.StreamNotStream = f
+}
+
+// OnCard registers a change of the served card.
+func (x *Exchange) OnCard(f func(c *cards.Card)) { x.hooks.Card = append(x.hooks.Card, f) }
+
+// HideCardAt makes the card path answer 404.
+func (x *Exchange) HideCardAt(path string) { x.hooks.HideCardPath = append(x.hooks.HideCardPath, path) }
+
+// AddDelay holds the answer back by d more.
+func (x *Exchange) AddDelay(d time.Duration) { x.hooks.Delay += d }
+
+// WrapWriter registers a wrapper of the HTTP response writer.
+func (x *Exchange) WrapWriter(f func(w http.ResponseWriter) http.ResponseWriter) {
+	x.hooks.WrapWriter = append(x.hooks.WrapWriter, f)
+}
+
+// RawStream gives stream faults byte-level control of the event stream.
+type RawStream interface {
+	// WriteRaw writes exactly b and flushes.
+	WriteRaw(b []byte) error
+	// KeepAlive writes an SSE comment.
+	KeepAlive() error
+	// Encode renders ev as the complete SSE frame the stream would write.
+	Encode(ev a2a.Event) ([]byte, error)
+	// Close ends the stream now, with no further bytes.
+	Close()
+}

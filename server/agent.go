@@ -1,0 +1,770 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/brianvoe/gofakeit/v6"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// agent is one hosted fake agent: its card, its tasks and its seeded sources.
+type agent struct {
+	srv      *Server
+	name     string
+	index    int
+	card     *cards.Card
+	extended *cards.Card
+	scripts  map[string]timeline.Timeline
+	seed     uint64
+
+	bhv atomic.Pointer[[]behaviors.Behavior]
+
+	mu      sync.Mutex
+	rng     *rand.Rand
+	faker   *gofakeit.Faker
+	tasks   map[string]*taskEntry
+	order   []*taskEntry // creation order, oldest first
+	calls   map[a2a.Op]int
+	pushSeq int
+}
+
+// taskEntry is a task and everything live about it. Guarded by agent.mu.
+type taskEntry struct {
+	task    *a2a.Task
+	skill   *cards.Skill
+	created time.Time
+	subs    map[*subscriber]struct{}
+	// gen changes whenever the task's player is replaced or stopped, so a
+	// stale player's steps are ignored.
+	gen        int
+	cancelPlay context.CancelFunc
+	playing    bool
+	holdOpen   bool
+	push       []a2a.PushConfig
+}
+
+// streamItem is what a subscriber receives.
+type streamItem struct {
+	ev         a2a.Event
+	endStream  bool // StepEndStream: close now without another event
+	playerDone bool
+}
+
+type subscriber struct {
+	ch       chan streamItem
+	overflow atomic.Bool
+}
+
+const subscriberBuffer = 256
+
+func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(ac.Name))
+	seed := s.cfg.Seed ^ h.Sum64()
+	card := ac.Card
+	if card == nil {
+		card = cards.Generate(ac.Name, s.cfg.Seed)
+	} else {
+		c := *card
+		card = &c
+	}
+	if card.Dialect == "" {
+		card.Dialect = a2a.V10
+	}
+	if a2a.CodecFor(card.Dialect) == nil {
+		return nil, fmt.Errorf("card dialect %q is not one of 1.0, 0.3, 0.2, 0.1", card.Dialect)
+	}
+	if len(card.Skills) == 0 {
+		return nil, fmt.Errorf("card declares no skills")
+	}
+	for id := range ac.Timelines {
+		if card.Skill(id) == nil {
+			return nil, fmt.Errorf("timeline for unknown skill %q", id)
+		}
+	}
+	a := &agent{
+		srv:      s,
+		name:     ac.Name,
+		index:    index,
+		card:     card,
+		extended: ac.ExtendedCard,
+		scripts:  ac.Timelines,
+		seed:     seed,
+	}
+	a.resetLocked()
+	a.setBehaviors(ac.Behaviors)
+	return a, nil
+}
+
+func (a *agent) resetLocked() {
+	a.rng = rand.New(rand.NewPCG(a.seed, a.seed>>7|1))
+	a.faker = gofakeit.NewUnlocked(int64(a.seed))
+	a.tasks = map[string]*taskEntry{}
+	a.order = nil
+	a.calls = map[a2a.Op]int{}
+	a.pushSeq = 0
+}
+
+func (a *agent) reset() {
+	a.mu.Lock()
+	for _, e := range a.tasks {
+		a.stopPlayerLocked(e)
+		a.closeSubsLocked(e)
+	}
+	a.resetLocked()
+	a.mu.Unlock()
+}
+
+func (a *agent) setBehaviors(bs []behaviors.Behavior) {
+	c := slices.Clone(bs)
+	a.bhv.Store(&c)
+}
+
+func (a *agent) currentBehaviors() []behaviors.Behavior {
+	if p := a.bhv.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
+}
+
+// newID returns a UUID-shaped id from the agent's seeded source.
+func (a *agent) newIDLocked() string {
+	hi, lo := a.rng.Uint64(), a.rng.Uint64()
+	var b [16]byte
+	for i := 0; i < 8; i++ {
+		b[i] = byte(hi >> (56 - 8*i))
+		b[8+i] = byte(lo >> (56 - 8*i))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	const hexdigits = "0123456789abcdef"
+	out := make([]byte, 36)
+	j := 0
+	for i, v := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out[j] = '-'
+			j++
+		}
+		out[j], out[j+1] = hexdigits[v>>4], hexdigits[v&0x0f]
+		j += 2
+	}
+	return string(out)
+}
+
+// exchange builds the behaviors' view of a request and applies the agent's
+// behaviors to it.
+func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) *behaviors.Exchange {
+	bs := a.bhv.Load()
+	a.mu.Lock()
+	a.calls[op]++
+	call := a.calls[op]
+	a.mu.Unlock()
+	x := &behaviors.Exchange{
+		Agent:   a.name,
+		Op:      op,
+		Request: req,
+		HTTP:    httpReq.r,
+		Card:    a.card,
+		Call:    call,
+		Now:     a.srv.clock.Now(),
+	}
+	if req != nil {
+		x.Dialect, x.Binding = req.Dialect, req.Binding
+		x.Skill = a.skillFor(req.Message)
+	}
+	if bs == nil || len(*bs) == 0 {
+		return x
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(op))
+	x.Rand = rand.New(rand.NewPCG(a.seed^h.Sum64(), uint64(call)))
+	for _, b := range *bs {
+		b.Apply(x)
+	}
+	return x
+}
+
+// skillFor picks the skill a message addresses: metadata "skillId" (or
+// "skill") when it names one, otherwise the first skill that needs no input,
+// otherwise the first skill.
+func (a *agent) skillFor(m *a2a.Message) *cards.Skill {
+	if m != nil {
+		for _, k := range []string{"skillId", "skill"} {
+			if v, ok := m.Metadata[k].(string); ok {
+				if s := a.card.Skill(v); s != nil {
+					return s
+				}
+			}
+		}
+	}
+	for i := range a.card.Skills {
+		if !a.card.Skills[i].NeedsInput {
+			return &a.card.Skills[i]
+		}
+	}
+	return &a.card.Skills[0]
+}
+
+// decide takes the honest decision for a message, then lets the behaviors
+// change it.
+func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decision, *a2a.Task) {
+	m := req.Message
+	var d timeline.Decision
+	var existing *a2a.Task
+	a.mu.Lock()
+	if m.TaskID != "" {
+		e, ok := a.tasks[m.TaskID]
+		switch {
+		case !ok && req.Dialect == a2a.V01:
+			// v0.1 let the client choose the task id.
+			d = timeline.Decision{Kind: timeline.DecideNew, TaskID: m.TaskID, ContextID: m.ContextID, Reason: "v0.1 send with a new client-chosen task id"}
+		case !ok:
+			d = timeline.Decision{Kind: timeline.DecideReject, Err: a2a.ErrTaskNotFound(m.TaskID), Reason: "message names an unknown task"}
+		default:
+			existing = e.task.Clone()
+			switch {
+			case m.ContextID != "" && m.ContextID != e.task.ContextID:
+				d = timeline.Decision{Kind: timeline.DecideReject, Reason: "contextId differs from the task's",
+					Err: a2a.ErrInvalidParams("message.contextId", fmt.Sprintf("%q does not match the context %q of task %s", m.ContextID, e.task.ContextID, m.TaskID))}
+			case e.task.Status.State.Terminal():
+				d = timeline.Decision{Kind: timeline.DecideReject, Reason: "message to a terminal task",
+					Err: a2a.Errorf(a2a.CodeUnsupportedOperation, "task %s is %s: a terminal task accepts no more messages; start a new task in context %s", m.TaskID, e.task.Status.State, e.task.ContextID).With("taskId", m.TaskID)}
+			default:
+				d = timeline.Decision{Kind: timeline.DecideContinue, TaskID: m.TaskID, ContextID: e.task.ContextID, Reason: "continuation of " + string(e.task.Status.State) + " task"}
+			}
+		}
+	} else {
+		d = timeline.Decision{Kind: timeline.DecideNew, ContextID: m.ContextID, Reason: "new message"}
+	}
+	a.mu.Unlock()
+	for _, f := range x.Hooks().Decide {
+		f(&d, existing)
+	}
+	return d, existing
+}
+
+// honestPlan is the timeline an honest agent plays for a decision.
+func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.TaskState) timeline.Timeline {
+	delay := a.srv.cfg.StepDelay
+	if d.Kind == timeline.DecideNew {
+		if tl, ok := a.scripts[skill.ID]; ok {
+			return tl.Clone()
+		}
+	}
+	var tl timeline.Timeline
+	if d.Kind == timeline.DecideNew {
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateSubmitted})
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking, After: delay})
+		if skill.NeedsInput {
+			prompt := skill.InputPrompt
+			if prompt == "" {
+				prompt = "More input is needed for " + skill.Name + "."
+			}
+			return append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateInputRequired, Message: prompt, After: delay})
+		}
+	} else if prior != a2a.StateWorking {
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking})
+	} else {
+		return nil
+	}
+	a.mu.Lock()
+	art := &a2a.Artifact{
+		ArtifactID: a.newIDLocked(),
+		Name:       skill.ID + "-result",
+		Parts:      []a2a.Part{a2a.TextPart(skill.Name + ": " + a.faker.Sentence(12))},
+	}
+	a.mu.Unlock()
+	tl = append(tl, timeline.Step{Kind: timeline.StepArtifact, Artifact: art, LastChunk: true, After: delay})
+	return append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateCompleted})
+}
+
+// start creates or continues the task of a decision and starts its timeline.
+// sub, when not nil, is subscribed before the first step so a stream misses
+// nothing. It returns the task's id.
+func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber) (string, *a2a.Error) {
+	m := req.Message
+	skill := x.Skill
+	if skill == nil {
+		skill = a.skillFor(m)
+	}
+	a.mu.Lock()
+	var e *taskEntry
+	var prior a2a.TaskState
+	switch d.Kind {
+	case timeline.DecideContinue:
+		e = a.tasks[d.TaskID]
+		if e == nil {
+			a.mu.Unlock()
+			return "", a2a.ErrTaskNotFound(d.TaskID)
+		}
+		prior = e.task.Status.State
+		msg := *m
+		msg.TaskID, msg.ContextID = e.task.ID, e.task.ContextID
+		e.task.History = append(e.task.History, msg)
+	case timeline.DecideNew:
+		id := d.TaskID
+		if id == "" || a.tasks[id] != nil {
+			id = a.newIDLocked()
+		}
+		ctxID := d.ContextID
+		if ctxID == "" {
+			ctxID = a.newIDLocked()
+		}
+		msg := *m
+		msg.TaskID, msg.ContextID = id, ctxID
+		now := a.srv.clock.Now().UTC()
+		e = &taskEntry{
+			task: &a2a.Task{ID: id, ContextID: ctxID,
+				Status:  a2a.TaskStatus{State: a2a.StateSubmitted, Timestamp: now},
+				History: []a2a.Message{msg}},
+			skill:   skill,
+			created: now,
+			subs:    map[*subscriber]struct{}{},
+		}
+		if req.Config.PushConfig != nil {
+			pc := *req.Config.PushConfig
+			pc.TaskID = id
+			if pc.ID == "" {
+				a.pushSeq++
+				pc.ID = "push-" + strconv.Itoa(a.pushSeq)
+			}
+			e.push = append(e.push, pc)
+		}
+		a.tasks[id] = e
+		a.order = append(a.order, e)
+		a.evictLocked()
+	default:
+		a.mu.Unlock()
+		return "", a2a.Errorf(a2a.CodeInternal, "decision %q cannot start a task", d.Kind)
+	}
+	if sub != nil {
+		e.subs[sub] = struct{}{}
+	}
+	a.mu.Unlock()
+
+	tl := a.honestPlan(d, skill, prior)
+	for _, f := range x.Hooks().Plan {
+		tl = f(tl)
+	}
+	if len(tl) > 0 {
+		a.play(e, tl)
+	} else if sub != nil {
+		// Nothing new to play: a running player keeps the task going and
+		// will say when it ends; without one, say it now.
+		a.mu.Lock()
+		if !e.playing {
+			select {
+			case sub.ch <- streamItem{playerDone: true}:
+			default:
+			}
+		}
+		a.mu.Unlock()
+	}
+	return e.task.ID, nil
+}
+
+// evictLocked forgets the oldest terminal tasks beyond the retention.
+func (a *agent) evictLocked() {
+	limit := a.srv.cfg.TaskRetention
+	if len(a.order) <= limit {
+		return
+	}
+	kept := a.order[:0]
+	excess := len(a.order) - limit
+	for _, e := range a.order {
+		if excess > 0 && e.task.Status.State.Terminal() && len(e.subs) == 0 {
+			delete(a.tasks, e.task.ID)
+			excess--
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(a.order[len(kept):])
+	a.order = kept
+}
+
+// play runs tl for e: steps without delay at the head run inline (the common
+// fast path), the rest in a goroutine that the server's Close waits for.
+func (a *agent) play(e *taskEntry, tl timeline.Timeline) {
+	a.mu.Lock()
+	a.stopPlayerLocked(e)
+	e.gen++
+	gen := e.gen
+	for _, st := range tl {
+		if st.Kind == timeline.StepHoldStream {
+			e.holdOpen = true
+		}
+	}
+	a.mu.Unlock()
+	i := 0
+	for ; i < len(tl) && tl[i].After <= 0; i++ {
+		if !a.apply(e, gen, tl[i]) {
+			a.finish(e, gen)
+			return
+		}
+	}
+	if i == len(tl) {
+		a.finish(e, gen)
+		return
+	}
+	ctx, cancel := context.WithCancel(a.srv.ctx)
+	a.mu.Lock()
+	if e.gen != gen {
+		a.mu.Unlock()
+		cancel()
+		return
+	}
+	e.cancelPlay, e.playing = cancel, true
+	a.srv.players.Add(1)
+	a.mu.Unlock()
+	rest := tl[i:]
+	go func() {
+		defer a.srv.players.Done()
+		defer cancel()
+		for _, st := range rest {
+			if st.After > 0 {
+				select {
+				case <-a.srv.clock.After(st.After):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if !a.apply(e, gen, st) {
+				break
+			}
+		}
+		a.finish(e, gen)
+	}()
+}
+
+func (a *agent) stopPlayerLocked(e *taskEntry) {
+	if e.cancelPlay != nil {
+		e.cancelPlay()
+		e.cancelPlay = nil
+	}
+	e.playing = false
+}
+
+func (a *agent) finish(e *taskEntry, gen int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.gen != gen {
+		return
+	}
+	e.playing = false
+	e.cancelPlay = nil
+	a.broadcastLocked(e, streamItem{playerDone: true})
+}
+
+// apply performs one step; it reports false when playing must stop.
+func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.gen != gen {
+		return false
+	}
+	t := e.task
+	taskID, ctxID := t.ID, t.ContextID
+	if st.TaskID != "" {
+		taskID = st.TaskID
+	}
+	if st.ContextID != "" {
+		ctxID = st.ContextID
+	}
+	touchStore := !st.EventOnly && st.TaskID == ""
+	now := a.srv.clock.Now().UTC()
+	switch st.Kind {
+	case timeline.StepState:
+		status := a2a.TaskStatus{State: st.State, Timestamp: now}
+		if st.Message != "" {
+			status.Message = &a2a.Message{MessageID: a.newIDLocked(), Role: a2a.RoleAgent, TaskID: taskID, ContextID: ctxID,
+				Parts: []a2a.Part{a2a.TextPart(st.Message)}}
+		}
+		if touchStore {
+			t.Status = status
+			if status.Message != nil {
+				t.History = append(t.History, *status.Message)
+			}
+		}
+		final := st.State.Terminal() || st.State == a2a.StateInputRequired
+		if st.Final != nil {
+			final = *st.Final
+		}
+		ev := a2a.Event{Status: &a2a.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
+		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, State: st.State})
+		a.broadcastLocked(e, streamItem{ev: ev})
+	case timeline.StepArtifact:
+		if st.Artifact == nil {
+			return true
+		}
+		art := *st.Artifact
+		if touchStore {
+			merged := false
+			for i := range t.Artifacts {
+				if t.Artifacts[i].ArtifactID == art.ArtifactID {
+					if st.Append {
+						t.Artifacts[i].Parts = append(slices.Clone(t.Artifacts[i].Parts), art.Parts...)
+					} else {
+						t.Artifacts[i] = art
+					}
+					merged = true
+				}
+			}
+			if !merged {
+				t.Artifacts = append(t.Artifacts, art)
+			}
+		}
+		ev := a2a.Event{Artifact: &a2a.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
+		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, Detail: "artifact " + art.ArtifactID})
+		a.broadcastLocked(e, streamItem{ev: ev})
+	case timeline.StepEndStream:
+		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, Detail: "end-stream"})
+		a.broadcastLocked(e, streamItem{endStream: true})
+	case timeline.StepHoldStream:
+		e.holdOpen = true
+	case timeline.StepStop:
+		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, Detail: "stop"})
+		return false
+	}
+	return true
+}
+
+func (a *agent) broadcastLocked(e *taskEntry, it streamItem) {
+	for s := range e.subs {
+		select {
+		case s.ch <- it:
+		default:
+			// A client that reads slower than the agent emits loses its
+			// stream rather than stalling the task for everyone.
+			s.overflow.Store(true)
+			delete(e.subs, s)
+			close(s.ch)
+		}
+	}
+}
+
+func (a *agent) closeSubsLocked(e *taskEntry) {
+	for s := range e.subs {
+		delete(e.subs, s)
+		close(s.ch)
+	}
+}
+
+func newSubscriber() *subscriber { return &subscriber{ch: make(chan streamItem, subscriberBuffer)} }
+
+// subscribe attaches sub to task id and returns the task's snapshot.
+func (a *agent) subscribe(id string, sub *subscriber) (*a2a.Task, bool, *a2a.Error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[id]
+	if !ok {
+		return nil, false, a2a.ErrTaskNotFound(id)
+	}
+	e.subs[sub] = struct{}{}
+	return e.task.Clone(), e.playing, nil
+}
+
+func (a *agent) unsubscribe(id string, sub *subscriber) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.tasks[id]; ok {
+		if _, ok := e.subs[sub]; ok {
+			delete(e.subs, sub)
+			close(sub.ch)
+		}
+	}
+}
+
+// snapshot returns a copy of the task, its hold flag and whether its player
+// still runs.
+func (a *agent) snapshot(id string) (*a2a.Task, bool, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[id]
+	if !ok {
+		return nil, false, false
+	}
+	return e.task.Clone(), e.holdOpen, e.playing
+}
+
+func (a *agent) taskSnapshot(id string, historyLength *int) (*a2a.Task, *a2a.Error) {
+	t, _, _ := a.snapshot(id)
+	if t == nil {
+		return nil, a2a.ErrTaskNotFound(id)
+	}
+	return trimHistory(t, historyLength), nil
+}
+
+func trimHistory(t *a2a.Task, n *int) *a2a.Task {
+	if n == nil || *n < 0 {
+		return t
+	}
+	if *n == 0 {
+		t.History = nil
+	} else if len(t.History) > *n {
+		t.History = t.History[len(t.History)-*n:]
+	}
+	return t
+}
+
+// cancel moves a non-terminal task to canceled.
+func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error) {
+	d := timeline.Decision{Kind: timeline.DecideCancel, TaskID: id}
+	a.mu.Lock()
+	e, ok := a.tasks[id]
+	var existing *a2a.Task
+	if ok {
+		existing = e.task.Clone()
+	}
+	a.mu.Unlock()
+	for _, f := range x.Hooks().Decide {
+		f(&d, existing)
+	}
+	if !ok {
+		return nil, a2a.ErrTaskNotFound(id)
+	}
+	if d.Kind == timeline.DecideIgnore {
+		return existing, nil
+	}
+	if existing.Status.State.Terminal() {
+		return nil, a2a.Errorf(a2a.CodeTaskNotCancelable, "task %s is %s and cannot be canceled", id, existing.Status.State).With("taskId", id)
+	}
+	a.mu.Lock()
+	a.stopPlayerLocked(e)
+	e.gen++
+	gen := e.gen
+	a.mu.Unlock()
+	a.apply(e, gen, timeline.Step{Kind: timeline.StepState, State: a2a.StateCanceled})
+	a.finish(e, gen)
+	t, _, _ := a.snapshot(id)
+	return t, nil
+}
+
+// list answers ListTasks: newest status first, paged by an opaque offset
+// token.
+func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
+	size := q.PageSize
+	if size == 0 {
+		size = 50
+	}
+	if size < 1 || size > 100 {
+		return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100")
+	}
+	offset := 0
+	if q.PageToken != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(q.PageToken)
+		n, err2 := strconv.Atoi(string(raw))
+		if err != nil || err2 != nil || n < 0 {
+			return nil, a2a.ErrInvalidParams("pageToken", "not a token this server issued")
+		}
+		offset = n
+	}
+	a.mu.Lock()
+	var matched []*a2a.Task
+	for _, e := range a.order {
+		t := e.task
+		if q.ContextID != "" && t.ContextID != q.ContextID {
+			continue
+		}
+		if q.State != "" && t.Status.State != q.State {
+			continue
+		}
+		if !q.StatusTimestampAfter.IsZero() && !t.Status.Timestamp.After(q.StatusTimestampAfter) {
+			continue
+		}
+		matched = append(matched, t.Clone())
+	}
+	a.mu.Unlock()
+	// Newest status first; creation order breaks ties so pages are stable.
+	sort.SliceStable(matched, func(i, j int) bool {
+		return matched[i].Status.Timestamp.After(matched[j].Status.Timestamp)
+	})
+	page := &a2a.TaskPage{PageSize: size, TotalSize: len(matched)}
+	if offset > len(matched) {
+		offset = len(matched)
+	}
+	end := min(offset+size, len(matched))
+	for _, t := range matched[offset:end] {
+		t = trimHistory(t, q.HistoryLength)
+		if !q.IncludeArtifacts {
+			t.Artifacts = nil
+		}
+		page.Tasks = append(page.Tasks, t)
+	}
+	if end < len(matched) {
+		page.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(end)))
+	}
+	return page, nil
+}
+
+// Push-notification configs (stored; delivery is the push issue's work).
+
+func (a *agent) setPush(pc a2a.PushConfig) (*a2a.PushConfig, *a2a.Error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[pc.TaskID]
+	if !ok {
+		return nil, a2a.ErrTaskNotFound(pc.TaskID)
+	}
+	if pc.ID == "" {
+		a.pushSeq++
+		pc.ID = "push-" + strconv.Itoa(a.pushSeq)
+	}
+	for i := range e.push {
+		if e.push[i].ID == pc.ID {
+			e.push[i] = pc
+			return &pc, nil
+		}
+	}
+	e.push = append(e.push, pc)
+	return &pc, nil
+}
+
+func (a *agent) pushConfigs(taskID string) ([]a2a.PushConfig, *a2a.Error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[taskID]
+	if !ok {
+		return nil, a2a.ErrTaskNotFound(taskID)
+	}
+	return slices.Clone(e.push), nil
+}
+
+func (a *agent) getPush(taskID, id string) (*a2a.PushConfig, *a2a.Error) {
+	pcs, err := a.pushConfigs(taskID)
+	if err != nil {
+		return nil, err
+	}
+	for _, pc := range pcs {
+		if id == "" || pc.ID == id {
+			return &pc, nil
+		}
+	}
+	return nil, a2a.Errorf(a2a.CodeInvalidParams, "task %s has no push notification config %q", taskID, id).With("taskId", taskID)
+}
+
+func (a *agent) deletePush(taskID, id string) *a2a.Error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[taskID]
+	if !ok {
+		return a2a.ErrTaskNotFound(taskID)
+	}
+	// Delete is idempotent: an unknown config id is not an error.
+	e.push = slices.DeleteFunc(e.push, func(pc a2a.PushConfig) bool { return pc.ID == id })
+	return nil
+}

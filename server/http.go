@@ -1,0 +1,388 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+)
+
+const (
+	restPrefix      = "/rest"
+	cardPath        = "/.well-known/agent-card.json"
+	legacyCardPath  = "/.well-known/agent.json"
+	controlPrefix   = "/_a2amock"
+	versionHeader   = "A2A-Version"
+	contentTypeJSON = "application/json"
+	contentTypeA2A  = "application/a2a+json"
+)
+
+type exchangeHTTP struct{ r *http.Request }
+
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Logger.SetOutput(io.Discard)
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true}))
+	e.Use(s.logRequests)
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		status := http.StatusInternalServerError
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			status = he.Code
+		}
+		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "message": http.StatusText(status)}})
+	}
+	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
+	root := s.agents[0]
+	e.Any("/agents/:name", s.agentRoute)
+	e.Any("/agents/:name/*", s.agentRoute)
+	e.Any("/", func(c echo.Context) error { return s.serveAgentPath(c, root, "", "/") })
+	e.Any("/*", func(c echo.Context) error { return s.serveAgentPath(c, root, "", c.Request().URL.Path) })
+	return e
+}
+
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if s.log.Enabled(c.Request().Context(), -4) {
+			s.log.Debug("request", "method", c.Request().Method, "path", c.Request().URL.Path,
+				"status", c.Response().Status, "bytes", c.Response().Size, "duration", time.Since(start))
+		}
+		return err
+	}
+}
+
+func (s *Server) agentRoute(c echo.Context) error {
+	a, ok := s.byName[c.Param("name")]
+	if !ok {
+		return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeTaskNotFound, "no agent named %q", c.Param("name")).WithHTTPStatus(http.StatusNotFound))
+	}
+	base := "/agents/" + a.name
+	rest := strings.TrimPrefix(c.Request().URL.Path, base)
+	if rest == "" {
+		rest = "/"
+	}
+	return s.serveAgentPath(c, a, base, rest)
+}
+
+// serveAgentPath routes a request under an agent's base path.
+func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
+	r, w := c.Request(), c.Response()
+	switch {
+	case rest == "/" || rest == "":
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
+		}
+		return s.serveJSONRPC(w, r, a, base)
+	case rest == cardPath || rest == legacyCardPath:
+		return s.serveCard(w, r, a, base, rest)
+	case rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/"):
+		return s.serveREST(w, r, a, base, strings.TrimPrefix(rest, restPrefix))
+	}
+	return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/..., card: %s%s)",
+		r.Method, r.URL.Path, base, base, restPrefix, base, cardPath).WithHTTPStatus(http.StatusNotFound))
+}
+
+// origin is the scheme and host the client reached us by, so card URLs work
+// through port mappings and proxies that keep the Host header.
+func origin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+	}
+	x := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
+	s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path})
+	if slices.Contains(x.Hooks().HideCardPath, path) {
+		return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
+	}
+	card := a.card
+	if hooks := x.Hooks().Card; len(hooks) > 0 {
+		c := *card
+		c.Skills = slices.Clone(c.Skills)
+		for _, f := range hooks {
+			f(&c)
+		}
+		card = &c
+	}
+	b, err := a.renderCard(card, origin(r), base)
+	if err != nil {
+		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "render card: %v", err))
+	}
+	sum := sha256.Sum256(b)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	// Behaviors can change the card at run time, so clients revalidate.
+	h.Set("Cache-Control", "no-cache")
+	if match := r.Header.Get("If-None-Match"); match != "" && match == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h.Set("Content-Type", contentTypeJSON)
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(b)
+	}
+	return nil
+}
+
+// readBody reads at most limit bytes; a larger body is an error.
+func readBody(r *http.Request, limit int64) ([]byte, *a2a.Error) {
+	if r.ContentLength > limit {
+		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "read request body: %v", err)
+	}
+	if int64(len(b)) > limit {
+		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+	}
+	return b, nil
+}
+
+// checkContentType accepts JSON media types (and a missing header, which
+// several clients send for JSON-RPC).
+func checkContentType(r *http.Request) *a2a.Error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && (mt == contentTypeJSON || mt == contentTypeA2A || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return a2a.Errorf(a2a.CodeInvalidRequest, "unsupported Content-Type %q: send application/json or application/a2a+json", ct).WithHTTPStatus(http.StatusUnsupportedMediaType)
+}
+
+// requestedVersion reads A2A-Version from the header or the query; empty
+// means 0.3 (v1.0 §1.6).
+func requestedVersion(r *http.Request) string {
+	v := r.Header.Get(versionHeader)
+	if v == "" {
+		v = r.URL.Query().Get(versionHeader)
+	}
+	return strings.TrimSpace(v)
+}
+
+// checkVersion applies the A2A-Version rules to a request for dialect d.
+func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
+	v := requestedVersion(r)
+	if v == "" {
+		if s.cfg.StrictVersion && d == a2a.V10 {
+			return a2a.Errorf(a2a.CodeVersionNotSupported, "version 0.3 (no A2A-Version header) does not serve v1.0 methods; send A2A-Version: 1.0").With("supportedVersions", "1.0, 0.3")
+		}
+		return nil
+	}
+	// Clients must send Major.Minor; accept a patch too, leniently.
+	if parts := strings.SplitN(v, ".", 3); len(parts) == 3 {
+		v = parts[0] + "." + parts[1]
+	}
+	switch a2a.Dialect(v) {
+	case a2a.V10, a2a.V03, a2a.V02, a2a.V01:
+		if s.cfg.StrictVersion && (a2a.Dialect(v) == a2a.V10) != (d == a2a.V10) {
+			return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %s does not match the %s method set", v, d).With("supportedVersions", "1.0, 0.3")
+		}
+		return nil
+	}
+	return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
+}
+
+// rpcReply carries what a JSON-RPC answer needs.
+type rpcReply struct {
+	w     http.ResponseWriter
+	id    json.RawMessage
+	codec a2a.Codec
+}
+
+func (rr rpcReply) err(e *a2a.Error) error {
+	var data []byte
+	if rr.codec != nil {
+		data = rr.codec.EncodeErrorData(e)
+	} else if len(e.Data) > 0 {
+		data, _ = json.Marshal(e.Data)
+	}
+	status := http.StatusOK
+	if e.HTTPStatus != 0 {
+		status = e.HTTPStatus
+	}
+	return writeJSON(rr.w, status, contentTypeJSON, a2a.EncodeRPCError(rr.id, e, data))
+}
+
+func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
+	h := w.Header()
+	h.Set("Content-Type", ct)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
+}
+
+// writeStatusError answers outside the bindings (routing, cards) with the
+// google.rpc.Status body the v1.0 HTTP+JSON binding uses.
+func writeStatusError(w http.ResponseWriter, e *a2a.Error) error {
+	status, body := a2a.EncodeRESTError(e)
+	return writeJSON(w, status, contentTypeJSON, body)
+}
+
+// serveJSONRPC is the JSON-RPC binding of every dialect: one endpoint,
+// dispatched on the method name.
+func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, base string) error {
+	rr := rpcReply{w: w}
+	if e := checkContentType(r); e != nil {
+		return rr.err(e)
+	}
+	body, e := readBody(r, s.cfg.MaxBodyBytes)
+	if e != nil {
+		return rr.err(e)
+	}
+	rpc, e := a2a.DecodeRPC(body)
+	rr.id = rpc.ID
+	if e != nil {
+		return rr.err(e)
+	}
+	if rpc.ID == nil {
+		return rr.err(a2a.Errorf(a2a.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
+	}
+	d, op, ok := a2a.LookupMethod(rpc.Method)
+	if !ok {
+		return rr.err(a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
+	}
+	if d == a2a.V03 && a.card.Dialect == a2a.V02 {
+		d = a2a.V02
+	}
+	rr.codec = a2a.CodecFor(d)
+	if e := s.checkVersion(r, d); e != nil {
+		return rr.err(e)
+	}
+	req, e := rr.codec.DecodeParams(op, rpc.Params)
+	if e != nil {
+		return rr.err(e)
+	}
+	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
+	reqNo := s.recordRequest(a, req, r.URL.Path)
+	x := a.exchange(op, req, exchangeHTTP{r})
+	hooks := x.Hooks()
+	if !s.delay(r.Context(), hooks.Delay) {
+		return nil
+	}
+	for _, wrap := range hooks.WrapWriter {
+		w = wrap(w)
+	}
+	rr.w = w
+	if hooks.Reject != nil {
+		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
+		return rr.err(hooks.Reject)
+	}
+	if op.Streaming() {
+		return s.serveStream(w, r, a, req, x, reqNo, rpcFramer{id: rpc.ID, codec: rr.codec})
+	}
+	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
+	for _, f := range hooks.Result {
+		res, e = f(res, e)
+	}
+	s.recordResponse(a, req, reqNo, res, e)
+	if e != nil {
+		return rr.err(e)
+	}
+	out, err := rr.codec.EncodeResult(op, res)
+	if err != nil {
+		return rr.err(a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+	}
+	return writeJSON(w, http.StatusOK, contentTypeJSON, a2a.EncodeRPCResult(rpc.ID, out))
+}
+
+// delay waits d unless the client leaves or the server closes first.
+func (s *Server) delay(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	select {
+	case <-s.clock.After(d):
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) int64 {
+	n := s.reqSeq.Add(1)
+	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+		Binding: req.Binding, Request: n, TaskID: req.TaskID, Path: path}
+	if m := req.Message; m != nil {
+		e.RefTaskID, e.ContextID, e.MessageID = m.TaskID, m.ContextID, m.MessageID
+		for k := range m.Metadata {
+			e.MetadataKeys = append(e.MetadataKeys, k)
+		}
+		slices.Sort(e.MetadataKeys)
+	}
+	s.record(e)
+	return n
+}
+
+func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2a.Result, err *a2a.Error) {
+	e := Entry{Agent: a.name, Kind: EntryResponse, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+		Binding: req.Binding, Request: reqNo, TaskID: req.TaskID}
+	if err != nil {
+		e.ErrorCode, e.Detail = err.Code, err.Message
+	}
+	if res != nil && res.Task != nil {
+		e.TaskID, e.ContextID, e.State = res.Task.ID, res.Task.ContextID, res.Task.Status.State
+	}
+	if req.Message != nil {
+		e.RefTaskID = req.Message.TaskID
+	}
+	s.record(e)
+}
+
+// isLoopback reports whether the request came from a loopback address.
+func isLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+var errBodyNotJSON = errors.New("body is not JSON")
+
+func compactJSON(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, errBodyNotJSON
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,287 @@
+package server
+
+import (
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+// restRoute is a parsed v1.0 HTTP+JSON path.
+type restRoute struct {
+	op       a2a.Op
+	tenant   string
+	taskID   string
+	configID string
+	method   string // the route pattern, for the journal
+}
+
+var restTopLevel = map[string]bool{"message:send": true, "message:stream": true, "tasks": true, "extendedAgentCard": true}
+
+// parseREST maps a method and a path below the REST base to an operation.
+// It returns an HTTP status and an error when nothing matches.
+func parseREST(method, path string) (restRoute, *a2a.Error) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var rt restRoute
+	if len(segs) > 0 && segs[0] != "" && !restTopLevel[segs[0]] {
+		rt.tenant, segs = segs[0], segs[1:]
+	}
+	for i, s := range segs {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return rt, a2a.Errorf(a2a.CodeInvalidParams, "path segment %q is not valid URL encoding", s).WithHTTPStatus(http.StatusBadRequest)
+		}
+		segs[i] = u
+	}
+	notFound := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
+	wrongMethod := func(allowed string) *a2a.Error {
+		return a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
+	}
+	want := func(m string, op a2a.Op, pattern string) (restRoute, *a2a.Error) {
+		if method != m && !(m == http.MethodGet && method == http.MethodHead) {
+			return rt, wrongMethod(m)
+		}
+		rt.op, rt.method = op, m+" "+pattern
+		return rt, nil
+	}
+	switch {
+	case len(segs) == 1 && segs[0] == "message:send":
+		return want(http.MethodPost, a2a.OpSend, "/message:send")
+	case len(segs) == 1 && segs[0] == "message:stream":
+		return want(http.MethodPost, a2a.OpStream, "/message:stream")
+	case len(segs) == 1 && segs[0] == "extendedAgentCard":
+		return want(http.MethodGet, a2a.OpExtendedCard, "/extendedAgentCard")
+	case len(segs) == 1 && segs[0] == "tasks":
+		return want(http.MethodGet, a2a.OpListTasks, "/tasks")
+	case len(segs) == 2 && segs[0] == "tasks":
+		id, verb := segs[1], ""
+		if i := strings.LastIndexByte(id, ':'); i >= 0 {
+			id, verb = id[:i], id[i+1:]
+		}
+		if err := checkID("task id", id); err != nil {
+			return rt, err
+		}
+		rt.taskID = id
+		switch verb {
+		case "":
+			return want(http.MethodGet, a2a.OpGetTask, "/tasks/{id}")
+		case "cancel":
+			return want(http.MethodPost, a2a.OpCancelTask, "/tasks/{id}:cancel")
+		case "subscribe":
+			// The proto says GET, the spec prose POST: serve both.
+			if method == http.MethodGet || method == http.MethodPost {
+				rt.op, rt.method = a2a.OpSubscribe, method+" /tasks/{id}:subscribe"
+				return rt, nil
+			}
+			return rt, wrongMethod("GET, POST")
+		}
+		return rt, notFound
+	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
+		if err := checkID("task id", segs[1]); err != nil {
+			return rt, err
+		}
+		rt.taskID = segs[1]
+		switch method {
+		case http.MethodPost:
+			rt.op, rt.method = a2a.OpSetPushConfig, "POST /tasks/{id}/pushNotificationConfigs"
+		case http.MethodGet:
+			rt.op, rt.method = a2a.OpListPushConfigs, "GET /tasks/{id}/pushNotificationConfigs"
+		default:
+			return rt, wrongMethod("GET, POST")
+		}
+		return rt, nil
+	case len(segs) == 4 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
+		if err := checkID("task id", segs[1]); err != nil {
+			return rt, err
+		}
+		if err := checkID("config id", segs[3]); err != nil {
+			return rt, err
+		}
+		rt.taskID, rt.configID = segs[1], segs[3]
+		switch method {
+		case http.MethodGet:
+			rt.op, rt.method = a2a.OpGetPushConfig, "GET /tasks/{id}/pushNotificationConfigs/{configId}"
+		case http.MethodDelete:
+			rt.op, rt.method = a2a.OpDeletePush, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}"
+		default:
+			return rt, wrongMethod("GET, DELETE")
+		}
+		return rt, nil
+	}
+	return rt, notFound
+}
+
+func checkID(what, id string) *a2a.Error {
+	if id == "" {
+		return a2a.ErrInvalidParams(what, "is empty").WithHTTPStatus(http.StatusBadRequest)
+	}
+	if len(id) > 256 || strings.ContainsAny(id, " \t\r\n\x00") {
+		return a2a.ErrInvalidParams(what, "is not a valid id").WithHTTPStatus(http.StatusBadRequest)
+	}
+	return nil
+}
+
+// restContentType answers in the media type the client used (v1.0.1 says
+// application/a2a+json; v1.0.0 clients send application/json).
+func restContentType(r *http.Request) string {
+	for _, h := range []string{r.Header.Get("Content-Type"), r.Header.Get("Accept")} {
+		if mt, _, err := mime.ParseMediaType(h); err == nil && mt == contentTypeA2A {
+			return contentTypeA2A
+		}
+	}
+	return contentTypeJSON
+}
+
+// serveREST is the v1.0 HTTP+JSON binding.
+func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
+	codec := a2a.CodecFor(a2a.V10)
+	ct := restContentType(r)
+	fail := func(e *a2a.Error) error {
+		status, b := a2a.EncodeRESTError(e)
+		return writeJSON(w, status, ct, b)
+	}
+	rt, e := parseREST(r.Method, path)
+	if e != nil {
+		return fail(e)
+	}
+	if e := s.checkVersion(r, a2a.V10); e != nil {
+		return fail(e)
+	}
+	var req *a2a.Request
+	switch rt.op {
+	case a2a.OpSend, a2a.OpStream, a2a.OpSetPushConfig:
+		if e := checkContentType(r); e != nil {
+			return fail(e)
+		}
+		body, e := readBody(r, s.cfg.MaxBodyBytes)
+		if e != nil {
+			return fail(e)
+		}
+		if rt.op == a2a.OpSetPushConfig {
+			if body, e = withTaskID(body, rt.taskID); e != nil {
+				return fail(e)
+			}
+		}
+		if req, e = codec.DecodeParams(rt.op, body); e != nil {
+			return fail(e)
+		}
+	default:
+		var e *a2a.Error
+		if req, e = restQuery(rt, r.URL.Query()); e != nil {
+			return fail(e)
+		}
+	}
+	req.Op, req.Dialect, req.Binding, req.Method = rt.op, a2a.V10, a2a.BindingREST, rt.method
+	if req.Tenant == "" {
+		req.Tenant = rt.tenant
+	}
+	reqNo := s.recordRequest(a, req, r.URL.Path)
+	x := a.exchange(rt.op, req, exchangeHTTP{r})
+	hooks := x.Hooks()
+	if !s.delay(r.Context(), hooks.Delay) {
+		return nil
+	}
+	for _, wrap := range hooks.WrapWriter {
+		w = wrap(w)
+	}
+	if hooks.Reject != nil {
+		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
+		return fail(hooks.Reject)
+	}
+	if rt.op.Streaming() {
+		return s.serveStream(w, r, a, req, x, reqNo, restFramer{codec: codec})
+	}
+	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
+	for _, f := range hooks.Result {
+		res, e = f(res, e)
+	}
+	s.recordResponse(a, req, reqNo, res, e)
+	if e != nil {
+		return fail(e)
+	}
+	out, err := codec.EncodeResult(rt.op, res)
+	if err != nil {
+		return fail(a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+	}
+	if res.Empty {
+		out = []byte("{}")
+	}
+	return writeJSON(w, http.StatusOK, ct, out)
+}
+
+// withTaskID sets taskId from the path in a push-config body.
+func withTaskID(body []byte, taskID string) ([]byte, *a2a.Error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil || m == nil {
+		return nil, a2a.Errorf(a2a.CodeParseError, "request body is not a JSON object").WithHTTPStatus(http.StatusBadRequest)
+	}
+	if raw, ok := m["taskId"]; ok {
+		var given string
+		if json.Unmarshal(raw, &given) == nil && given != "" && given != taskID {
+			return nil, a2a.ErrInvalidParams("taskId", "differs from the task id in the path").WithHTTPStatus(http.StatusBadRequest)
+		}
+	}
+	m["taskId"], _ = json.Marshal(taskID)
+	b, _ := json.Marshal(m)
+	return b, nil
+}
+
+// restQuery builds the request of a bodiless route from path and query.
+func restQuery(rt restRoute, q url.Values) (*a2a.Request, *a2a.Error) {
+	req := &a2a.Request{TaskID: rt.taskID, PushConfigID: rt.configID, Tenant: rt.tenant}
+	intParam := func(name string) (*int, *a2a.Error) {
+		v := q.Get(name)
+		if v == "" {
+			return nil, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, a2a.ErrInvalidParams(name, "must be a non-negative integer").WithHTTPStatus(http.StatusBadRequest)
+		}
+		return &n, nil
+	}
+	var e *a2a.Error
+	if req.HistoryLength, e = intParam("historyLength"); e != nil {
+		return nil, e
+	}
+	if rt.op != a2a.OpListTasks {
+		return req, nil
+	}
+	l := &req.List
+	l.ContextID, l.PageToken, l.HistoryLength = q.Get("contextId"), q.Get("pageToken"), req.HistoryLength
+	if ps, e := intParam("pageSize"); e != nil {
+		return nil, e
+	} else if ps != nil {
+		l.PageSize = *ps
+		if *ps == 0 {
+			return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100").WithHTTPStatus(http.StatusBadRequest)
+		}
+	}
+	if st := q.Get("status"); st != "" {
+		state, ok := a2a.StateFromV10(st)
+		if !ok {
+			return nil, a2a.ErrInvalidParams("status", "unknown task state "+st).WithHTTPStatus(http.StatusBadRequest)
+		}
+		l.State = state
+	}
+	if ts := q.Get("statusTimestampAfter"); ts != "" {
+		t, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			return nil, a2a.ErrInvalidParams("statusTimestampAfter", "must be an RFC 3339 timestamp").WithHTTPStatus(http.StatusBadRequest)
+		}
+		l.StatusTimestampAfter = t
+	}
+	switch q.Get("includeArtifacts") {
+	case "", "false":
+	case "true":
+		l.IncludeArtifacts = true
+	default:
+		return nil, a2a.ErrInvalidParams("includeArtifacts", "must be true or false").WithHTTPStatus(http.StatusBadRequest)
+	}
+	return req, nil
+}

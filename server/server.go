@@ -1,0 +1,280 @@
+// Package server is the fake A2A agent: HTTP wiring (echo), the JSON-RPC and
+// HTTP+JSON bindings, the agents with their task stores, the timeline player,
+// the journal and the control API.
+//
+// A request travels one way: binding → dialect codec (wire → canonical) →
+// agent decision (behaviors may change it) → timeline (behaviors may
+// transform it) → player → events → journal → codec (canonical → wire) →
+// response or SSE stream. Echo stays inside this package.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// Config configures a Server. The zero value serves one generated honest
+// agent named "agent" with seed 0.
+type Config struct {
+	// Seed drives every id, every generated card and content and every
+	// random choice of a behavior.
+	Seed uint64
+	// Agents lists the agents to host. The first one is also served at the
+	// root. Empty means one default agent.
+	Agents []AgentConfig
+	// StepDelay is the time between two states of the honest lifecycle.
+	// Zero means the default of 20ms; a negative value means no delay.
+	StepDelay time.Duration
+	// Clock is the source of time; nil means the wall clock.
+	Clock timeline.Clock
+	// Logger receives one debug line per request; nil discards.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
+	MaxBodyBytes int64
+	// JournalRetention bounds the journal; 0 means 100,000 entries.
+	JournalRetention int
+	// TaskRetention bounds the tasks kept per agent: beyond it the oldest
+	// terminal tasks are forgotten. 0 means 10,000.
+	TaskRetention int
+	// KeepAliveInterval is the period of SSE keep-alive comments on streams
+	// held open; 0 means 15s.
+	KeepAliveInterval time.Duration
+	// StrictVersion rejects a v1.0 method sent without an A2A-Version header
+	// (a missing header means 0.3) with VersionNotSupportedError, as
+	// a2a-python does; by default such requests are served, as a2a-go does.
+	StrictVersion bool
+	// ControlToken, when set, is the bearer token the control API
+	// (/_a2amock/...) requires; when empty the control API only answers
+	// requests from loopback addresses.
+	ControlToken string
+}
+
+// AgentConfig configures one hosted agent.
+type AgentConfig struct {
+	// Name is the agent's name; it is also its path segment
+	// (/agents/{name}/...).
+	Name string
+	// Card is the declared card; nil generates one from the seed and Name.
+	// Its Interfaces are filled in from the server's address.
+	Card *cards.Card
+	// ExtendedCard is served by GetExtendedAgentCard when the card declares
+	// capabilities.extendedAgentCard; nil then answers
+	// ExtendedAgentCardNotConfiguredError.
+	ExtendedCard *cards.Card
+	// Behaviors are applied to every request of this agent, in order.
+	Behaviors []behaviors.Behavior
+	// Timelines script the agent per skill id: a new task of that skill plays
+	// the given timeline instead of the honest one.
+	Timelines map[string]timeline.Timeline
+}
+
+// Server hosts one or more fake agents.
+type Server struct {
+	cfg     Config
+	clock   timeline.Clock
+	log     *slog.Logger
+	echo    *echo.Echo
+	journal *Journal
+	agents  []*agent
+	byName  map[string]*agent
+
+	ctx      context.Context // canceled by Close: ends players and streams
+	stop     context.CancelFunc
+	players  sync.WaitGroup
+	streams  sync.WaitGroup
+	reqSeq   atomic.Int64
+	httpSrv  *http.Server
+	listener net.Listener
+	closed   atomic.Bool
+	url      string
+}
+
+// New builds a server from cfg. It does not listen; see Start or Handler.
+func New(cfg Config) (*Server, error) {
+	if cfg.StepDelay == 0 {
+		cfg.StepDelay = 20 * time.Millisecond
+	} else if cfg.StepDelay < 0 {
+		cfg.StepDelay = 0
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 4 << 20
+	}
+	if cfg.TaskRetention <= 0 {
+		cfg.TaskRetention = 10_000
+	}
+	if cfg.KeepAliveInterval <= 0 {
+		cfg.KeepAliveInterval = 15 * time.Second
+	}
+	if len(cfg.Agents) == 0 {
+		cfg.Agents = []AgentConfig{{Name: "agent"}}
+	}
+	s := &Server{
+		cfg:     cfg,
+		clock:   cfg.Clock,
+		log:     cfg.Logger,
+		journal: newJournal(cfg.JournalRetention),
+		byName:  map[string]*agent{},
+	}
+	if s.clock == nil {
+		s.clock = timeline.RealClock{}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.ctx, s.stop = context.WithCancel(context.Background())
+	var errs []error
+	for i, ac := range cfg.Agents {
+		if ac.Name == "" {
+			errs = append(errs, fmt.Errorf("agents[%d]: name is empty", i))
+			continue
+		}
+		if strings.ContainsAny(ac.Name, "/?#% ") {
+			errs = append(errs, fmt.Errorf("agents[%d]: name %q must be a single URL path segment", i, ac.Name))
+			continue
+		}
+		if _, dup := s.byName[ac.Name]; dup {
+			errs = append(errs, fmt.Errorf("agents[%d]: duplicate agent name %q", i, ac.Name))
+			continue
+		}
+		a, err := newAgent(s, ac, i)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("agents[%d] (%s): %w", i, ac.Name, err))
+			continue
+		}
+		s.agents = append(s.agents, a)
+		s.byName[ac.Name] = a
+	}
+	if err := errors.Join(errs...); err != nil {
+		s.stop()
+		return nil, err
+	}
+	s.echo = s.routes()
+	return s, nil
+}
+
+// Handler returns the server's HTTP handler, for embedding in another server
+// or an httptest.Server.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
+// background until Close.
+func (s *Server) Start(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	s.Serve(ln)
+	return nil
+}
+
+// Serve serves on ln in the background until Close.
+func (s *Server) Serve(ln net.Listener) {
+	s.listener = ln
+	s.url = "http://" + ln.Addr().String()
+	s.httpSrv = &http.Server{
+		Handler:           s.echo,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+	}
+	s.streams.Add(1)
+	go func() {
+		defer s.streams.Done()
+		if err := s.httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("serve", "err", err)
+		}
+	}()
+}
+
+// URL is the base URL of a started server, e.g. http://127.0.0.1:40123.
+func (s *Server) URL() string { return s.url }
+
+// Journal returns the server's journal.
+func (s *Server) Journal() *Journal { return s.journal }
+
+// AgentNames lists the hosted agents in order.
+func (s *Server) AgentNames() []string {
+	out := make([]string, len(s.agents))
+	for i, a := range s.agents {
+		out[i] = a.name
+	}
+	return out
+}
+
+// AgentPath returns the base path of the named agent ("/agents/{name}").
+func (s *Server) AgentPath(name string) string { return "/agents/" + name }
+
+// SetBehaviors replaces the behaviors of the named agent while the server
+// runs.
+func (s *Server) SetBehaviors(agentName string, bs []behaviors.Behavior) error {
+	a, ok := s.byName[agentName]
+	if !ok {
+		return fmt.Errorf("no agent named %q (agents: %s)", agentName, strings.Join(s.AgentNames(), ", "))
+	}
+	a.setBehaviors(bs)
+	return nil
+}
+
+// Behaviors returns the behaviors of the named agent.
+func (s *Server) Behaviors(agentName string) []behaviors.Behavior {
+	if a, ok := s.byName[agentName]; ok {
+		return a.currentBehaviors()
+	}
+	return nil
+}
+
+// Card returns the declared card of the named agent (without interfaces).
+func (s *Server) Card(agentName string) *cards.Card {
+	if a, ok := s.byName[agentName]; ok {
+		return a.card
+	}
+	return nil
+}
+
+// Reset forgets every task and clears the journal; players of running tasks
+// stop.
+func (s *Server) Reset() {
+	for _, a := range s.agents {
+		a.reset()
+	}
+	s.journal.reset()
+}
+
+// Close stops the server: open streams end cleanly, players stop, and Close
+// returns when every goroutine the server started has ended.
+func (s *Server) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.stop()
+	var err error
+	if s.httpSrv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = s.httpSrv.Shutdown(ctx)
+		cancel()
+		if err != nil {
+			_ = s.httpSrv.Close()
+		}
+	}
+	s.players.Wait()
+	s.streams.Wait()
+	return err
+}
+
+func (s *Server) record(e Entry) {
+	e.Time = s.clock.Now().UTC()
+	s.journal.add(e)
+}

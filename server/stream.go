@@ -1,0 +1,290 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// framer turns canonical events and errors into SSE data for one binding.
+type framer interface {
+	event(ev a2a.Event) ([]byte, error)
+	// errorFrame is an error sent inside an already started stream.
+	errorFrame(e *a2a.Error) []byte
+	// refuse answers a streaming request that fails before the stream starts.
+	refuse(w http.ResponseWriter, e *a2a.Error) error
+	// rpcID is the JSON-RPC id, nil for HTTP+JSON.
+	rpcID() json.RawMessage
+}
+
+type rpcFramer struct {
+	id    json.RawMessage
+	codec a2a.Codec
+}
+
+func (f rpcFramer) event(ev a2a.Event) ([]byte, error) {
+	b, err := f.codec.EncodeEvent(ev)
+	if err != nil {
+		return nil, err
+	}
+	return a2a.EncodeRPCResult(f.id, b), nil
+}
+
+func (f rpcFramer) errorFrame(e *a2a.Error) []byte {
+	return a2a.EncodeRPCError(f.id, e, f.codec.EncodeErrorData(e))
+}
+
+// refuse sends the error as the single event of a stream, as the SDK
+// servers do; a2a clients read a JSON-RPC error from the stream.
+func (f rpcFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
+	sw := sse.NewWriter(w)
+	return sw.Event(sse.Event{Data: f.errorFrame(e)})
+}
+
+func (f rpcFramer) rpcID() json.RawMessage { return f.id }
+
+type restFramer struct{ codec a2a.Codec }
+
+func (f restFramer) event(ev a2a.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
+
+func (f restFramer) errorFrame(e *a2a.Error) []byte {
+	_, b := a2a.EncodeRESTError(e)
+	return b
+}
+
+func (f restFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
+	status, b := a2a.EncodeRESTError(e)
+	return writeJSON(w, status, contentTypeJSON, b)
+}
+
+func (f restFramer) rpcID() json.RawMessage { return nil }
+
+// rawStream gives stream behaviors byte-level control.
+type rawStream struct {
+	sw     *sse.Writer
+	f      framer
+	closed bool
+}
+
+func (r *rawStream) WriteRaw(b []byte) error { return r.sw.WriteRaw(b) }
+func (r *rawStream) KeepAlive() error        { return r.sw.KeepAlive() }
+func (r *rawStream) Close()                  { r.closed = true }
+func (r *rawStream) Encode(ev a2a.Event) ([]byte, error) {
+	data, err := r.f.event(ev)
+	if err != nil {
+		return nil, err
+	}
+	return r.sw.Frame(sse.Event{Data: data})
+}
+
+// serveStream answers SendStreamingMessage / message/stream and
+// SubscribeToTask / tasks/resubscribe over SSE.
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *a2a.Request, x *behaviors.Exchange, reqNo int64, f framer) error {
+	hooks := x.Hooks()
+	refuse := func(e *a2a.Error) error {
+		s.recordResponse(a, req, reqNo, nil, e)
+		return f.refuse(w, e)
+	}
+	if e := a.gate(req.Op); e != nil {
+		return refuse(e)
+	}
+	if hooks.StreamNotStream != nil {
+		status, ct, body := hooks.StreamNotStream(f.rpcID())
+		s.recordResponse(a, req, reqNo, nil, &a2a.Error{Message: "answered a stream request with " + ct})
+		return writeJSON(w, status, ct, body)
+	}
+	sub := newSubscriber()
+	var taskID string
+	var first []a2a.Event
+	synthesizeTask := false
+	switch req.Op {
+	case a2a.OpStream:
+		d, _ := a.decide(x, req)
+		a.recordDecision(req, d)
+		switch d.Kind {
+		case timeline.DecideReject:
+			return refuse(d.Err)
+		case timeline.DecideMessage:
+			first = []a2a.Event{{Message: a.replyMessage(req.Message)}}
+		default:
+			id, e := a.start(req, x, d, sub)
+			if e != nil {
+				return refuse(e)
+			}
+			taskID = id
+			synthesizeTask = d.Kind == timeline.DecideNew
+			if !synthesizeTask {
+				t, _, _ := a.snapshot(id)
+				first = []a2a.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
+			}
+		}
+	case a2a.OpSubscribe:
+		t, _, e := a.subscribe(req.TaskID, sub)
+		if e != nil {
+			return refuse(e)
+		}
+		taskID = t.ID
+		if t.Status.State.Terminal() {
+			a.unsubscribe(taskID, sub)
+			if req.Dialect == a2a.V10 {
+				return refuse(a2a.Errorf(a2a.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
+			}
+			// v0.3: a finished task answers with its final state and closes.
+			sub = nil
+		}
+		first = []a2a.Event{{Task: t}}
+	}
+	if sub != nil && taskID != "" {
+		defer a.unsubscribe(taskID, sub)
+	}
+	s.recordResponse(a, req, reqNo, &a2a.Result{Task: &a2a.Task{ID: taskID}}, nil)
+
+	sw := sse.NewWriter(w)
+	raw := &rawStream{sw: sw, f: f}
+	write := func(ev a2a.Event) error {
+		data, err := f.event(ev)
+		if err != nil {
+			return err
+		}
+		return sw.Event(sse.Event{Data: data})
+	}
+	emit := write
+	for i := len(hooks.StreamEvent) - 1; i >= 0; i-- {
+		h, next := hooks.StreamEvent[i], emit
+		emit = func(ev a2a.Event) error { return h(ev, next, raw) }
+	}
+	if err := sw.WriteHeader(); err != nil {
+		return nil
+	}
+	closeReason := "client gone"
+	defer func() {
+		s.record(Entry{Agent: a.name, Kind: EntryStreamClose, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+			Binding: req.Binding, Request: reqNo, TaskID: taskID, Detail: closeReason})
+	}()
+	for _, ev := range first {
+		if err := emit(ev); err != nil || raw.closed {
+			closeReason = "closed by behavior"
+			return nil
+		}
+	}
+	if sub == nil || len(first) > 0 && first[0].Message != nil {
+		closeReason = "complete"
+		return nil
+	}
+	if st := stateOf(first); st.Terminal() || st == a2a.StateInputRequired {
+		// Re-attached to an interrupted task: nothing will come until the
+		// client acts, so end as a live stream would have.
+		closeReason = "complete: " + string(st)
+		if !s.holdOpen(r, a, taskID, sw, raw, hooks) {
+			return nil
+		}
+		closeReason = "held open until client left"
+		return nil
+	}
+
+	ka := s.cfg.KeepAliveInterval
+	for {
+		select {
+		case it, ok := <-sub.ch:
+			if !ok {
+				if sub.overflow.Load() {
+					closeReason = "client too slow: events overflowed"
+					_ = sw.Event(sse.Event{Data: f.errorFrame(a2a.Errorf(a2a.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
+				} else {
+					closeReason = "task forgotten"
+				}
+				return nil
+			}
+			if it.endStream {
+				closeReason = "ended by timeline without a final event"
+				return nil
+			}
+			if it.playerDone {
+				continue
+			}
+			ev := it.ev
+			if synthesizeTask {
+				synthesizeTask = false
+				t := &a2a.Task{ID: taskID, ContextID: req.Message.ContextID, History: []a2a.Message{*req.Message},
+					Status: a2a.TaskStatus{State: a2a.StateSubmitted}}
+				if cur, _, _ := a.snapshot(taskID); cur != nil {
+					t.ContextID = cur.ContextID
+					t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
+				}
+				if ev.Status != nil && ev.Status.TaskID == taskID && ev.Status.Status.State == a2a.StateSubmitted {
+					// The creation event becomes the stream's opening Task.
+					t.Status = ev.Status.Status
+					if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+						closeReason = "closed by behavior"
+						return nil
+					}
+					continue
+				}
+				if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+					closeReason = "closed by behavior"
+					return nil
+				}
+			}
+			if err := emit(ev); err != nil || raw.closed {
+				if raw.closed {
+					closeReason = "closed by behavior"
+				}
+				return nil
+			}
+			if st := ev.State(); ev.TaskID() == taskID && (st.Terminal() || st == a2a.StateInputRequired) {
+				closeReason = "complete: " + string(st)
+				if s.holdOpen(r, a, taskID, sw, raw, hooks) {
+					closeReason = "held open after " + string(st) + " until client left"
+				}
+				return nil
+			}
+		case <-s.clock.After(ka):
+			if err := sw.KeepAlive(); err != nil {
+				return nil
+			}
+		case <-r.Context().Done():
+			return nil
+		case <-s.ctx.Done():
+			closeReason = "server shutting down"
+			return nil
+		}
+	}
+}
+
+func stateOf(evs []a2a.Event) a2a.TaskState {
+	if len(evs) == 0 {
+		return ""
+	}
+	return evs[0].State()
+}
+
+// holdOpen runs the stream-end hooks; when the timeline or a behavior asks
+// for it, it keeps the stream open with keep-alives until the client leaves
+// or the server closes, and reports true.
+func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw *sse.Writer, raw *rawStream, hooks *behaviors.Hooks) bool {
+	_, hold, _ := a.snapshot(taskID)
+	for _, f := range hooks.StreamEnd {
+		if f(raw) {
+			hold = true
+		}
+	}
+	if !hold || raw.closed {
+		return false
+	}
+	for {
+		select {
+		case <-s.clock.After(s.cfg.KeepAliveInterval):
+			if err := sw.KeepAlive(); err != nil {
+				return true
+			}
+		case <-r.Context().Done():
+			return true
+		case <-s.ctx.Done():
+			return true
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package server
+
+import (
+	"context"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// gate refuses operations the card does not declare, as v1.0 requires
+// (§4 capability gates); the same rule is applied to every dialect.
+func (a *agent) gate(op a2a.Op) *a2a.Error {
+	caps := a.card.Capabilities
+	switch op {
+	case a2a.OpStream, a2a.OpSubscribe:
+		if !caps.Streaming {
+			return a2a.Errorf(a2a.CodeUnsupportedOperation, "streaming is not supported: the agent card does not declare capabilities.streaming")
+		}
+	case a2a.OpSetPushConfig, a2a.OpGetPushConfig, a2a.OpListPushConfigs, a2a.OpDeletePush:
+		if !caps.PushNotifications {
+			return a2a.Errorf(a2a.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications")
+		}
+	case a2a.OpExtendedCard:
+		if !caps.ExtendedAgentCard {
+			return a2a.Errorf(a2a.CodeUnsupportedOperation, "the agent card does not declare an extended agent card")
+		}
+		if a.extended == nil {
+			return a2a.Errorf(a2a.CodeExtendedCardNotConfigured, "no extended agent card is configured")
+		}
+	}
+	return nil
+}
+
+// serveUnary answers every non-streaming operation in canonical form.
+func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.Exchange, origin, base string) (*a2a.Result, *a2a.Error) {
+	if err := a.gate(req.Op); err != nil {
+		return nil, err
+	}
+	switch req.Op {
+	case a2a.OpSend:
+		return a.send(ctx, req, x)
+	case a2a.OpGetTask:
+		t, err := a.taskSnapshot(req.TaskID, req.HistoryLength)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{Task: t}, nil
+	case a2a.OpListTasks:
+		p, err := a.list(req.List)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{Page: p}, nil
+	case a2a.OpCancelTask:
+		t, err := a.cancel(x, req.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{Task: t}, nil
+	case a2a.OpSetPushConfig:
+		if req.PushConfig == nil {
+			return nil, a2a.ErrInvalidParams("pushNotificationConfig", "is required")
+		}
+		pc, err := a.setPush(*req.PushConfig)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{PushConfig: pc}, nil
+	case a2a.OpGetPushConfig:
+		pc, err := a.getPush(req.TaskID, req.PushConfigID)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{PushConfig: pc}, nil
+	case a2a.OpListPushConfigs:
+		pcs, err := a.pushConfigs(req.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		return &a2a.Result{PushConfigs: pcs}, nil
+	case a2a.OpDeletePush:
+		if err := a.deletePush(req.TaskID, req.PushConfigID); err != nil {
+			return nil, err
+		}
+		return &a2a.Result{Empty: true}, nil
+	case a2a.OpExtendedCard:
+		b, err := a.renderCard(a.extended, origin, base)
+		if err != nil {
+			return nil, a2a.Errorf(a2a.CodeInternal, "render extended card: %v", err)
+		}
+		return &a2a.Result{Card: b}, nil
+	}
+	return nil, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", req.Method)
+}
+
+// send answers a unary send: it waits until the task is terminal or
+// interrupted (or its timeline ran out) unless the client asked to return
+// immediately.
+func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchange) (*a2a.Result, *a2a.Error) {
+	d, _ := a.decide(x, req)
+	a.recordDecision(req, d)
+	switch d.Kind {
+	case timeline.DecideReject:
+		return nil, d.Err
+	case timeline.DecideMessage:
+		return &a2a.Result{Message: a.replyMessage(req.Message)}, nil
+	}
+	sub := newSubscriber()
+	id, err := a.start(req, x, d, sub)
+	if err != nil {
+		return nil, err
+	}
+	defer a.unsubscribe(id, sub)
+	if !req.Config.ReturnImmediately {
+		a.waitSettled(ctx, id, sub)
+	}
+	t, terr := a.taskSnapshot(id, req.Config.HistoryLength)
+	if terr != nil {
+		return nil, terr
+	}
+	return &a2a.Result{Task: t}, nil
+}
+
+// waitSettled returns once the task is terminal or interrupted, its player
+// has stopped, the client has gone or the server closes. sub was attached
+// before the task's first step, so every change and the player's end reach it.
+func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber) {
+	for {
+		if t, _, _ := a.snapshot(id); t == nil || t.Status.State.Terminal() || t.Status.State.Interrupted() {
+			return
+		}
+		select {
+		case it, ok := <-sub.ch:
+			if !ok || it.playerDone {
+				return
+			}
+		case <-ctx.Done():
+			return
+		case <-a.srv.ctx.Done():
+			return
+		}
+	}
+}
+
+func (a *agent) replyMessage(m *a2a.Message) *a2a.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ctxID := m.ContextID
+	if ctxID == "" {
+		ctxID = a.newIDLocked()
+	}
+	return &a2a.Message{MessageID: a.newIDLocked(), ContextID: ctxID, Role: a2a.RoleAgent,
+		Parts: []a2a.Part{a2a.TextPart(a.faker.Sentence(8))}}
+}
+
+func (a *agent) recordDecision(req *a2a.Request, d timeline.Decision) {
+	e := Entry{Agent: a.name, Kind: EntryDecision, Op: req.Op, Dialect: req.Dialect, Binding: req.Binding,
+		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason}
+	if req.Message != nil {
+		e.RefTaskID = req.Message.TaskID
+	}
+	if d.Err != nil {
+		e.ErrorCode = d.Err.Code
+	}
+	a.srv.record(e)
+}
+
+// renderCard renders c (the declared card by default) with the interfaces
+// of this server as seen from origin and the agent's base path.
+func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
+	cc := *c
+	if cc.Dialect == "" {
+		cc.Dialect = a.card.Dialect
+	}
+	cc.Interfaces = []cards.Interface{
+		{URL: origin + base + "/", Binding: a2a.BindingJSONRPC, Version: cc.Dialect},
+	}
+	if cc.Dialect == a2a.V10 {
+		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: origin + base + restPrefix, Binding: a2a.BindingREST, Version: a2a.V10})
+	}
+	return cards.Render(&cc)
+}
