@@ -61,6 +61,12 @@ func Render(c *Card) ([]byte, error) {
 // url and preferredTransport come from the first interface declaring version
 // 0.3, or the first interface if none does.
 func RenderHybrid(c *Card) ([]byte, error) {
+	if c == nil {
+		return nil, fmt.Errorf("render hybrid card: %w", c.Validate())
+	}
+	cp := *c
+	cp.Dialect = a2a.V10 // the hybrid's shape does not depend on it
+	c = &cp
 	if err := c.ValidateForRender(); err != nil {
 		return nil, fmt.Errorf("render hybrid card: %w", err)
 	}

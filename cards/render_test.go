@@ -229,6 +229,12 @@ func TestRenderHybrid(t *testing.T) {
 
 	_, err = RenderHybrid(Generate("no-interfaces", 1))
 	assert.ErrorContains(t, err, "interfaces")
+	_, err = RenderHybrid(nil)
+	assert.Error(t, err)
+	c = fullCard("")
+	b2, err := RenderHybrid(c)
+	require.NoError(t, err, "the dialect does not matter to the hybrid")
+	assert.Equal(t, string(b), string(b2))
 }
 
 func TestRenderDeterministic(t *testing.T) {
