@@ -1,0 +1,1144 @@
+package a2a
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func init() { register(v10Codec{}) }
+
+// v10Codec speaks A2A v1.0: ProtoJSON of the lf.a2a.v1 proto (camelCase
+// keys, enum names, base64 bytes, RFC 3339 timestamps), no `kind` and no
+// `final`.
+type v10Codec struct{}
+
+// v10Methods is shared by every call to Methods; callers must not modify it.
+var v10Methods = map[string]Op{
+	"SendMessage":                      OpSend,
+	"SendStreamingMessage":             OpStream,
+	"GetTask":                          OpGetTask,
+	"ListTasks":                        OpListTasks,
+	"CancelTask":                       OpCancelTask,
+	"SubscribeToTask":                  OpSubscribe,
+	"CreateTaskPushNotificationConfig": OpSetPushConfig,
+	"GetTaskPushNotificationConfig":    OpGetPushConfig,
+	"ListTaskPushNotificationConfigs":  OpListPushConfigs,
+	"DeleteTaskPushNotificationConfig": OpDeletePush,
+	"GetExtendedAgentCard":             OpExtendedCard,
+}
+
+// Dialect implements Codec.
+func (v10Codec) Dialect() Dialect { return V10 }
+
+// Methods implements Codec. The returned map is shared and must not be
+// modified.
+func (v10Codec) Methods() map[string]Op { return v10Methods }
+
+// v10TimeLayout is what the SDKs emit: UTC with exactly three fractional
+// digits, so that timestamps compare as strings.
+const v10TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// ListTasks page sizes (v1.0 §ListTasksRequest).
+const (
+	v10DefaultPageSize = 50
+	v10MaxPageSize     = 100
+)
+
+var v10StateNames = map[TaskState]string{
+	StateSubmitted:     "TASK_STATE_SUBMITTED",
+	StateWorking:       "TASK_STATE_WORKING",
+	StateCompleted:     "TASK_STATE_COMPLETED",
+	StateFailed:        "TASK_STATE_FAILED",
+	StateCanceled:      "TASK_STATE_CANCELED",
+	StateInputRequired: "TASK_STATE_INPUT_REQUIRED",
+	StateRejected:      "TASK_STATE_REJECTED",
+	StateAuthRequired:  "TASK_STATE_AUTH_REQUIRED",
+}
+
+// v10StateNumbers are the proto enum values, which ProtoJSON accepts in place
+// of the names.
+var v10StateNumbers = []TaskState{StateUnspecified, StateSubmitted, StateWorking, StateCompleted,
+	StateFailed, StateCanceled, StateInputRequired, StateRejected, StateAuthRequired}
+
+// StateToV10 returns the ProtoJSON enum name of s, for example
+// "TASK_STATE_WORKING". States v1.0 does not have (unspecified, unknown)
+// become "TASK_STATE_UNSPECIFIED".
+func StateToV10(s TaskState) string {
+	if n, ok := v10StateNames[s]; ok {
+		return n
+	}
+	return "TASK_STATE_UNSPECIFIED"
+}
+
+// StateFromV10 parses a v1.0 task state as ProtoJSON allows it: the enum name
+// ("TASK_STATE_WORKING") or its number ("2"). "TASK_STATE_UNSPECIFIED" and
+// "0" give StateUnspecified with ok true; anything else gives ok false.
+func StateFromV10(name string) (TaskState, bool) {
+	if name == "TASK_STATE_UNSPECIFIED" {
+		return StateUnspecified, true
+	}
+	for s, n := range v10StateNames {
+		if n == name {
+			return s, true
+		}
+	}
+	if i, err := strconv.Atoi(name); err == nil && i >= 0 && i < len(v10StateNumbers) {
+		return v10StateNumbers[i], true
+	}
+	return StateUnspecified, false
+}
+
+func v10Role(r Role) string {
+	switch r {
+	case RoleUser:
+		return "ROLE_USER"
+	case RoleAgent:
+		return "ROLE_AGENT"
+	}
+	return "ROLE_UNSPECIFIED"
+}
+
+// ---------------------------------------------------------------------------
+// Canonical → wire. The wire structs' field order is the proto's, so output
+// reads like what the SDKs produce; omitempty mirrors ProtoJSON, which leaves
+// out fields at their default value.
+
+type v10Part struct {
+	Text      *string        `json:"text,omitempty"`
+	Raw       *string        `json:"raw,omitempty"`
+	URL       *string        `json:"url,omitempty"`
+	Data      any            `json:"data,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	Filename  string         `json:"filename,omitempty"`
+	MediaType string         `json:"mediaType,omitempty"`
+}
+
+type v10Message struct {
+	MessageID        string         `json:"messageId"`
+	ContextID        string         `json:"contextId,omitempty"`
+	TaskID           string         `json:"taskId,omitempty"`
+	Role             string         `json:"role"`
+	Parts            []v10Part      `json:"parts"`
+	Metadata         map[string]any `json:"metadata,omitempty"`
+	Extensions       []string       `json:"extensions,omitempty"`
+	ReferenceTaskIDs []string       `json:"referenceTaskIds,omitempty"`
+}
+
+type v10Status struct {
+	State     string      `json:"state"`
+	Message   *v10Message `json:"message,omitempty"`
+	Timestamp string      `json:"timestamp,omitempty"`
+}
+
+type v10Artifact struct {
+	ArtifactID  string         `json:"artifactId"`
+	Name        string         `json:"name,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Parts       []v10Part      `json:"parts"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	Extensions  []string       `json:"extensions,omitempty"`
+}
+
+type v10Task struct {
+	ID        string         `json:"id"`
+	ContextID string         `json:"contextId,omitempty"`
+	Status    v10Status      `json:"status"`
+	Artifacts []v10Artifact  `json:"artifacts,omitempty"`
+	History   []v10Message   `json:"history,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+type v10StatusUpdate struct {
+	TaskID    string         `json:"taskId"`
+	ContextID string         `json:"contextId"`
+	Status    v10Status      `json:"status"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+type v10ArtifactUpdate struct {
+	TaskID    string         `json:"taskId"`
+	ContextID string         `json:"contextId"`
+	Artifact  v10Artifact    `json:"artifact"`
+	Append    bool           `json:"append,omitempty"`
+	LastChunk bool           `json:"lastChunk,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+// v10StreamResponse is both StreamResponse and, with only Task or Message
+// set, SendMessageResponse.
+type v10StreamResponse struct {
+	Task           *v10Task           `json:"task,omitempty"`
+	Message        *v10Message        `json:"message,omitempty"`
+	StatusUpdate   *v10StatusUpdate   `json:"statusUpdate,omitempty"`
+	ArtifactUpdate *v10ArtifactUpdate `json:"artifactUpdate,omitempty"`
+}
+
+type v10ListTasks struct {
+	Tasks         []v10Task `json:"tasks"`
+	NextPageToken string    `json:"nextPageToken"`
+	PageSize      int       `json:"pageSize"`
+	TotalSize     int       `json:"totalSize"`
+}
+
+type v10Auth struct {
+	Scheme      string `json:"scheme"`
+	Credentials string `json:"credentials,omitempty"`
+}
+
+type v10PushConfig struct {
+	Tenant         string   `json:"tenant,omitempty"`
+	ID             string   `json:"id,omitempty"`
+	TaskID         string   `json:"taskId,omitempty"`
+	URL            string   `json:"url"`
+	Token          string   `json:"token,omitempty"`
+	Authentication *v10Auth `json:"authentication,omitempty"`
+}
+
+type v10ListPush struct {
+	Configs       []v10PushConfig `json:"configs"`
+	NextPageToken string          `json:"nextPageToken"`
+}
+
+// v10ErrorInfo is a google.rpc.ErrorInfo detail.
+type v10ErrorInfo struct {
+	Type     string            `json:"@type"`
+	Reason   string            `json:"reason"`
+	Domain   string            `json:"domain"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+type v10RESTError struct {
+	Error v10RPCStatus `json:"error"`
+}
+
+type v10RPCStatus struct {
+	Code    int            `json:"code"`
+	Status  string         `json:"status"`
+	Message string         `json:"message"`
+	Details []v10ErrorInfo `json:"details,omitempty"`
+}
+
+func v10Time(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(v10TimeLayout)
+}
+
+// v10EmptyData stands in for a data part without a value: ProtoJSON would
+// write null, which most clients read as "no member set", leaving a part with
+// no content.
+var v10EmptyData = struct{}{}
+
+func encodeParts10(parts []Part) ([]v10Part, error) {
+	out := make([]v10Part, len(parts))
+	for i := range parts {
+		p := &parts[i]
+		w := &out[i]
+		w.Metadata, w.Filename, w.MediaType = p.Metadata, p.Filename, p.MediaType
+		switch p.Kind {
+		case PartText:
+			w.Text = &p.Text
+		case PartFile:
+			if p.URL != "" && p.Raw == nil {
+				w.URL = &p.URL
+			} else {
+				// A file with bytes (even empty ones) is a raw part; when a
+				// canonical part carries both, the bytes win, as they are
+				// the content and the URL only a pointer to it.
+				s := base64.StdEncoding.EncodeToString(p.Raw)
+				w.Raw = &s
+			}
+		case PartData:
+			w.Data = p.Data
+			if w.Data == nil {
+				w.Data = v10EmptyData
+			}
+		default:
+			return nil, fmt.Errorf("a2a: v1.0: part %d has unknown kind %q", i, p.Kind)
+		}
+	}
+	return out, nil
+}
+
+func encodeMessage10(m *Message) (v10Message, error) {
+	parts, err := encodeParts10(m.Parts)
+	if err != nil {
+		return v10Message{}, err
+	}
+	return v10Message{
+		MessageID:        m.MessageID,
+		ContextID:        m.ContextID,
+		TaskID:           m.TaskID,
+		Role:             v10Role(m.Role),
+		Parts:            parts,
+		Metadata:         m.Metadata,
+		Extensions:       m.Extensions,
+		ReferenceTaskIDs: m.ReferenceTaskIDs,
+	}, nil
+}
+
+func encodeStatus10(s *TaskStatus) (v10Status, error) {
+	out := v10Status{State: StateToV10(s.State), Timestamp: v10Time(s.Timestamp)}
+	if s.Message != nil {
+		m, err := encodeMessage10(s.Message)
+		if err != nil {
+			return out, err
+		}
+		out.Message = &m
+	}
+	return out, nil
+}
+
+func encodeArtifact10(a *Artifact) (v10Artifact, error) {
+	parts, err := encodeParts10(a.Parts)
+	if err != nil {
+		return v10Artifact{}, err
+	}
+	return v10Artifact{
+		ArtifactID:  a.ArtifactID,
+		Name:        a.Name,
+		Description: a.Description,
+		Parts:       parts,
+		Metadata:    a.Metadata,
+		Extensions:  a.Extensions,
+	}, nil
+}
+
+func encodeTask10(t *Task) (v10Task, error) {
+	status, err := encodeStatus10(&t.Status)
+	if err != nil {
+		return v10Task{}, err
+	}
+	out := v10Task{ID: t.ID, ContextID: t.ContextID, Status: status, Metadata: t.Metadata}
+	if len(t.History) > 0 {
+		out.History = make([]v10Message, len(t.History))
+		for i := range t.History {
+			if out.History[i], err = encodeMessage10(&t.History[i]); err != nil {
+				return out, err
+			}
+		}
+	}
+	if len(t.Artifacts) > 0 {
+		out.Artifacts = make([]v10Artifact, len(t.Artifacts))
+		for i := range t.Artifacts {
+			if out.Artifacts[i], err = encodeArtifact10(&t.Artifacts[i]); err != nil {
+				return out, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func encodePush10(pc *PushConfig) v10PushConfig {
+	out := v10PushConfig{Tenant: pc.Tenant, ID: pc.ID, TaskID: pc.TaskID, URL: pc.URL, Token: pc.Token}
+	// v1.0 has a single scheme where v0.x had a list; the first one is the
+	// one a v0.x client would have preferred. Without a scheme there is no
+	// valid AuthenticationInfo (scheme is REQUIRED), so none is written.
+	if len(pc.AuthSchemes) > 0 && pc.AuthSchemes[0] != "" {
+		out.Authentication = &v10Auth{Scheme: pc.AuthSchemes[0], Credentials: pc.AuthCredentials}
+	}
+	return out
+}
+
+// EncodeResult implements Codec. A push-config delete renders as JSON null,
+// which is what the SDKs send as the JSON-RPC result of a
+// google.protobuf.Empty; a REST binding may prefer to answer `{}`.
+func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
+	if res == nil {
+		return nil, fmt.Errorf("a2a: v1.0: no result for %s", op)
+	}
+	switch op {
+	case OpSend:
+		var w v10StreamResponse
+		switch {
+		case res.Task != nil && res.Message != nil:
+			return nil, errors.New("a2a: v1.0: send result has both a task and a message")
+		case res.Task != nil:
+			t, err := encodeTask10(res.Task)
+			if err != nil {
+				return nil, err
+			}
+			w.Task = &t
+		case res.Message != nil:
+			m, err := encodeMessage10(res.Message)
+			if err != nil {
+				return nil, err
+			}
+			w.Message = &m
+		default:
+			return nil, errors.New("a2a: v1.0: send result has neither a task nor a message")
+		}
+		return json.Marshal(&w)
+	case OpGetTask, OpCancelTask:
+		if res.Task == nil {
+			return nil, fmt.Errorf("a2a: v1.0: %s result has no task", op)
+		}
+		t, err := encodeTask10(res.Task)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(&t)
+	case OpListTasks:
+		if res.Page == nil {
+			return nil, errors.New("a2a: v1.0: list-tasks result has no page")
+		}
+		out := v10ListTasks{
+			Tasks:         make([]v10Task, 0, len(res.Page.Tasks)),
+			NextPageToken: res.Page.NextPageToken,
+			PageSize:      res.Page.PageSize,
+			TotalSize:     res.Page.TotalSize,
+		}
+		for _, t := range res.Page.Tasks {
+			if t == nil {
+				continue
+			}
+			w, err := encodeTask10(t)
+			if err != nil {
+				return nil, err
+			}
+			out.Tasks = append(out.Tasks, w)
+		}
+		return json.Marshal(&out)
+	case OpSetPushConfig, OpGetPushConfig:
+		if res.PushConfig == nil {
+			return nil, fmt.Errorf("a2a: v1.0: %s result has no push config", op)
+		}
+		w := encodePush10(res.PushConfig)
+		return json.Marshal(&w)
+	case OpListPushConfigs:
+		out := v10ListPush{Configs: make([]v10PushConfig, len(res.PushConfigs))}
+		for i := range res.PushConfigs {
+			out.Configs[i] = encodePush10(&res.PushConfigs[i])
+		}
+		return json.Marshal(&out)
+	case OpDeletePush:
+		return []byte("null"), nil
+	case OpExtendedCard:
+		if len(res.Card) == 0 {
+			return nil, errors.New("a2a: v1.0: extended-card result has no card")
+		}
+		return res.Card, nil
+	}
+	return nil, fmt.Errorf("a2a: v1.0: %s has no unary result", op)
+}
+
+// EncodeEvent implements Codec: a StreamResponse wrapper with exactly one of
+// task, message, statusUpdate, artifactUpdate.
+func (v10Codec) EncodeEvent(ev Event) ([]byte, error) {
+	n := 0
+	for _, set := range []bool{ev.Task != nil, ev.Message != nil, ev.Status != nil, ev.Artifact != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("a2a: v1.0: an event needs exactly one member, it has %d", n)
+	}
+	var w v10StreamResponse
+	switch {
+	case ev.Task != nil:
+		t, err := encodeTask10(ev.Task)
+		if err != nil {
+			return nil, err
+		}
+		w.Task = &t
+	case ev.Message != nil:
+		m, err := encodeMessage10(ev.Message)
+		if err != nil {
+			return nil, err
+		}
+		w.Message = &m
+	case ev.Status != nil:
+		s, err := encodeStatus10(&ev.Status.Status)
+		if err != nil {
+			return nil, err
+		}
+		// Final is deliberately dropped: v1.0 ends a stream by closing it.
+		w.StatusUpdate = &v10StatusUpdate{TaskID: ev.Status.TaskID, ContextID: ev.Status.ContextID,
+			Status: s, Metadata: ev.Status.Metadata}
+	case ev.Artifact != nil:
+		a, err := encodeArtifact10(&ev.Artifact.Artifact)
+		if err != nil {
+			return nil, err
+		}
+		w.ArtifactUpdate = &v10ArtifactUpdate{TaskID: ev.Artifact.TaskID, ContextID: ev.Artifact.ContextID,
+			Artifact: a, Append: ev.Artifact.Append, LastChunk: ev.Artifact.LastChunk, Metadata: ev.Artifact.Metadata}
+	}
+	return json.Marshal(&w)
+}
+
+// EncodePush implements Codec: v1.0 webhooks carry the same StreamResponse
+// as a stream event.
+func (c v10Codec) EncodePush(ev Event) ([]byte, error) { return c.EncodeEvent(ev) }
+
+// v10ErrorDomain is the ErrorInfo domain of A2A errors (v1.0 §6.1).
+const v10ErrorDomain = "a2a-protocol.org"
+
+func errorInfo10(e *Error) (v10ErrorInfo, bool) {
+	reason := Reason(e.Code)
+	if reason == "" {
+		return v10ErrorInfo{}, false
+	}
+	info := v10ErrorInfo{Type: "type.googleapis.com/google.rpc.ErrorInfo", Reason: reason, Domain: v10ErrorDomain}
+	if len(e.Data) > 0 {
+		// ErrorInfo metadata is map<string, string>: strings go as they
+		// are, anything else as its JSON text.
+		info.Metadata = make(map[string]string, len(e.Data))
+		for k, v := range e.Data {
+			switch v := v.(type) {
+			case string:
+				info.Metadata[k] = v
+			case fmt.Stringer:
+				info.Metadata[k] = v.String()
+			default:
+				b, err := json.Marshal(v)
+				if err != nil {
+					b = []byte(fmt.Sprint(v))
+				}
+				info.Metadata[k] = string(b)
+			}
+		}
+	}
+	return info, true
+}
+
+// EncodeErrorData implements Codec: a one-element array holding a
+// google.rpc.ErrorInfo for A2A errors, nil for the generic JSON-RPC codes.
+func (v10Codec) EncodeErrorData(e *Error) []byte {
+	if e == nil {
+		return nil
+	}
+	info, ok := errorInfo10(e)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal([]v10ErrorInfo{info})
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// v10GRPCNames maps HTTP statuses to google.rpc.Code names, for errors whose
+// HTTP status was overridden and so has no name from Error.Status.
+var v10GRPCNames = map[int]string{
+	http.StatusBadRequest:          "INVALID_ARGUMENT",
+	http.StatusUnauthorized:        "UNAUTHENTICATED",
+	http.StatusForbidden:           "PERMISSION_DENIED",
+	http.StatusNotFound:            "NOT_FOUND",
+	http.StatusConflict:            "ABORTED",
+	http.StatusPreconditionFailed:  "FAILED_PRECONDITION",
+	http.StatusTooManyRequests:     "RESOURCE_EXHAUSTED",
+	http.StatusNotImplemented:      "UNIMPLEMENTED",
+	http.StatusServiceUnavailable:  "UNAVAILABLE",
+	http.StatusGatewayTimeout:      "DEADLINE_EXCEEDED",
+	http.StatusInternalServerError: "INTERNAL",
+	499:                            "CANCELLED",
+}
+
+// EncodeRESTError renders e as the v1.0 HTTP+JSON error: the HTTP status and
+// a google.rpc.Status body such as
+// {"error":{"code":404,"status":"NOT_FOUND","message":"…","details":[ErrorInfo]}}.
+func EncodeRESTError(e *Error) (status int, body []byte) {
+	if e == nil {
+		e = Errorf(CodeInternal, "internal error")
+	}
+	status, name := e.Status()
+	if e.HTTPStatus != 0 {
+		// Status names an overridden status by its HTTP text; the body
+		// wants the gRPC code name.
+		if n, ok := v10GRPCNames[status]; ok {
+			name = n
+		} else if status >= 500 {
+			name = "INTERNAL"
+		} else {
+			name = "UNKNOWN"
+		}
+	}
+	out := v10RESTError{Error: v10RPCStatus{Code: status, Status: name, Message: e.Message}}
+	if info, ok := errorInfo10(e); ok {
+		out.Error.Details = []v10ErrorInfo{info}
+	}
+	b, err := json.Marshal(&out)
+	if err != nil {
+		return http.StatusInternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
+	}
+	return status, b
+}
+
+// ---------------------------------------------------------------------------
+// Wire → canonical. Each request is read in one encoding/json pass into
+// structs whose pointer fields record presence; the checks afterwards know
+// the path of every field they look at. Only a JSON type error needs the
+// slower path search in v10TypeErrorPath.
+
+// v10Int is a ProtoJSON int32: a JSON number or a decimal string.
+type v10Int struct {
+	set bool
+	n   int
+}
+
+var v10IntType = reflect.TypeFor[int]()
+
+// UnmarshalJSON accepts 5 and "5". Its errors are UnmarshalTypeErrors so
+// that encoding/json adds the field path to them.
+func (v *v10Int) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		*v = v10Int{}
+		return nil
+	}
+	s := string(b)
+	kind := "number " + s
+	if len(b) > 0 && b[0] == '"' {
+		var str string
+		if err := json.Unmarshal(b, &str); err != nil {
+			return &json.UnmarshalTypeError{Value: "string", Type: v10IntType}
+		}
+		s, kind = str, "string "+strconv.Quote(str)
+	} else if len(b) > 0 && (b[0] == '{' || b[0] == '[' || b[0] == 't' || b[0] == 'f') {
+		kind = map[byte]string{'{': "object", '[': "array", 't': "bool", 'f': "bool"}[b[0]]
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return &json.UnmarshalTypeError{Value: kind, Type: v10IntType}
+	}
+	*v = v10Int{set: true, n: int(n)}
+	return nil
+}
+
+func (v v10Int) ptr() *int {
+	if !v.set {
+		return nil
+	}
+	n := v.n
+	return &n
+}
+
+type v10PartIn struct {
+	Text      *string         `json:"text"`
+	Raw       *string         `json:"raw"`
+	URL       *string         `json:"url"`
+	Data      json.RawMessage `json:"data"`
+	Metadata  map[string]any  `json:"metadata"`
+	Filename  string          `json:"filename"`
+	MediaType string          `json:"mediaType"`
+}
+
+type v10MessageIn struct {
+	MessageID        string          `json:"messageId"`
+	ContextID        string          `json:"contextId"`
+	TaskID           string          `json:"taskId"`
+	Role             json.RawMessage `json:"role"`
+	Parts            []v10PartIn     `json:"parts"`
+	Metadata         map[string]any  `json:"metadata"`
+	Extensions       []string        `json:"extensions"`
+	ReferenceTaskIDs []string        `json:"referenceTaskIds"`
+}
+
+type v10AuthIn struct {
+	Scheme      string `json:"scheme"`
+	Credentials string `json:"credentials"`
+}
+
+type v10PushIn struct {
+	Tenant         string     `json:"tenant"`
+	ID             string     `json:"id"`
+	TaskID         string     `json:"taskId"`
+	URL            string     `json:"url"`
+	Token          string     `json:"token"`
+	Authentication *v10AuthIn `json:"authentication"`
+}
+
+type v10SendIn struct {
+	Tenant        string        `json:"tenant"`
+	Message       *v10MessageIn `json:"message"`
+	Configuration *struct {
+		AcceptedOutputModes        []string   `json:"acceptedOutputModes"`
+		HistoryLength              v10Int     `json:"historyLength"`
+		ReturnImmediately          bool       `json:"returnImmediately"`
+		TaskPushNotificationConfig *v10PushIn `json:"taskPushNotificationConfig"`
+	} `json:"configuration"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// v10TaskIn covers GetTaskRequest, CancelTaskRequest and
+// SubscribeToTaskRequest.
+type v10TaskIn struct {
+	Tenant        string         `json:"tenant"`
+	ID            string         `json:"id"`
+	HistoryLength v10Int         `json:"historyLength"`
+	Metadata      map[string]any `json:"metadata"`
+}
+
+type v10ListIn struct {
+	Tenant               string          `json:"tenant"`
+	ContextID            string          `json:"contextId"`
+	Status               json.RawMessage `json:"status"`
+	PageSize             v10Int          `json:"pageSize"`
+	PageToken            string          `json:"pageToken"`
+	HistoryLength        v10Int          `json:"historyLength"`
+	StatusTimestampAfter string          `json:"statusTimestampAfter"`
+	IncludeArtifacts     bool            `json:"includeArtifacts"`
+}
+
+// v10PushRefIn covers the Get, Delete and List push-config requests.
+type v10PushRefIn struct {
+	Tenant    string `json:"tenant"`
+	TaskID    string `json:"taskId"`
+	ID        string `json:"id"`
+	PageSize  v10Int `json:"pageSize"`
+	PageToken string `json:"pageToken"`
+}
+
+type v10CardIn struct {
+	Tenant string `json:"tenant"`
+}
+
+// DecodeParams implements Codec. Unknown keys are ignored; absent or null
+// params read as {}, so the error names the first missing required field.
+func (v10Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
+	raw := bytes.TrimSpace(params)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = []byte("{}")
+	}
+	if raw[0] != '{' {
+		if !json.Valid(raw) {
+			return nil, Errorf(CodeParseError, "parse error: params are not valid JSON")
+		}
+		return nil, ErrInvalidParams("params", "must be an object")
+	}
+	req := &Request{Op: op, Dialect: V10}
+	var e *Error
+	switch op {
+	case OpSend, OpStream:
+		e = decodeSend10(raw, req)
+	case OpGetTask, OpCancelTask, OpSubscribe:
+		var in v10TaskIn
+		if e = v10Unmarshal(raw, &in); e != nil {
+			break
+		}
+		req.Tenant, req.TaskID = in.Tenant, in.ID
+		if in.ID == "" {
+			e = ErrInvalidParams("id", "is required")
+			break
+		}
+		switch op {
+		case OpGetTask:
+			req.HistoryLength, e = v10HistoryLength(in.HistoryLength, "historyLength")
+		case OpCancelTask:
+			req.Metadata = in.Metadata
+		}
+	case OpListTasks:
+		e = decodeList10(raw, req)
+	case OpSetPushConfig:
+		var in v10PushIn
+		if e = v10Unmarshal(raw, &in); e != nil {
+			break
+		}
+		if in.TaskID == "" {
+			e = ErrInvalidParams("taskId", "is required")
+			break
+		}
+		req.Tenant, req.TaskID, req.PushConfigID = in.Tenant, in.TaskID, in.ID
+		req.PushConfig, e = decodePush10(&in, "")
+	case OpGetPushConfig, OpDeletePush, OpListPushConfigs:
+		var in v10PushRefIn
+		if e = v10Unmarshal(raw, &in); e != nil {
+			break
+		}
+		req.Tenant, req.TaskID = in.Tenant, in.TaskID
+		if in.TaskID == "" {
+			e = ErrInvalidParams("taskId", "is required")
+			break
+		}
+		if op == OpListPushConfigs {
+			if in.PageSize.n < 0 {
+				e = ErrInvalidParams("pageSize", "must not be negative")
+				break
+			}
+			req.List.PageSize, req.List.PageToken = in.PageSize.n, in.PageToken
+			break
+		}
+		if in.ID == "" {
+			e = ErrInvalidParams("id", "is required")
+			break
+		}
+		req.PushConfigID = in.ID
+	case OpExtendedCard:
+		var in v10CardIn
+		if e = v10Unmarshal(raw, &in); e == nil {
+			req.Tenant = in.Tenant
+		}
+	default:
+		e = Errorf(CodeMethodNotFound, "method not found: %q is not a v1.0 operation", op)
+	}
+	if e != nil {
+		return nil, e
+	}
+	return req, nil
+}
+
+func decodeSend10(raw []byte, req *Request) *Error {
+	var in v10SendIn
+	if e := v10Unmarshal(raw, &in); e != nil {
+		return e
+	}
+	req.Tenant, req.Metadata = in.Tenant, in.Metadata
+	if in.Message == nil {
+		return ErrInvalidParams("message", "is required")
+	}
+	m, e := decodeMessage10(in.Message, "message")
+	if e != nil {
+		return e
+	}
+	req.Message = m
+	if c := in.Configuration; c != nil {
+		req.Config.AcceptedOutputModes = c.AcceptedOutputModes
+		req.Config.ReturnImmediately = c.ReturnImmediately
+		if req.Config.HistoryLength, e = v10HistoryLength(c.HistoryLength, "configuration.historyLength"); e != nil {
+			return e
+		}
+		if c.TaskPushNotificationConfig != nil {
+			pc, e := decodePush10(c.TaskPushNotificationConfig, "configuration.taskPushNotificationConfig")
+			if e != nil {
+				return e
+			}
+			req.Config.PushConfig = pc
+		}
+	}
+	return nil
+}
+
+func decodeMessage10(in *v10MessageIn, path string) (*Message, *Error) {
+	if in.MessageID == "" {
+		return nil, ErrInvalidParams(path+".messageId", "is required")
+	}
+	role, e := decodeRole10(in.Role, path+".role")
+	if e != nil {
+		return nil, e
+	}
+	if in.Parts == nil {
+		return nil, ErrInvalidParams(path+".parts", "is required")
+	}
+	if len(in.Parts) == 0 {
+		return nil, ErrInvalidParams(path+".parts", "must not be empty")
+	}
+	m := &Message{
+		MessageID:        in.MessageID,
+		ContextID:        in.ContextID,
+		TaskID:           in.TaskID,
+		Role:             role,
+		Parts:            make([]Part, len(in.Parts)),
+		Metadata:         in.Metadata,
+		Extensions:       in.Extensions,
+		ReferenceTaskIDs: in.ReferenceTaskIDs,
+	}
+	for i := range in.Parts {
+		if e := decodePart10(&in.Parts[i], path+".parts["+strconv.Itoa(i)+"]", &m.Parts[i]); e != nil {
+			return nil, e
+		}
+	}
+	return m, nil
+}
+
+func decodeRole10(raw json.RawMessage, path string) (Role, *Error) {
+	switch string(raw) {
+	case `"ROLE_USER"`, `1`:
+		return RoleUser, nil
+	case `"ROLE_AGENT"`, `2`:
+		return RoleAgent, nil
+	case ``, `null`, `"ROLE_UNSPECIFIED"`, `0`, `""`:
+		return "", ErrInvalidParams(path, "is required")
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch s {
+		case "ROLE_USER":
+			return RoleUser, nil
+		case "ROLE_AGENT":
+			return RoleAgent, nil
+		}
+		return "", ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %q`, s))
+	}
+	return "", ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
+}
+
+func decodePart10(in *v10PartIn, path string, out *Part) *Error {
+	hasData := len(in.Data) > 0 && !bytes.Equal(in.Data, []byte("null"))
+	var set []string
+	if in.Text != nil {
+		set = append(set, "text")
+	}
+	if in.Raw != nil {
+		set = append(set, "raw")
+	}
+	if in.URL != nil {
+		set = append(set, "url")
+	}
+	if hasData {
+		set = append(set, "data")
+	}
+	switch len(set) {
+	case 0:
+		return ErrInvalidParams(path, "must have one of text, raw, url, data")
+	case 1:
+	default:
+		return ErrInvalidParams(path, "must have only one of text, raw, url, data, not "+strings.Join(set, " and "))
+	}
+	*out = Part{MediaType: in.MediaType, Filename: in.Filename, Metadata: in.Metadata}
+	switch set[0] {
+	case "text":
+		out.Kind, out.Text = PartText, *in.Text
+	case "raw":
+		b, err := v10Base64(*in.Raw)
+		if err != nil {
+			return ErrInvalidParams(path+".raw", "must be base64")
+		}
+		out.Kind, out.Raw = PartFile, b
+	case "url":
+		if *in.URL == "" {
+			return ErrInvalidParams(path+".url", "must not be empty")
+		}
+		out.Kind, out.URL = PartFile, *in.URL
+	case "data":
+		out.Kind = PartData
+		if err := json.Unmarshal(in.Data, &out.Data); err != nil {
+			return ErrInvalidParams(path+".data", "must be a JSON value")
+		}
+	}
+	return nil
+}
+
+// v10Base64 accepts padded and unpadded, standard and URL-safe base64, as
+// ProtoJSON parsers do.
+func v10Base64(s string) ([]byte, error) {
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	s = strings.TrimRight(s, "=")
+	if b, err := base64.RawStdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawURLEncoding.DecodeString(s)
+}
+
+func decodePush10(in *v10PushIn, path string) (*PushConfig, *Error) {
+	at := func(f string) string {
+		if path == "" {
+			return f
+		}
+		return path + "." + f
+	}
+	if in.URL == "" {
+		return nil, ErrInvalidParams(at("url"), "is required")
+	}
+	u, err := url.Parse(in.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, ErrInvalidParams(at("url"), fmt.Sprintf("must be an absolute http(s) URL, not %q", in.URL))
+	}
+	pc := &PushConfig{ID: in.ID, TaskID: in.TaskID, URL: in.URL, Token: in.Token, Tenant: in.Tenant}
+	if a := in.Authentication; a != nil {
+		if a.Scheme == "" {
+			return nil, ErrInvalidParams(at("authentication.scheme"), "is required")
+		}
+		pc.AuthSchemes, pc.AuthCredentials = []string{a.Scheme}, a.Credentials
+	}
+	return pc, nil
+}
+
+func decodeList10(raw []byte, req *Request) *Error {
+	var in v10ListIn
+	if e := v10Unmarshal(raw, &in); e != nil {
+		return e
+	}
+	req.Tenant = in.Tenant
+	q := &req.List
+	q.ContextID, q.PageToken, q.IncludeArtifacts = in.ContextID, in.PageToken, in.IncludeArtifacts
+	if len(in.Status) > 0 && !bytes.Equal(in.Status, []byte("null")) {
+		name := string(in.Status)
+		if in.Status[0] == '"' {
+			if json.Unmarshal(in.Status, &name) != nil {
+				return ErrInvalidParams("status", "must be a task state name")
+			}
+		}
+		s, ok := StateFromV10(name)
+		if !ok {
+			return ErrInvalidParams("status", fmt.Sprintf("must be a task state such as \"TASK_STATE_WORKING\", not %s", v10Snippet(in.Status)))
+		}
+		q.State = s
+	}
+	switch n := in.PageSize.n; {
+	case n == 0:
+		q.PageSize = v10DefaultPageSize
+	case n < 0 || n > v10MaxPageSize:
+		return ErrInvalidParams("pageSize", fmt.Sprintf("must be between 1 and %d, not %d", v10MaxPageSize, n))
+	default:
+		q.PageSize = n
+	}
+	var e *Error
+	if q.HistoryLength, e = v10HistoryLength(in.HistoryLength, "historyLength"); e != nil {
+		return e
+	}
+	if in.StatusTimestampAfter != "" {
+		t, err := time.Parse(time.RFC3339Nano, in.StatusTimestampAfter)
+		if err != nil {
+			return ErrInvalidParams("statusTimestampAfter", fmt.Sprintf("must be an RFC 3339 timestamp, not %q", in.StatusTimestampAfter))
+		}
+		q.StatusTimestampAfter = t
+	}
+	return nil
+}
+
+func v10HistoryLength(v v10Int, path string) (*int, *Error) {
+	if v.set && v.n < 0 {
+		return nil, ErrInvalidParams(path, "must not be negative")
+	}
+	return v.ptr(), nil
+}
+
+// v10Snippet quotes a wire value for an error message, cut short so a huge
+// value cannot bloat the error.
+func v10Snippet(raw []byte) string {
+	const limit = 40
+	if len(raw) > limit {
+		return string(raw[:limit]) + "…"
+	}
+	return string(raw)
+}
+
+// v10Unmarshal decodes the params object raw into v, turning a JSON type
+// mismatch into an InvalidParams error that names the field with its array
+// indexes.
+func v10Unmarshal(raw []byte, v any) *Error {
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return ErrInvalidParams(v10TypeErrorPath(raw, te), fmt.Sprintf("must be %s, not %s", v10JSONKind(te.Type), te.Value))
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return Errorf(CodeParseError, "parse error: params are not valid JSON: %v", err)
+	}
+	return ErrInvalidParams("params", err.Error())
+}
+
+// v10TypeErrorPath finds where in raw the mismatch te reports happened.
+// encoding/json names the field ("message.parts.text") but not the array
+// index, so the document is walked along that field path, trying every
+// element of the arrays on the way, to the first value of the reported JSON
+// type.
+func v10TypeErrorPath(raw []byte, te *json.UnmarshalTypeError) string {
+	if te.Field == "" {
+		return "params"
+	}
+	var tree any
+	if json.Unmarshal(raw, &tree) != nil {
+		return te.Field
+	}
+	want, _, _ := strings.Cut(te.Value, " ")
+	if p, ok := v10Find(tree, strings.Split(te.Field, "."), "", want); ok {
+		return p
+	}
+	return te.Field
+}
+
+func v10Find(node any, segs []string, path, want string) (string, bool) {
+	if len(segs) == 0 {
+		if v10KindOf(node) == want {
+			return path, true
+		}
+		// A mismatch inside a []string or similar is reported at the
+		// slice's field; the culprit is one of its elements.
+		if arr, ok := node.([]any); ok {
+			for i, el := range arr {
+				if v10KindOf(el) == want {
+					return path + "[" + strconv.Itoa(i) + "]", true
+				}
+			}
+		}
+		return "", false
+	}
+	switch n := node.(type) {
+	case []any:
+		for i, el := range n {
+			if p, ok := v10Find(el, segs, path+"["+strconv.Itoa(i)+"]", want); ok {
+				return p, true
+			}
+		}
+	case map[string]any:
+		key := segs[0]
+		child, ok := n[key]
+		if !ok {
+			// encoding/json matches keys case-insensitively.
+			for k, v := range n {
+				if strings.EqualFold(k, key) {
+					key, child, ok = k, v, true
+					break
+				}
+			}
+		}
+		if ok {
+			next := key
+			if path != "" {
+				next = path + "." + key
+			}
+			return v10Find(child, segs[1:], next, want)
+		}
+	}
+	return "", false
+}
+
+func v10KindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "null"
+}
+
+// v10JSONKind names the JSON type a Go destination type expects.
+func v10JSONKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a JSON value"
+}
