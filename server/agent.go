@@ -55,6 +55,8 @@ type taskEntry struct {
 	playing    bool
 	holdOpen   bool
 	push       []a2a.PushConfig
+	// dialect is the dialect the task was created in.
+	dialect a2a.Dialect
 }
 
 // streamItem is what a subscriber receives.
@@ -333,6 +335,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 				History: []a2a.Message{msg}},
 			skill:   skill,
 			created: now,
+			dialect: req.Dialect,
 			subs:    map[*subscriber]struct{}{},
 		}
 		if req.Config.PushConfig != nil {
@@ -587,6 +590,16 @@ func (a *agent) unsubscribe(id string, sub *subscriber) {
 			close(sub.ch)
 		}
 	}
+}
+
+// taskDialect returns the dialect task id was created in, or "".
+func (a *agent) taskDialect(id string) a2a.Dialect {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.tasks[id]; ok {
+		return e.dialect
+	}
+	return ""
 }
 
 // snapshot returns a copy of the task, its hold flag and whether its player

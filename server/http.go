@@ -278,8 +278,10 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	if !ok {
 		return rr.err(a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
-	if d == a2a.V03 && a.card.Dialect == a2a.V02 {
-		d = a2a.V02
+	if d == a2a.V03 && (a.card.Dialect == a2a.V02 || a.card.Dialect == a2a.V01) {
+		// v0.1, v0.2 and v0.3 share some method names; the card says which
+		// generation the agent speaks.
+		d = a.card.Dialect
 	}
 	rr.codec = a2a.CodecFor(d)
 	if e := s.checkVersion(r, d); e != nil {
@@ -288,6 +290,13 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
 		return rr.err(e)
+	}
+	if d == a2a.V03 && req.TaskID != "" && a.taskDialect(req.TaskID) == a2a.V01 {
+		// A task created by tasks/send is answered in v0.1 shape on the
+		// methods v0.1 shares with v0.3 (tasks/get, tasks/cancel, ...).
+		if r01, e01 := a2a.CodecFor(a2a.V01).DecodeParams(op, rpc.Params); e01 == nil {
+			d, req, rr.codec = a2a.V01, r01, a2a.CodecFor(a2a.V01)
+		}
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
 	reqNo := s.recordRequest(a, req, r.URL.Path)
