@@ -1,0 +1,13 @@
+package behaviors
+
+// Catalogue returns a registry holding every built-in behavior. Each call
+// returns a new registry, so a program may add its own behaviors to it.
+func Catalogue() *Registry {
+	return NewRegistry().MustRegister(
+		skipWorkingSpec,
+	)
+}
+
+// Parse builds a built-in behavior from text ("name:key=value,...") using
+// Catalogue.
+func Parse(text string) (*Scoped, error) { return Catalogue().Parse(text) }

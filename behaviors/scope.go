@@ -1,0 +1,193 @@
+package behaviors
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+// ScopeKeys are the keys every behavior accepts in Parse, besides its own
+// parameters.
+var ScopeKeys = []string{"agent", "skill", "op", "method", "dialect", "binding",
+	"if-metadata", "unless-metadata", "text", "call", "calls", "probability"}
+
+// Scope limits where a behavior applies. The zero Scope matches every
+// request.
+type Scope struct {
+	// Agent and Skill restrict to one agent and one skill.
+	Agent string
+	Skill string
+	// Ops, Methods, Dialects and Bindings restrict by what was asked and how.
+	Ops      []a2a.Op
+	Methods  []string
+	Dialects []a2a.Dialect
+	Bindings []a2a.Binding
+	// IfMetadata requires the message metadata key to be present;
+	// UnlessMetadata requires it to be absent.
+	IfMetadata     string
+	UnlessMetadata string
+	// Text requires the message text to match.
+	Text *regexp.Regexp
+	// CallFrom and CallTo restrict to the agent's nth..mth request of the
+	// same operation (1-based, inclusive; 0 means unbounded).
+	CallFrom, CallTo int
+	// Probability applies the behavior to that fraction of matching
+	// requests, drawn from the run's seed; 0 means always.
+	Probability float64
+}
+
+// Matches reports whether x is in scope.
+func (s Scope) Matches(x *Exchange) bool {
+	if s.Agent != "" && s.Agent != x.Agent {
+		return false
+	}
+	if s.Skill != "" && (x.Skill == nil || x.Skill.ID != s.Skill) {
+		return false
+	}
+	if len(s.Ops) > 0 && !slices.Contains(s.Ops, x.Op) {
+		return false
+	}
+	if len(s.Methods) > 0 && (x.Request == nil || !slices.Contains(s.Methods, x.Request.Method)) {
+		return false
+	}
+	if len(s.Dialects) > 0 && !slices.Contains(s.Dialects, x.Dialect) {
+		return false
+	}
+	if len(s.Bindings) > 0 && !slices.Contains(s.Bindings, x.Binding) {
+		return false
+	}
+	var msg *a2a.Message
+	if x.Request != nil {
+		msg = x.Request.Message
+	}
+	if s.IfMetadata != "" {
+		if msg == nil {
+			return false
+		}
+		if _, ok := msg.Metadata[s.IfMetadata]; !ok {
+			return false
+		}
+	}
+	if s.UnlessMetadata != "" && msg != nil {
+		if _, ok := msg.Metadata[s.UnlessMetadata]; ok {
+			return false
+		}
+	}
+	if s.Text != nil && (msg == nil || !s.Text.MatchString(msg.Text())) {
+		return false
+	}
+	if s.CallFrom > 0 && x.Call < s.CallFrom {
+		return false
+	}
+	if s.CallTo > 0 && x.Call > s.CallTo {
+		return false
+	}
+	if s.Probability > 0 && s.Probability < 1 {
+		if x.Rand == nil || x.Rand.Float64() >= s.Probability {
+			return false
+		}
+	}
+	return true
+}
+
+// set applies one scope key from Parse; it reports false for keys that are
+// not scope keys.
+func (s *Scope) set(key, val string) (bool, error) {
+	list := func() []string { return strings.Split(val, "|") }
+	switch key {
+	case "agent":
+		s.Agent = val
+	case "skill":
+		s.Skill = val
+	case "op":
+		for _, v := range list() {
+			s.Ops = append(s.Ops, a2a.Op(v))
+		}
+	case "method":
+		s.Methods = append(s.Methods, list()...)
+	case "dialect":
+		for _, v := range list() {
+			d := a2a.Dialect(v)
+			if a2a.CodecFor(d) == nil {
+				return true, fmt.Errorf("%q is not a dialect (1.0, 0.3, 0.2, 0.1)", v)
+			}
+			s.Dialects = append(s.Dialects, d)
+		}
+	case "binding":
+		for _, v := range list() {
+			b := a2a.Binding(v)
+			if b != a2a.BindingJSONRPC && b != a2a.BindingREST {
+				return true, fmt.Errorf("%q is not a binding (JSONRPC, HTTP+JSON)", v)
+			}
+			s.Bindings = append(s.Bindings, b)
+		}
+	case "if-metadata":
+		s.IfMetadata = val
+	case "unless-metadata":
+		s.UnlessMetadata = val
+	case "text":
+		re, err := regexp.Compile(val)
+		if err != nil {
+			return true, fmt.Errorf("%q is not a regular expression: %v", val, err)
+		}
+		s.Text = re
+	case "call":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return true, fmt.Errorf("%q is not a call number (1, 2, ...)", val)
+		}
+		s.CallFrom, s.CallTo = n, n
+	case "calls":
+		from, to, ok := strings.Cut(val, "-")
+		n, err1 := strconv.Atoi(from)
+		m := 0
+		var err2 error
+		if ok && to != "" {
+			m, err2 = strconv.Atoi(to)
+		}
+		if err1 != nil || err2 != nil || n < 1 || (m != 0 && m < n) {
+			return true, fmt.Errorf("%q is not a call range (n-m, or n- for n onwards)", val)
+		}
+		s.CallFrom, s.CallTo = n, m
+	case "probability":
+		p, err := strconv.ParseFloat(val, 64)
+		if err != nil || p < 0 || p > 1 {
+			return true, fmt.Errorf("%q is not a probability between 0 and 1", val)
+		}
+		s.Probability = p
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// Scoped is a behavior limited to a scope. Parse returns one.
+type Scoped struct {
+	Behavior Behavior
+	Scope    Scope
+	// Name is the behavior's registered name; Text the spec it was parsed
+	// from.
+	Name string
+	Text string
+}
+
+// Apply applies the wrapped behavior when x is in scope.
+func (s *Scoped) Apply(x *Exchange) {
+	if s.Scope.Matches(x) {
+		s.Behavior.Apply(x)
+	}
+}
+
+// Reset resets the wrapped behavior's state, if it keeps any.
+func (s *Scoped) Reset() {
+	if r, ok := s.Behavior.(Resetter); ok {
+		r.Reset()
+	}
+}
+
+// String returns the spec text the behavior was parsed from.
+func (s *Scoped) String() string { return s.Text }

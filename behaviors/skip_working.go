@@ -1,0 +1,32 @@
+package behaviors
+
+import (
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+var skipWorkingSpec = Spec{
+	Name: "skip-working",
+	Doc: `Reproduces agents that go from submitted straight to input-required or a
+terminal state, never announcing working. Tests that a client does not
+require working before input-required or completion, and that a client which
+reconciles on observed states downgrades its expectations instead of waiting.`,
+	New: func() Behavior { return &SkipWorking{} },
+}
+
+// SkipWorking removes every working step from the task's timeline.
+type SkipWorking struct{}
+
+// Apply implements Behavior.
+func (b *SkipWorking) Apply(x *Exchange) {
+	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
+		out := tl[:0:0]
+		for _, st := range tl {
+			if st.Kind == timeline.StepState && st.State == a2a.StateWorking {
+				continue
+			}
+			out = append(out, st)
+		}
+		return out
+	})
+}
