@@ -3,6 +3,7 @@ package a2a
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strconv"
 )
 
@@ -40,21 +41,21 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 		Method  *string         `json:"method"`
 		Params  json.RawMessage `json:"params"`
 	}
-	if err := json.Unmarshal(trimmed, &env); err != nil {
-		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
-	}
-	req := RPCRequest{Params: env.Params}
-	if len(env.ID) > 0 && !bytes.Equal(env.ID, []byte("null")) {
-		switch env.ID[0] {
-		case '"':
-			req.ID = env.ID
-		default:
-			if _, err := strconv.ParseFloat(string(env.ID), 64); err != nil {
-				return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: id must be a string or a number")
-			}
-			req.ID = env.ID
+	err := json.Unmarshal(trimmed, &env)
+	id, idOK := rpcID(env.ID)
+	if err != nil {
+		// A member of the wrong type (say "method": 5) does not stop
+		// encoding/json from reading the id, so the reply can still carry it.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return RPCRequest{ID: id}, Errorf(CodeInvalidRequest, "invalid request: %q must be a string, not %s", te.Field, te.Value)
 		}
+		return RPCRequest{ID: id}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
 	}
+	if !idOK {
+		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: id must be a string or a number")
+	}
+	req := RPCRequest{ID: id, Params: env.Params}
 	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
 		return req, Errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
@@ -68,6 +69,19 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 		}
 	}
 	return req, nil
+}
+
+// rpcID checks a raw request id: absent and null give nil, strings and
+// numbers are kept as sent, anything else is not ok.
+func rpcID(raw json.RawMessage) (json.RawMessage, bool) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, true
+	}
+	// raw is a valid JSON value, so its first byte tells its type.
+	if c := raw[0]; c == '"' || c == '-' || (c >= '0' && c <= '9') {
+		return raw, true
+	}
+	return nil, false
 }
 
 // EncodeRPCResult renders a JSON-RPC success response.
@@ -87,6 +101,9 @@ func EncodeRPCResult(id json.RawMessage, result []byte) []byte {
 
 // EncodeRPCError renders a JSON-RPC error response; data may be nil.
 func EncodeRPCError(id json.RawMessage, e *Error, data []byte) []byte {
+	if e == nil {
+		e = Errorf(CodeInternal, "internal error")
+	}
 	msg, _ := json.Marshal(e.Message)
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
