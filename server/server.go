@@ -61,6 +61,9 @@ type Config struct {
 	// (/_a2amock/...) requires; when empty the control API only answers
 	// requests from loopback addresses.
 	ControlToken string
+	// Registry resolves behavior names at run time (control API, CLI);
+	// nil means behaviors.Catalogue().
+	Registry *behaviors.Registry
 }
 
 // AgentConfig configures one hosted agent.

@@ -1,0 +1,257 @@
+// Package testkit starts fake A2A agents inside Go tests, the way
+// net/http/httptest starts servers:
+//
+//	mock := testkit.Start(t, testkit.WithAgents("planner", "coder"),
+//		testkit.WithBehavior("coder", "skip-working"))
+//	client := newMyClient(mock.CardURL("coder"))
+//
+// The mock listens on 127.0.0.1 on a free port and is closed by t.Cleanup.
+// Options are functional; errors are reported through t.
+package testkit
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// Mock is a running fake A2A server with one or more agents.
+type Mock struct {
+	// URL is the server's base URL, e.g. http://127.0.0.1:41234. The first
+	// agent is served at its root.
+	URL string
+
+	t   testing.TB
+	srv *server.Server
+}
+
+// Option configures Start.
+type Option func(*settings)
+
+type settings struct {
+	cfg       server.Config
+	dialect   a2a.Dialect
+	behaviors map[string][]string
+	direct    map[string][]behaviors.Behavior
+	mutate    map[string][]func(*cards.Card)
+	errs      []error
+}
+
+func (s *settings) agent(name string) *server.AgentConfig {
+	for i := range s.cfg.Agents {
+		if s.cfg.Agents[i].Name == name {
+			return &s.cfg.Agents[i]
+		}
+	}
+	s.cfg.Agents = append(s.cfg.Agents, server.AgentConfig{Name: name})
+	return &s.cfg.Agents[len(s.cfg.Agents)-1]
+}
+
+// WithSeed sets the run's seed: ids, generated cards, content and every
+// random choice of a behavior follow from it.
+func WithSeed(seed uint64) Option { return func(s *settings) { s.cfg.Seed = seed } }
+
+// WithAgents hosts agents with these names, each with a card generated from
+// the seed. The first is also served at the root.
+func WithAgents(names ...string) Option {
+	return func(s *settings) {
+		for _, n := range names {
+			s.agent(n)
+		}
+	}
+}
+
+// WithCard hosts an agent with the given declared card (its Name is used
+// when name is empty).
+func WithCard(name string, card *cards.Card) Option {
+	return func(s *settings) {
+		if name == "" {
+			name = card.Name
+		}
+		s.agent(name).Card = card
+	}
+}
+
+// WithSkill adds a skill to the named agent's card (generated from the seed
+// when no card was given).
+func WithSkill(agentName string, skill cards.Skill) Option {
+	return func(s *settings) {
+		s.agent(agentName)
+		s.mutate[agentName] = append(s.mutate[agentName], func(c *cards.Card) { c.Skills = append(c.Skills, skill) })
+	}
+}
+
+// WithCardChange edits the named agent's card before the server starts, e.g.
+// to declare push notifications or state-transition history.
+func WithCardChange(agentName string, change func(*cards.Card)) Option {
+	return func(s *settings) {
+		s.agent(agentName)
+		s.mutate[agentName] = append(s.mutate[agentName], change)
+	}
+}
+
+// WithDialect renders every agent's card in dialect d (1.0 by default).
+func WithDialect(d a2a.Dialect) Option { return func(s *settings) { s.dialect = d } }
+
+// WithStepDelay sets the time between two states of the honest lifecycle
+// (20ms by default; negative for none).
+func WithStepDelay(d time.Duration) Option { return func(s *settings) { s.cfg.StepDelay = d } }
+
+// WithClock hands the server a clock, e.g. a *timeline.FakeClock.
+func WithClock(c timeline.Clock) Option { return func(s *settings) { s.cfg.Clock = c } }
+
+// WithBehavior applies behavior specs ("name:key=value,...", see package
+// behaviors) to the named agent; an empty name means the first agent.
+func WithBehavior(agentName string, specs ...string) Option {
+	return func(s *settings) { s.behaviors[agentName] = append(s.behaviors[agentName], specs...) }
+}
+
+// WithBehaviorValue applies behaviors built in Go to the named agent.
+func WithBehaviorValue(agentName string, bs ...behaviors.Behavior) Option {
+	return func(s *settings) { s.direct[agentName] = append(s.direct[agentName], bs...) }
+}
+
+// WithTimeline scripts the named agent's skill: a new task of that skill
+// plays tl instead of the honest lifecycle.
+func WithTimeline(agentName, skillID string, tl timeline.Timeline) Option {
+	return func(s *settings) {
+		a := s.agent(agentName)
+		if a.Timelines == nil {
+			a.Timelines = map[string]timeline.Timeline{}
+		}
+		a.Timelines[skillID] = tl
+	}
+}
+
+// WithServerConfig edits the server configuration directly, for settings no
+// other option covers.
+func WithServerConfig(f func(*server.Config)) Option { return func(s *settings) { f(&s.cfg) } }
+
+// Start starts a mock A2A server on 127.0.0.1 and registers its Close with
+// t.Cleanup. It fails the test if the configuration is invalid.
+func Start(t testing.TB, opts ...Option) *Mock {
+	t.Helper()
+	srv, err := build(opts)
+	if err != nil {
+		t.Fatalf("testkit.Start: %v", err)
+		return nil
+	}
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatalf("testkit.Start: %v", err)
+		return nil
+	}
+	m := &Mock{URL: srv.URL(), t: t, srv: srv}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// New builds the server Start would start, without listening, for callers
+// that are not tests (examples, the CLI).
+func build(opts []Option) (*server.Server, error) {
+	s := &settings{behaviors: map[string][]string{}, direct: map[string][]behaviors.Behavior{}, mutate: map[string][]func(*cards.Card){}}
+	for _, o := range opts {
+		o(s)
+	}
+	if len(s.cfg.Agents) == 0 {
+		s.agent("agent")
+	}
+	first := s.cfg.Agents[0].Name
+	for i := range s.cfg.Agents {
+		a := &s.cfg.Agents[i]
+		if a.Card == nil && (s.dialect != "" || len(s.mutate[a.Name]) > 0) {
+			a.Card = cards.Generate(a.Name, s.cfg.Seed)
+		}
+		if a.Card != nil {
+			c := *a.Card
+			c.Skills = append([]cards.Skill(nil), c.Skills...)
+			if s.dialect != "" {
+				c.Dialect = s.dialect
+			}
+			for _, f := range s.mutate[a.Name] {
+				f(&c)
+			}
+			a.Card = &c
+		}
+	}
+	reg := s.cfg.Registry
+	if reg == nil {
+		reg = behaviors.Catalogue()
+	}
+	for name, specs := range s.behaviors {
+		target := name
+		if target == "" {
+			target = first
+		}
+		a := s.agent(target)
+		for _, spec := range specs {
+			b, err := reg.Parse(spec)
+			if err != nil {
+				return nil, fmt.Errorf("agent %s: %w", target, err)
+			}
+			a.Behaviors = append(a.Behaviors, b)
+		}
+	}
+	for name, bs := range s.direct {
+		target := name
+		if target == "" {
+			target = first
+		}
+		a := s.agent(target)
+		a.Behaviors = append(a.Behaviors, bs...)
+	}
+	return server.New(s.cfg)
+}
+
+// Close shuts the server down; open streams end and every goroutine stops.
+// It is safe to call more than once.
+func (m *Mock) Close() {
+	if err := m.srv.Close(); err != nil {
+		m.t.Errorf("testkit: closing the mock: %v", err)
+	}
+}
+
+// Server returns the underlying server.
+func (m *Mock) Server() *server.Server { return m.srv }
+
+// AgentURL returns the base URL of the named agent (its JSON-RPC endpoint is
+// AgentURL + "/").
+func (m *Mock) AgentURL(name string) string { return m.URL + m.srv.AgentPath(name) }
+
+// CardURL returns the URL of the named agent's Agent Card; "" means the
+// first agent, at the root.
+func (m *Mock) CardURL(name string) string {
+	if name == "" {
+		return m.URL + "/.well-known/agent-card.json"
+	}
+	return m.AgentURL(name) + "/.well-known/agent-card.json"
+}
+
+// Journal returns everything the server recorded so far, oldest first.
+func (m *Mock) Journal() []server.Entry { return m.srv.Journal().Entries() }
+
+// SetBehavior replaces the named agent's behaviors while the mock runs
+// (no specs clears them). Errors fail the test.
+func (m *Mock) SetBehavior(agentName string, specs ...string) {
+	m.t.Helper()
+	var bs []behaviors.Behavior
+	for _, spec := range specs {
+		b, err := behaviors.Parse(spec)
+		if err != nil {
+			m.t.Fatalf("testkit: %v", err)
+			return
+		}
+		bs = append(bs, b)
+	}
+	if err := m.srv.SetBehaviors(agentName, bs); err != nil {
+		m.t.Fatalf("testkit: %v", err)
+	}
+}
+
+// Reset forgets every task and clears the journal.
+func (m *Mock) Reset() { m.srv.Reset() }
