@@ -446,12 +446,13 @@ func (r *run) probe(ctx context.Context) error {
 func (r *run) follow(ctx context.Context) error {
 	for {
 		task, _ := r.ledger.Task(r.key)
-		if _, err := r.exp.Check(task); err != nil {
-			return err
-		}
 		last := task.Last()
 		if last.Terminal() || last.Interrupted() || task.Outcome.Terminal() {
+			// The caller checks ended tasks once, as that may downgrade.
 			return nil
+		}
+		if _, err := r.exp.Check(task); err != nil {
+			return err
 		}
 		deadline, _ := r.exp.Deadline(task)
 		wait := deadline.Sub(r.clock.Now())
