@@ -45,7 +45,8 @@ type DivergenceError struct {
 	Observed string
 	// Detail explains the consequence.
 	Detail string
-	Kind   Kind
+	// Kind classifies the divergence.
+	Kind Kind
 }
 
 // Error says what the card declared, what was observed and for which task.
