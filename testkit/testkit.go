@@ -151,8 +151,19 @@ func Start(t testing.TB, opts ...Option) *Mock {
 	return m
 }
 
-// New builds the server Start would start, without listening, for callers
-// that are not tests (examples, the CLI).
+// NewServer starts a mock like Start, for code that has no testing.TB
+// (examples, programs); the caller must Close it.
+func NewServer(opts ...Option) (*Mock, error) {
+	srv, err := build(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	return &Mock{URL: srv.URL(), srv: srv}, nil
+}
+
 func build(opts []Option) (*server.Server, error) {
 	s := &settings{behaviors: map[string][]string{}, direct: map[string][]behaviors.Behavior{}, mutate: map[string][]func(*cards.Card){}}
 	for _, o := range opts {
@@ -211,7 +222,7 @@ func build(opts []Option) (*server.Server, error) {
 // Close shuts the server down; open streams end and every goroutine stops.
 // It is safe to call more than once.
 func (m *Mock) Close() {
-	if err := m.srv.Close(); err != nil {
+	if err := m.srv.Close(); err != nil && m.t != nil {
 		m.t.Errorf("testkit: closing the mock: %v", err)
 	}
 }
@@ -236,21 +247,29 @@ func (m *Mock) CardURL(name string) string {
 func (m *Mock) Journal() []server.Entry { return m.srv.Journal().Entries() }
 
 // SetBehavior replaces the named agent's behaviors while the mock runs
-// (no specs clears them). Errors fail the test.
-func (m *Mock) SetBehavior(agentName string, specs ...string) {
-	m.t.Helper()
+// (no specs clears them). An error fails the test of a mock made by Start
+// and is returned in any case; nothing changes on error.
+func (m *Mock) SetBehavior(agentName string, specs ...string) error {
+	if m.t != nil {
+		m.t.Helper()
+	}
+	err := m.setBehavior(agentName, specs)
+	if err != nil && m.t != nil {
+		m.t.Errorf("testkit: %v", err)
+	}
+	return err
+}
+
+func (m *Mock) setBehavior(agentName string, specs []string) error {
 	var bs []behaviors.Behavior
 	for _, spec := range specs {
 		b, err := behaviors.Parse(spec)
 		if err != nil {
-			m.t.Fatalf("testkit: %v", err)
-			return
+			return err
 		}
 		bs = append(bs, b)
 	}
-	if err := m.srv.SetBehaviors(agentName, bs); err != nil {
-		m.t.Fatalf("testkit: %v", err)
-	}
+	return m.srv.SetBehaviors(agentName, bs)
 }
 
 // Reset forgets every task and clears the journal.
