@@ -1,0 +1,34 @@
+module github.com/a2amock/a2amock/interop
+
+go 1.26.0
+
+require (
+	github.com/a2amock/a2amock v0.0.0
+	github.com/a2aproject/a2a-go/v2 v2.4.0
+	github.com/stretchr/testify v1.11.1
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/brianvoe/gofakeit/v6 v6.28.0 // indirect
+	github.com/davecgh/go-spew v1.1.1 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/kr/text v0.2.0 // indirect
+	github.com/labstack/echo/v4 v4.16.5 // indirect
+	github.com/labstack/gommon v0.5.0 // indirect
+	github.com/mattn/go-colorable v0.1.15 // indirect
+	github.com/mattn/go-isatty v0.0.22 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/tmaxmax/go-sse v0.12.0 // indirect
+	github.com/valyala/bytebufferpool v1.0.0 // indirect
+	github.com/valyala/fasttemplate v1.2.2 // indirect
+	golang.org/x/crypto v0.57.0 // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)
+
+replace github.com/a2amock/a2amock => ../
