@@ -503,7 +503,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 				t.History = append(t.History, *status.Message)
 			}
 		}
-		final := st.State.Terminal() || st.State == a2a.StateInputRequired
+		final := st.State.Terminal() || st.State.Interrupted()
 		if st.Final != nil {
 			final = *st.Final
 		}

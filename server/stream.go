@@ -175,7 +175,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		closeReason = "complete"
 		return nil
 	}
-	if st := stateOf(first); st.Terminal() || st == a2a.StateInputRequired {
+	if st := stateOf(first); st.Terminal() || st.Interrupted() {
 		// Re-attached to an interrupted task: nothing will come until the
 		// client acts, so end as a live stream would have.
 		closeReason = "complete: " + string(st)
@@ -235,7 +235,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				}
 				return nil
 			}
-			if st := ev.State(); ev.TaskID() == taskID && (st.Terminal() || st == a2a.StateInputRequired) {
+			if st := ev.State(); ev.TaskID() == taskID && (st.Terminal() || st.Interrupted()) {
 				closeReason = "complete: " + string(st)
 				if s.holdOpen(r, a, taskID, sw, raw, hooks) {
 					closeReason = "held open after " + string(st) + " until client left"
