@@ -5,6 +5,7 @@ package behaviors
 func Catalogue() *Registry {
 	return NewRegistry().MustRegister(
 		skipWorkingSpec,
+		streamNoFinalSpec,
 	)
 }
 

@@ -1,0 +1,53 @@
+package behaviors
+
+import "github.com/a2amock/a2amock/a2a"
+
+var streamNoFinalSpec = Spec{
+	Name: "stream-no-final",
+	Doc: `Reproduces agents whose streams never say they are done. In v0.x the
+event that ends the stream (a terminal or interrupted status) goes out with
+final:false, and the stream closes after it; in v1.0, which has no final
+flag, that event is never sent and the stream is closed after the event
+before it. Tests that a client does not treat the end of a stream as the end
+of the task: it must notice the missing final marker or terminal state and
+fall back to GetTask (or resubscribe) instead of reporting a finished task,
+or hanging for a final event that will never come.`,
+	New: func() Behavior { return &StreamNoFinal{} },
+}
+
+// StreamNoFinal strips the end-of-stream marker from streams: final:false
+// in v0.x, the terminal event withheld in v1.0.
+type StreamNoFinal struct{}
+
+// Apply implements Behavior.
+func (b *StreamNoFinal) Apply(x *Exchange) {
+	if !x.Op.Streaming() {
+		return
+	}
+	v10 := x.Dialect == a2a.V10
+	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error {
+		if ev.Status == nil || !endsStream(ev) {
+			return emit(ev)
+		}
+		if v10 {
+			// Closing here, before the terminal event, is what a crashed
+			// or careless v1.0 agent looks like on the wire.
+			raw.Close()
+			return nil
+		}
+		st := *ev.Status
+		st.Final = false
+		ev.Status = &st
+		return emit(ev)
+	})
+}
+
+// endsStream reports whether a status event ends a stream: final in v0.x, a
+// terminal or interrupted state in every dialect.
+func endsStream(ev a2a.Event) bool {
+	if ev.Status == nil {
+		return false
+	}
+	s := ev.Status.Status.State
+	return ev.Status.Final || s.Terminal() || s.Interrupted()
+}
