@@ -53,12 +53,26 @@ func (s *Server) routes() *echo.Echo {
 		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "message": http.StatusText(status)}})
 	}
 	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
-	root := s.agents[0]
-	e.Any("/agents/:name", s.agentRoute)
-	e.Any("/agents/:name/*", s.agentRoute)
-	e.Any("/", func(c echo.Context) error { return s.serveAgentPath(c, root, "", "/") })
-	e.Any("/*", func(c echo.Context) error { return s.serveAgentPath(c, root, "", c.Request().URL.Path) })
+	// One catch-all route: agents are routed here rather than by echo, which
+	// keeps Start cheap (each echo route costs a tree insertion per method).
+	e.Any("/*", s.dispatch)
 	return e
+}
+
+func (s *Server) dispatch(c echo.Context) error {
+	p := c.Request().URL.Path
+	if rest, ok := strings.CutPrefix(p, "/agents/"); ok {
+		name, sub, _ := strings.Cut(rest, "/")
+		a, found := s.byName[name]
+		if !found {
+			return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
+		}
+		return s.serveAgentPath(c, a, "/agents/"+a.name, "/"+sub)
+	}
+	if p == "" {
+		p = "/"
+	}
+	return s.serveAgentPath(c, s.agents[0], "", p)
 }
 
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
@@ -71,19 +85,6 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return err
 	}
-}
-
-func (s *Server) agentRoute(c echo.Context) error {
-	a, ok := s.byName[c.Param("name")]
-	if !ok {
-		return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeTaskNotFound, "no agent named %q", c.Param("name")).WithHTTPStatus(http.StatusNotFound))
-	}
-	base := "/agents/" + a.name
-	rest := strings.TrimPrefix(c.Request().URL.Path, base)
-	if rest == "" {
-		rest = "/"
-	}
-	return s.serveAgentPath(c, a, base, rest)
 }
 
 // serveAgentPath routes a request under an agent's base path.
