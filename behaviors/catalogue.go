@@ -5,7 +5,25 @@ package behaviors
 func Catalogue() *Registry {
 	return NewRegistry().MustRegister(
 		skipWorkingSpec,
+		newTaskIDOnContinuationSpec,
+		neverTerminalSpec,
+		stuckSubmittedSpec,
+		failInsteadOfInputRequiredSpec,
+		inputRequiredWithoutWorkingSpec,
+		transitionAfterTerminalSpec,
+		duplicateTerminalSpec,
+		statusForOtherTaskSpec,
+		contextIDDriftSpec,
+		mintTaskForUnknownIDSpec,
+		forgetTaskSpec,
+		ignoreCancelSpec,
+		wrongErrorCodeSpec,
 		streamNoFinalSpec,
+		streamHangSpec,
+		streamEOFMidFrameSpec,
+		streamDropEventsSpec,
+		streamDuplicateEventsSpec,
+		streamReorderEventsSpec,
 	)
 }
 

@@ -1,0 +1,157 @@
+package behaviors
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+var forgetTaskSpec = Spec{
+	Name: "forget-task",
+	Doc: `Reproduces agents that lose tasks: an in-memory store that expires or a
+restarted replica. Once ttl has passed since the task was created (as this
+behavior saw it; otherwise since its last status change), GetTask, CancelTask,
+SubscribeToTask, push-config calls and continuations answer
+TaskNotFoundError, and ListTasks leaves it out. Tests that a client handles a
+task vanishing mid-conversation, distinguishes it from a typo in the id and
+does not retry for ever.`,
+	New: func() Behavior { return &ForgetTask{TTL: 30 * time.Second} },
+}
+
+// ForgetTask makes tasks disappear after a TTL. It tests the client's
+// handling of TaskNotFoundError for a task it created.
+type ForgetTask struct {
+	// TTL is the age after which a task is forgotten.
+	TTL time.Duration `param:"ttl" doc:"age after which a task is forgotten"`
+
+	mu    sync.Mutex
+	born  map[string]time.Time
+	order []string
+}
+
+// forgetTaskMemory bounds the creation times kept, so a long run does not
+// grow without limit.
+const forgetTaskMemory = 10_000
+
+// Validate implements Validator.
+func (b *ForgetTask) Validate() error {
+	if b.TTL <= 0 {
+		return errors.New("ttl must be positive")
+	}
+	return nil
+}
+
+// Reset implements Resetter: remembered creation times are dropped.
+func (b *ForgetTask) Reset() {
+	b.mu.Lock()
+	b.born, b.order = nil, nil
+	b.mu.Unlock()
+}
+
+func (b *ForgetTask) remember(id string, at time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.born == nil {
+		b.born = map[string]time.Time{}
+	}
+	if _, ok := b.born[id]; ok || id == "" {
+		return
+	}
+	if len(b.order) >= forgetTaskMemory {
+		delete(b.born, b.order[0])
+		b.order = b.order[1:]
+	}
+	b.born[id] = at
+	b.order = append(b.order, id)
+}
+
+// forgotten reports whether task id is past its TTL at now; status is the
+// fallback creation time for tasks this behavior never saw created.
+func (b *ForgetTask) forgotten(id string, status, now time.Time) bool {
+	b.mu.Lock()
+	born, ok := b.born[id]
+	b.mu.Unlock()
+	if !ok {
+		born = status
+	}
+	return !born.IsZero() && now.Sub(born) >= b.TTL
+}
+
+// Apply implements Behavior.
+func (b *ForgetTask) Apply(x *Exchange) {
+	if x.Request == nil {
+		return
+	}
+	switch x.Op {
+	case a2a.OpSend, a2a.OpStream:
+		x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+			if existing != nil && b.forgotten(existing.ID, existing.Status.Timestamp, x.Now) {
+				*d = timeline.Decision{Kind: timeline.DecideReject, Err: a2a.ErrTaskNotFound(existing.ID),
+					Reason: "forget-task: task " + existing.ID + " outlived its ttl"}
+			}
+		})
+		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			if res != nil && res.Task != nil {
+				b.remember(res.Task.ID, x.Now)
+			}
+			return res, err
+		})
+		x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+			if ev.Task != nil {
+				b.remember(ev.Task.ID, x.Now)
+			}
+			return emit(ev)
+		})
+	case a2a.OpGetTask:
+		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			if res != nil && res.Task != nil && b.forgotten(res.Task.ID, res.Task.Status.Timestamp, x.Now) {
+				return nil, a2a.ErrTaskNotFound(res.Task.ID)
+			}
+			return res, err
+		})
+	case a2a.OpCancelTask:
+		gone := false
+		x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+			if existing != nil && b.forgotten(existing.ID, existing.Status.Timestamp, x.Now) {
+				d.Kind, gone = timeline.DecideIgnore, true
+			}
+		})
+		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			if gone {
+				return nil, a2a.ErrTaskNotFound(x.Request.TaskID)
+			}
+			return res, err
+		})
+	case a2a.OpListTasks:
+		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			if res == nil || res.Page == nil {
+				return res, err
+			}
+			page := *res.Page
+			page.Tasks = nil
+			for _, t := range res.Page.Tasks {
+				if b.forgotten(t.ID, t.Status.Timestamp, x.Now) {
+					page.TotalSize--
+					continue
+				}
+				page.Tasks = append(page.Tasks, t)
+			}
+			out := *res
+			out.Page = &page
+			return &out, err
+		})
+	default:
+		// Streams and push configs have no task snapshot to date the task
+		// by: only tasks whose creation this behavior saw are forgotten.
+		id := x.Request.TaskID
+		b.mu.Lock()
+		born, ok := b.born[id]
+		b.mu.Unlock()
+		if ok && x.Now.Sub(born) >= b.TTL {
+			x.RejectWith(a2a.ErrTaskNotFound(id))
+		}
+	}
+}

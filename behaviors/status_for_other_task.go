@@ -1,0 +1,116 @@
+package behaviors
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+var statusForOtherTaskSpec = Spec{
+	Name: "status-for-other-task",
+	Doc: `Reproduces agents (and multiplexing proxies) that put a status update for
+another task on a task's stream: after working, an event announces a state
+(completed by default) under the id of the previous task this behavior saw,
+a freshly minted id, or a given id. The task itself is untouched. Tests that
+a client keys every event by its taskId and never applies a foreign event to
+its own task.`,
+	New: func() Behavior { return &StatusForOtherTask{Task: "previous", State: a2a.StateCompleted} },
+}
+
+// StatusForOtherTask injects an event that carries another task's id. It
+// tests that clients check the taskId of every event they apply.
+type StatusForOtherTask struct {
+	// Task chooses the foreign id: previous, minted or a literal id.
+	Task string `param:"task" doc:"whose id the stray event carries: previous (the last other task this behavior saw, else a minted id), minted (a fresh seeded id) or a literal task id"`
+	// State is the state the stray event announces.
+	State a2a.TaskState `param:"state" doc:"state the stray event announces"`
+
+	mu   sync.Mutex
+	last string
+}
+
+// Validate implements Validator.
+func (b *StatusForOtherTask) Validate() error {
+	if b.Task == "" {
+		return fmt.Errorf("task must be previous, minted or a task id")
+	}
+	if !b.State.Valid() || b.State == a2a.StateUnknown {
+		return fmt.Errorf("state %q is not a task state (one of %v)", b.State, a2a.AllStates)
+	}
+	return nil
+}
+
+// Reset implements Resetter: the previous task is forgotten.
+func (b *StatusForOtherTask) Reset() {
+	b.mu.Lock()
+	b.last = ""
+	b.mu.Unlock()
+}
+
+func (b *StatusForOtherTask) remember(id string) {
+	if id == "" {
+		return
+	}
+	b.mu.Lock()
+	b.last = id
+	b.mu.Unlock()
+}
+
+// Apply implements Behavior.
+func (b *StatusForOtherTask) Apply(x *Exchange) {
+	own := ""
+	if x.Request != nil && x.Request.Message != nil {
+		own = x.Request.Message.TaskID
+	}
+	other := b.Task
+	switch b.Task {
+	case "previous":
+		b.mu.Lock()
+		other = b.last
+		b.mu.Unlock()
+		if other == "" || other == own {
+			other = randomTaskID(x.Rand)
+		}
+	case "minted":
+		other = randomTaskID(x.Rand)
+	}
+	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
+		if len(tl) == 0 {
+			return tl
+		}
+		at := 1
+		if cut, ok := cutAfterState(tl, a2a.StateWorking); ok {
+			at = len(cut)
+		}
+		out := tl[:at:at].Clone()
+		out = append(out, timeline.Step{Kind: timeline.StepState, State: b.State, TaskID: other, EventOnly: true})
+		return append(out, tl[at:]...)
+	})
+	x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+		if res != nil && res.Task != nil && x.Op == a2a.OpSend {
+			b.remember(res.Task.ID)
+		}
+		return res, err
+	})
+	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+		if ev.Task != nil {
+			b.remember(ev.Task.ID)
+		}
+		return emit(ev)
+	})
+}
+
+// randomTaskID returns a UUID-shaped id drawn from r, so minted ids are
+// repeatable from the run's seed.
+func randomTaskID(r *rand.Rand) string {
+	if r == nil {
+		r = rand.New(rand.NewPCG(0, 0))
+	}
+	hi, lo := r.Uint64(), r.Uint64()
+	hi = hi&^0xf000 | 0x4000
+	lo = lo&^(0xc<<60) | 0x8<<60
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", hi>>32, hi>>16&0xffff, hi&0xffff, lo>>48, lo&0xffffffffffff)
+}
