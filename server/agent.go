@@ -688,8 +688,10 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 	}
 	a.mu.Lock()
 	var matched []*a2a.Task
-	for _, e := range a.order {
-		t := e.task
+	// Newest created first, so that the stable sort below leaves tasks
+	// with equal status times newest first too.
+	for i := len(a.order) - 1; i >= 0; i-- {
+		t := a.order[i].task
 		if q.ContextID != "" && t.ContextID != q.ContextID {
 			continue
 		}
@@ -702,7 +704,7 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 		matched = append(matched, t.Clone())
 	}
 	a.mu.Unlock()
-	// Newest status first; creation order breaks ties so pages are stable.
+	// Newest status first; newer creation breaks ties so pages are stable.
 	sort.SliceStable(matched, func(i, j int) bool {
 		return matched[i].Status.Timestamp.After(matched[j].Status.Timestamp)
 	})
