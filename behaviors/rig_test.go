@@ -306,3 +306,25 @@ func kinds(obs []observed) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// longTimeline scripts a task with n artifacts between working and
+// completed, so probabilistic stream faults have many events to act on.
+func longTimeline(n int) map[string]timeline.Timeline {
+	tl := timeline.Timeline{{Kind: timeline.StepState, State: a2a.StateSubmitted}, {Kind: timeline.StepState, State: a2a.StateWorking}}
+	for i := range n {
+		tl = append(tl, timeline.Step{Kind: timeline.StepArtifact, LastChunk: true,
+			Artifact: &a2a.Artifact{ArtifactID: fmt.Sprintf("art-%02d", i), Parts: []a2a.Part{a2a.TextPart("chunk")}}})
+	}
+	tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateCompleted})
+	return map[string]timeline.Timeline{"s1": tl}
+}
+
+// sequence streams one message through a fresh server with seed and the
+// behavior text, and renders what the client saw, for determinism checks.
+func sequence(t *testing.T, seed uint64, spec string) string {
+	t.Helper()
+	r := newRig(t, rigOptions{seed: seed, timelines: longTimeline(12)}, parse(t, spec))
+	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	require.NoError(t, err)
+	return kinds(obs)
+}

@@ -1,0 +1,23 @@
+package behaviors
+
+var streamHangSpec = Spec{
+	Name: "stream-hang",
+	Doc: `Reproduces agents (and proxies in front of them) that send the terminal
+event but never close the stream: the connection stays open, fed with SSE
+keep-alive comments, until the client goes away. Tests that a client ends
+its read loop on the terminal (or final) event instead of waiting for the
+end of the stream, and that it closes the connection itself; a client that
+waits for EOF hangs for ever.`,
+	New: func() Behavior { return &StreamHang{} },
+}
+
+// StreamHang holds streams open after their last event.
+type StreamHang struct{}
+
+// Apply implements Behavior.
+func (b *StreamHang) Apply(x *Exchange) {
+	if !x.Op.Streaming() {
+		return
+	}
+	x.OnStreamEnd(func(RawStream) bool { return true })
+}
