@@ -24,6 +24,11 @@ func Catalogue() *Registry {
 		streamDropEventsSpec,
 		streamDuplicateEventsSpec,
 		streamReorderEventsSpec,
+		resubscribeGapSpec,
+		slowStreamSpec,
+		artifactChunkFaultsSpec,
+		streamErrorAsJSONSpec,
+		latencySpec,
 	)
 }
 

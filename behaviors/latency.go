@@ -1,0 +1,154 @@
+package behaviors
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+var latencySpec = Spec{
+	Name: "latency",
+	Doc: `Reproduces slow agents and slow networks: LLM-backed agents take seconds
+to answer, and tail latencies are long. The delay is drawn per request from
+a distribution seeded by the run: fixed (delay), uniform (min..max), normal
+(mean delay, stddev) or lognormal (median delay, shape sigma), and applied in
+one phase: phase=start holds the whole answer back (time to first byte);
+phase=body sends the status line and headers at once and holds the body back
+(a client that times out on headers only is fooled). Compose two latency
+behaviors for both phases. Card fetches are not delayed. Tests that a
+client's timeouts are set and applied to the right phase, that it does not
+retry a slow call as a failed one too early, and that a deadline cancels the
+call cleanly.`,
+	New: func() Behavior { return &Latency{Dist: "fixed", Delay: 200 * time.Millisecond, Sigma: 0.5, Phase: "start"} },
+}
+
+// Latency delays answers by a seeded random duration.
+type Latency struct {
+	Dist   string        `param:"dist" doc:"distribution: fixed, uniform, normal or lognormal"`
+	Delay  time.Duration `param:"delay" doc:"the delay (fixed), the mean (normal) or the median (lognormal)"`
+	Min    time.Duration `param:"min" doc:"lower bound of uniform"`
+	Max    time.Duration `param:"max" doc:"upper bound of uniform"`
+	StdDev time.Duration `param:"stddev" doc:"standard deviation of normal (draws below zero mean no delay)"`
+	Sigma  float64       `param:"sigma" doc:"shape of lognormal: the standard deviation of the log of the delay"`
+	Phase  string        `param:"phase" doc:"start: hold the whole answer back; body: send headers, then hold the body back"`
+}
+
+// Validate implements Validator.
+func (b *Latency) Validate() error {
+	if b.Phase != "start" && b.Phase != "body" {
+		return fmt.Errorf("phase must be start or body, not %q", b.Phase)
+	}
+	return validateDist(b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)
+}
+
+// Apply implements Behavior.
+func (b *Latency) Apply(x *Exchange) {
+	d := sampleDelay(rng(x), b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)
+	if b.Phase == "start" {
+		x.AddDelay(d)
+		return
+	}
+	ctx := requestContext(x)
+	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
+		return &bodyDelayWriter{ResponseWriter: w, d: d, ctx: ctx}
+	})
+}
+
+// maxDelay bounds every drawn delay, so a long lognormal tail cannot hold a
+// request for hours.
+const maxDelay = 10 * time.Minute
+
+// validateDist checks the parameters of a delay distribution.
+func validateDist(dist string, delay, lo, hi, stddev time.Duration, sigma float64) error {
+	switch dist {
+	case "fixed", "normal":
+		if delay < 0 || stddev < 0 {
+			return fmt.Errorf("delay and stddev must not be negative")
+		}
+	case "uniform":
+		if lo < 0 || hi < lo {
+			return fmt.Errorf("uniform needs 0 <= min <= max (min=%v, max=%v)", lo, hi)
+		}
+	case "lognormal":
+		if delay <= 0 || sigma < 0 || math.IsNaN(sigma) {
+			return fmt.Errorf("lognormal needs a positive delay (the median) and sigma >= 0")
+		}
+	default:
+		return fmt.Errorf("dist must be fixed, uniform, normal or lognormal, not %q", dist)
+	}
+	return nil
+}
+
+// sampleDelay draws one delay from the distribution, clamped to
+// [0, maxDelay].
+func sampleDelay(r *rand.Rand, dist string, delay, lo, hi, stddev time.Duration, sigma float64) time.Duration {
+	var d float64
+	switch dist {
+	case "uniform":
+		d = float64(lo) + r.Float64()*float64(hi-lo)
+	case "normal":
+		d = float64(delay) + r.NormFloat64()*float64(stddev)
+	case "lognormal":
+		d = float64(delay) * math.Exp(sigma*r.NormFloat64())
+	default:
+		d = float64(delay)
+	}
+	if d < 0 || math.IsNaN(d) {
+		return 0
+	}
+	return min(time.Duration(d), maxDelay)
+}
+
+// requestContext is the context that ends when the client leaves or the
+// server closes (the server derives request contexts from its own).
+func requestContext(x *Exchange) context.Context {
+	if x.HTTP != nil {
+		return x.HTTP.Context()
+	}
+	return context.Background()
+}
+
+// sleep waits d or until ctx ends, and reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// bodyDelayWriter sends the status line and headers at once and holds the
+// first body byte back.
+type bodyDelayWriter struct {
+	http.ResponseWriter
+	d      time.Duration
+	ctx    context.Context
+	waited bool
+}
+
+func (w *bodyDelayWriter) WriteHeader(code int) {
+	w.ResponseWriter.WriteHeader(code)
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *bodyDelayWriter) Write(b []byte) (int, error) {
+	if !w.waited {
+		w.waited = true
+		if !sleep(w.ctx, w.d) {
+			return 0, w.ctx.Err()
+		}
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the flusher below.
+func (w *bodyDelayWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,50 @@
+package behaviors
+
+import (
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+var slowStreamSpec = Spec{
+	Name: "slow-stream",
+	Doc: `Reproduces streams that dribble: agents that think between tokens,
+congested links and proxies that buffer. Before each event of a stream the
+agent waits a delay drawn from a seeded distribution: fixed (delay), uniform
+(min..max), normal (mean delay, stddev) or lognormal (median delay, shape
+sigma). The wait ends at once when the client leaves or the server closes.
+Tests that a client's stream read timeout is per event (idle time) rather
+than for the whole stream, that it shows progress as events arrive, and that
+cancelling a slow stream releases the connection.`,
+	New: func() Behavior { return &SlowStream{Dist: "fixed", Delay: 200 * time.Millisecond, Sigma: 0.5} },
+}
+
+// SlowStream delays every event of a stream by a seeded random duration.
+type SlowStream struct {
+	Dist   string        `param:"dist" doc:"distribution: fixed, uniform, normal or lognormal"`
+	Delay  time.Duration `param:"delay" doc:"the delay (fixed), the mean (normal) or the median (lognormal)"`
+	Min    time.Duration `param:"min" doc:"lower bound of uniform"`
+	Max    time.Duration `param:"max" doc:"upper bound of uniform"`
+	StdDev time.Duration `param:"stddev" doc:"standard deviation of normal (draws below zero mean no delay)"`
+	Sigma  float64       `param:"sigma" doc:"shape of lognormal: the standard deviation of the log of the delay"`
+}
+
+// Validate implements Validator.
+func (b *SlowStream) Validate() error {
+	return validateDist(b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)
+}
+
+// Apply implements Behavior.
+func (b *SlowStream) Apply(x *Exchange) {
+	if !x.Op.Streaming() {
+		return
+	}
+	r := rng(x)
+	ctx := requestContext(x)
+	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+		if !sleep(ctx, sampleDelay(r, b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)) {
+			return ctx.Err()
+		}
+		return emit(ev)
+	})
+}
