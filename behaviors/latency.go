@@ -22,7 +22,9 @@ behaviors for both phases. Card fetches are not delayed. Tests that a
 client's timeouts are set and applied to the right phase, that it does not
 retry a slow call as a failed one too early, and that a deadline cancels the
 call cleanly.`,
-	New: func() Behavior { return &Latency{Dist: "fixed", Delay: 200 * time.Millisecond, Sigma: 0.5, Phase: "start"} },
+	New: func() Behavior {
+		return &Latency{Dist: "fixed", Delay: 200 * time.Millisecond, Sigma: 0.5, Phase: "start"}
+	},
 }
 
 // Latency delays answers by a seeded random duration.
