@@ -19,6 +19,7 @@ type restRoute struct {
 	taskID   string
 	configID string
 	method   string // the route pattern, for the journal
+	allow    string // the methods the path allows, when the method was wrong
 }
 
 var restTopLevel = map[string]bool{"message:send": true, "message:stream": true, "tasks": true, "extendedAgentCard": true}
@@ -39,12 +40,13 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		segs[i] = u
 	}
 	notFound := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
-	wrongMethod := func(allowed string) *a2a.Error {
-		return a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
+	wrongMethod := func(allowed string) (restRoute, *a2a.Error) {
+		rt.allow = allowed
+		return rt, a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
 	}
 	want := func(m string, op a2a.Op, pattern string) (restRoute, *a2a.Error) {
 		if method != m && !(m == http.MethodGet && method == http.MethodHead) {
-			return rt, wrongMethod(m)
+			return wrongMethod(m)
 		}
 		rt.op, rt.method = op, m+" "+pattern
 		return rt, nil
@@ -78,7 +80,7 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 				rt.op, rt.method = a2a.OpSubscribe, method+" /tasks/{id}:subscribe"
 				return rt, nil
 			}
-			return rt, wrongMethod("GET, POST")
+			return wrongMethod("GET, POST")
 		}
 		return rt, notFound
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
@@ -92,7 +94,7 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		case http.MethodGet:
 			rt.op, rt.method = a2a.OpListPushConfigs, "GET /tasks/{id}/pushNotificationConfigs"
 		default:
-			return rt, wrongMethod("GET, POST")
+			return wrongMethod("GET, POST")
 		}
 		return rt, nil
 	case len(segs) == 4 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
@@ -109,7 +111,7 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		case http.MethodDelete:
 			rt.op, rt.method = a2a.OpDeletePush, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}"
 		default:
-			return rt, wrongMethod("GET, DELETE")
+			return wrongMethod("GET, DELETE")
 		}
 		return rt, nil
 	}
@@ -147,6 +149,10 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	rt, e := parseREST(r.Method, path)
 	if e != nil {
+		if rt.allow != "" {
+			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
+			w.Header().Set("Allow", rt.allow)
+		}
 		return fail(e)
 	}
 	if e := s.checkVersion(r, a2a.V10); e != nil {
