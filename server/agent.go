@@ -29,6 +29,7 @@ type agent struct {
 	card     *cards.Card
 	extended *cards.Card
 	scripts  map[string]timeline.Timeline
+	scripted []ScriptedTimeline
 	seed     uint64
 
 	bhv atomic.Pointer[[]behaviors.Behavior]
@@ -57,6 +58,8 @@ type taskEntry struct {
 	push       []a2a.PushConfig
 	// dialect is the dialect the task was created in.
 	dialect a2a.Dialect
+	// pushState queues the task's push notifications (push.go).
+	pushState *taskPush
 }
 
 // streamItem is what a subscriber receives.
@@ -98,6 +101,9 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 			return nil, fmt.Errorf("timeline for unknown skill %q", id)
 		}
 	}
+	if err := checkScripts(card, ac.Scripts); err != nil {
+		return nil, err
+	}
 	a := &agent{
 		srv:      s,
 		name:     ac.Name,
@@ -105,6 +111,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		card:     card,
 		extended: ac.ExtendedCard,
 		scripts:  ac.Timelines,
+		scripted: ac.Scripts,
 		seed:     seed,
 	}
 	a.resetLocked()
@@ -247,6 +254,7 @@ func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decisi
 					Err: a2a.Errorf(a2a.CodeUnsupportedOperation, "task %s is %s: a terminal task accepts no more messages; start a new task in context %s", m.TaskID, e.task.Status.State, e.task.ContextID).With("taskId", m.TaskID)}
 			default:
 				d = timeline.Decision{Kind: timeline.DecideContinue, TaskID: m.TaskID, ContextID: e.task.ContextID, Reason: "continuation of " + string(e.task.Status.State) + " task"}
+				a.scriptedDecision(&d, e.skill, m)
 			}
 		}
 	} else {
@@ -299,6 +307,11 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 // nothing. It returns the task's id.
 func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber) (string, *a2a.Error) {
 	m := req.Message
+	if pc := req.Config.PushConfig; pc != nil {
+		if err := a.srv.checkPushURL(pc.URL, pushURLField(req.Dialect, true)); err != nil {
+			return "", err
+		}
+	}
 	skill := x.Skill
 	if skill == nil {
 		skill = a.skillFor(m)
@@ -306,6 +319,12 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	a.mu.Lock()
 	var e *taskEntry
 	var prior a2a.TaskState
+	// cont is the skill of the live task the message names: continuation
+	// scripts match on it.
+	var cont *cards.Skill
+	if named := a.tasks[m.TaskID]; m.TaskID != "" && named != nil && !named.task.Status.State.Terminal() {
+		cont = named.skill
+	}
 	switch d.Kind {
 	case timeline.DecideContinue:
 		e = a.tasks[d.TaskID]
@@ -347,6 +366,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 			}
 			e.push = append(e.push, pc)
 		}
+		a.initPushLocked(e, x)
 		a.tasks[id] = e
 		a.order = append(a.order, e)
 		a.evictLocked()
@@ -359,7 +379,10 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	}
 	a.mu.Unlock()
 
-	tl := a.honestPlan(d, skill, prior)
+	tl, scripted := a.scriptedPlan(d, m, skill, cont)
+	if !scripted {
+		tl = a.honestPlan(d, skill, prior)
+	}
 	for _, f := range x.Hooks().Plan {
 		tl = f(tl)
 	}
@@ -380,25 +403,33 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	return e.task.ID, nil
 }
 
-// evictLocked forgets the oldest terminal tasks beyond the retention.
+// evictLocked forgets the oldest terminal tasks beyond the retention. Tasks
+// are kept in creation order, so the oldest sit at the front: the common case
+// drops one from the front, and a still-running task at the front is skipped
+// by a bounded look-ahead, so a send never pays for the number of tasks.
 func (a *agent) evictLocked() {
 	limit := a.srv.cfg.TaskRetention
-	if len(a.order) <= limit {
-		return
-	}
-	kept := a.order[:0]
-	excess := len(a.order) - limit
-	for _, e := range a.order {
-		if excess > 0 && e.task.Status.State.Terminal() && len(e.subs) == 0 {
-			delete(a.tasks, e.task.ID)
-			excess--
-			continue
+	for len(a.order) > limit {
+		evicted := false
+		for i := 0; i < len(a.order) && i < evictLookAhead; i++ {
+			e := a.order[i]
+			if e.task.Status.State.Terminal() && len(e.subs) == 0 {
+				delete(a.tasks, e.task.ID)
+				copy(a.order[1:i+1], a.order[:i])
+				a.order[0] = nil
+				a.order = a.order[1:]
+				evicted = true
+				break
+			}
 		}
-		kept = append(kept, e)
+		if !evicted {
+			return
+		}
 	}
-	clear(a.order[len(kept):])
-	a.order = kept
 }
+
+// evictLookAhead bounds the search for an evictable task past running ones.
+const evictLookAhead = 64
 
 // play runs tl for e: steps without delay at the head run inline (the common
 // fast path), the rest in a goroutine that the server's Close waits for.
@@ -510,6 +541,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		ev := a2a.Event{Status: &a2a.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, State: st.State})
 		a.broadcastLocked(e, streamItem{ev: ev})
+		a.pushLocked(e, ev)
 	case timeline.StepArtifact:
 		if st.Artifact == nil {
 			return true
@@ -534,6 +566,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		ev := a2a.Event{Artifact: &a2a.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, Detail: "artifact " + art.ArtifactID})
 		a.broadcastLocked(e, streamItem{ev: ev})
+		a.pushLocked(e, ev)
 	case timeline.StepEndStream:
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, Detail: "end-stream"})
 		a.broadcastLocked(e, streamItem{endStream: true})

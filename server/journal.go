@@ -56,16 +56,18 @@ type Entry struct {
 }
 
 // Journal is the ordered, bounded record of everything the server did. It
-// keeps the newest Retention entries; Seq keeps counting across evictions so
-// a reader can tell entries were dropped.
+// keeps the newest Retention entries in blocks, so appending never copies old
+// entries; Seq keeps counting across evictions so a reader can tell entries
+// were dropped.
 type Journal struct {
 	mu        sync.Mutex
 	retention int
-	buf       []Entry
-	start     int // index of the oldest entry in buf when full
-	full      bool
+	blocks    [][]Entry
+	n         int
 	seq       int64
 }
+
+const journalBlock = 1024
 
 func newJournal(retention int) *Journal {
 	if retention <= 0 {
@@ -78,14 +80,21 @@ func (j *Journal) add(e Entry) {
 	j.mu.Lock()
 	j.seq++
 	e.Seq = j.seq
-	if !j.full {
-		j.buf = append(j.buf, e)
-		if len(j.buf) == j.retention {
-			j.full = true
+	last := len(j.blocks) - 1
+	if last < 0 || len(j.blocks[last]) == cap(j.blocks[last]) {
+		j.blocks = append(j.blocks, make([]Entry, 0, journalBlock))
+		last++
+	}
+	j.blocks[last] = append(j.blocks[last], e)
+	j.n++
+	for j.n > j.retention {
+		drop := min(j.n-j.retention, len(j.blocks[0]))
+		clear(j.blocks[0][:drop])
+		j.blocks[0] = j.blocks[0][drop:]
+		j.n -= drop
+		if len(j.blocks[0]) == 0 {
+			j.blocks = j.blocks[1:]
 		}
-	} else {
-		j.buf[j.start] = e
-		j.start = (j.start + 1) % j.retention
 	}
 	j.mu.Unlock()
 }
@@ -94,9 +103,10 @@ func (j *Journal) add(e Entry) {
 func (j *Journal) Entries() []Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make([]Entry, 0, len(j.buf))
-	out = append(out, j.buf[j.start:]...)
-	out = append(out, j.buf[:j.start]...)
+	out := make([]Entry, 0, j.n)
+	for _, b := range j.blocks {
+		out = append(out, b...)
+	}
 	return out
 }
 
@@ -115,11 +125,11 @@ func (j *Journal) Since(seq int64) []Entry {
 func (j *Journal) Len() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return len(j.buf)
+	return j.n
 }
 
 func (j *Journal) reset() {
 	j.mu.Lock()
-	j.buf, j.start, j.full, j.seq = nil, 0, false, 0
+	j.blocks, j.n, j.seq = nil, 0, 0
 	j.mu.Unlock()
 }
