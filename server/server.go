@@ -83,6 +83,10 @@ type AgentConfig struct {
 	// Timelines script the agent per skill id: a new task of that skill plays
 	// the given timeline instead of the honest one.
 	Timelines map[string]timeline.Timeline
+	// Scripts are scripted timelines matched by skill, message text and
+	// whether the message starts a task or continues one; the first match
+	// wins, and Scripts are tried before Timelines.
+	Scripts []ScriptedTimeline
 }
 
 // Server hosts one or more fake agents.
