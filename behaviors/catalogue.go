@@ -29,6 +29,9 @@ func Catalogue() *Registry {
 		artifactChunkFaultsSpec,
 		streamErrorAsJSONSpec,
 		latencySpec,
+		cardOverclaimsSpec,
+		versionSkewSpec,
+		legacyCardPathOnlySpec,
 	)
 }
 

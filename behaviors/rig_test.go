@@ -328,3 +328,34 @@ func sequence(t *testing.T, seed uint64, spec string) string {
 	require.NoError(t, err)
 	return kinds(obs)
 }
+
+// fetch fetches path below the agent and returns status and body.
+func (r *rig) fetch(path string) (int, []byte) {
+	r.t.Helper()
+	resp, err := r.client.Get(r.base + path)
+	require.NoError(r.t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(r.t, err)
+	return resp.StatusCode, b
+}
+
+// card fetches and parses the served card.
+func (r *rig) card() *cards.Card {
+	r.t.Helper()
+	status, b := r.fetch("/.well-known/agent-card.json")
+	require.Equal(r.t, http.StatusOK, status, "%s", b)
+	c, err := cards.Parse(b)
+	require.NoError(r.t, err)
+	return c
+}
+
+// errorCode sends a JSON-RPC call and returns its error code (0 for none).
+func (r *rig) errorCode(name string, params any) int {
+	r.t.Helper()
+	rep := r.rpc(name, params)
+	if rep.Error == nil {
+		return 0
+	}
+	return rep.Error.Code
+}
