@@ -209,3 +209,35 @@ func (r *rig) streamWithin(d a2a.Dialect, msg map[string]any, wait time.Duration
 
 // parseErr parses through the catalogue, for tests of bad specs.
 func parseErr(text string) (behaviors.Behavior, error) { return behaviors.Parse(text) }
+
+// streamContexts streams msg to its end and returns the contextId of the
+// opening task and those of the following events.
+func (r *rig) streamContexts(d a2a.Dialect, msg map[string]any) (string, []string) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := r.stream(ctx, method(d, a2a.OpStream), map[string]any{"message": msg})
+	require.NoError(r.t, err)
+	defer s.Close()
+	first := ""
+	var rest []string
+	for ev, err := range s.Events() {
+		require.NoError(r.t, err)
+		var env struct {
+			Result map[string]json.RawMessage `json:"result"`
+		}
+		require.NoError(r.t, json.Unmarshal(ev.Data, &env))
+		for k, v := range env.Result {
+			var w struct {
+				ContextID string `json:"contextId"`
+			}
+			require.NoError(r.t, json.Unmarshal(v, &w))
+			if k == "task" {
+				first = w.ContextID
+			} else {
+				rest = append(rest, w.ContextID)
+			}
+		}
+	}
+	return first, rest
+}
