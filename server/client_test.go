@@ -51,6 +51,7 @@ type sendOpts struct {
 	skill         string
 	historyLength *int
 	immediate     bool
+	messageID     string // empty picks a fresh one
 }
 
 var msgSeq atomic.Int64
@@ -66,7 +67,10 @@ func (c *dclient) sendParams(o sendOpts) map[string]any {
 	if o.skill != "" {
 		md["skillId"] = o.skill
 	}
-	mid := fmt.Sprintf("msg-%d", msgSeq.Add(1))
+	mid := o.messageID
+	if mid == "" {
+		mid = fmt.Sprintf("msg-%d", msgSeq.Add(1))
+	}
 	switch c.c.d {
 	case a2a.V10:
 		m := map[string]any{"messageId": mid, "role": "ROLE_USER", "parts": []any{map[string]any{"text": o.text}}}
