@@ -258,6 +258,9 @@ func (s *Server) Reset() {
 		a.reset()
 	}
 	s.journal.reset()
+	// Request numbers start over with the journal, so a run after a reset
+	// journals exactly what the same run on a fresh server does.
+	s.reqSeq.Store(0)
 }
 
 // Close stops the server: open streams end cleanly, players stop, and Close
