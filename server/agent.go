@@ -136,6 +136,13 @@ func (a *agent) reset() {
 	}
 	a.resetLocked()
 	a.mu.Unlock()
+	// Behaviors that remember tasks or count requests start over with the
+	// agent, so a reset run repeats the first one.
+	for _, b := range a.currentBehaviors() {
+		if r, ok := b.(behaviors.Resetter); ok {
+			r.Reset()
+		}
+	}
 }
 
 func (a *agent) setBehaviors(bs []behaviors.Behavior) {

@@ -62,6 +62,7 @@ func (s *Server) controlRoutes(g *echo.Group) {
 		s.Reset()
 		return c.NoContent(http.StatusNoContent)
 	})
+	s.behaviorRoutes(g)
 	g.GET("/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"status": "ok", "agents": s.AgentNames()})
 	})

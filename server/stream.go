@@ -86,6 +86,13 @@ func (r *rawStream) Encode(ev a2a.Event) ([]byte, error) {
 func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *a2a.Request, x *behaviors.Exchange, reqNo int64, f framer) error {
 	hooks := x.Hooks()
 	refuse := func(e *a2a.Error) error {
+		// Result hooks may rewrite the error of a refused stream as they
+		// do a unary one (wrong-error-code), never its result.
+		for _, f := range hooks.Result {
+			if _, e2 := f(nil, e); e2 != nil {
+				e = e2
+			}
+		}
 		s.recordResponse(a, req, reqNo, nil, e)
 		return f.refuse(w, e)
 	}
