@@ -1,0 +1,422 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+)
+
+// Push notification delivery.
+//
+// Every state change and artifact update of a task with push configs is
+// rendered in the dialect the task was created in and POSTed to each config's
+// URL. Deliveries of one task go through one ordered queue drained by a
+// goroutine the server's Close waits for, so a slow or hung webhook never
+// holds the task back, and every POST is bounded by Config.PushTimeout.
+//
+// Headers: v1.0 sends `A2A-Notification-Token` (as a2a-go v2 does) and
+// content type application/a2a+json (the spec's); v0.x sends
+// `X-A2A-Notification-Token` (the v0.3 docs' example, a2a-python) and
+// application/json. `Authorization: <scheme> <credentials>` is added when
+// the config carries both.
+const (
+	// PushTokenHeaderV10 is the notification-token header of v1.0 pushes.
+	PushTokenHeaderV10 = "A2A-Notification-Token"
+	// PushTokenHeaderV0 is the notification-token header of v0.x pushes.
+	PushTokenHeaderV0 = "X-A2A-Notification-Token"
+)
+
+// EntryPush is a push-notification delivery attempt: HTTP holds the
+// webhook's status, Detail the config, the redacted URL and any error.
+const EntryPush EntryKind = "push"
+
+// taskPush is the push state of one task. Guarded by agent.mu.
+type taskPush struct {
+	hooks   *behaviors.PushHooks
+	deliver behaviors.PushDeliver
+	queue   []pushJob
+	running bool
+	// firstDone is closed when the task's first delivery has been tried.
+	firstDone chan struct{}
+	firstSeen bool
+}
+
+type pushJob struct {
+	cfg     a2a.PushConfig
+	dialect a2a.Dialect
+	ev      a2a.Event
+	opts    behaviors.PushOptions
+}
+
+// initPushLocked keeps the push hooks of the request that created e.
+func (a *agent) initPushLocked(e *taskEntry, x *behaviors.Exchange) {
+	ps := &taskPush{firstDone: make(chan struct{})}
+	if x != nil && !x.Hooks().Push.Empty() {
+		h := x.Hooks().Push
+		ps.hooks = &h
+	}
+	e.pushState = ps
+}
+
+// pushLocked hands an event of e to its push hooks and then its webhooks.
+func (a *agent) pushLocked(e *taskEntry, ev a2a.Event) {
+	if len(e.push) == 0 {
+		return
+	}
+	ps := e.pushState
+	if ps == nil {
+		a.initPushLocked(e, nil)
+		ps = e.pushState
+	}
+	payload := ev
+	if e.dialect != a2a.V10 && ev.TaskID() == e.task.ID {
+		// v0.x webhooks receive the Task object, as the docs and SDKs
+		// send it; the store already holds the change.
+		payload = a2a.Event{Task: e.task.Clone()}
+	}
+	if ps.deliver == nil {
+		ps.deliver = ps.hooks.Chain(func(ev a2a.Event, opts behaviors.PushOptions) { a.enqueuePushLocked(e, ev, opts) })
+	}
+	ps.deliver(payload, behaviors.PushOptions{})
+}
+
+func (a *agent) enqueuePushLocked(e *taskEntry, ev a2a.Event, opts behaviors.PushOptions) {
+	ps := e.pushState
+	for _, pc := range e.push {
+		ps.queue = append(ps.queue, pushJob{cfg: pc, dialect: e.dialect, ev: ev, opts: opts})
+	}
+	if ps.running || len(ps.queue) == 0 || a.srv.ctx.Err() != nil {
+		return
+	}
+	ps.running = true
+	a.srv.players.Add(1)
+	go a.drainPush(e, ps)
+}
+
+func (a *agent) drainPush(e *taskEntry, ps *taskPush) {
+	defer a.srv.players.Done()
+	for {
+		a.mu.Lock()
+		if len(ps.queue) == 0 {
+			ps.running = false
+			a.mu.Unlock()
+			return
+		}
+		job := ps.queue[0]
+		ps.queue[0] = pushJob{}
+		ps.queue = ps.queue[1:]
+		a.mu.Unlock()
+		a.srv.deliverPush(a.name, job)
+		a.mu.Lock()
+		if !ps.firstSeen {
+			ps.firstSeen = true
+			close(ps.firstDone)
+		}
+		a.mu.Unlock()
+	}
+}
+
+// waitFirstPush waits until task id's first push delivery was tried, for
+// push-before-response; it is bounded by the delivery's own bounds.
+func (a *agent) waitFirstPush(ctx context.Context, id string) {
+	a.mu.Lock()
+	e, ok := a.tasks[id]
+	if !ok || e.pushState == nil || len(e.push) == 0 {
+		a.mu.Unlock()
+		return
+	}
+	done := e.pushState.firstDone
+	a.mu.Unlock()
+	cfg := a.srv.pushSettings()
+	bound := time.Duration(cfg.retries+1)*cfg.timeout + cfg.backoff<<cfg.retries + time.Second
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-a.srv.ctx.Done():
+	}
+}
+
+type pushSettings struct {
+	timeout time.Duration
+	retries int
+	backoff time.Duration
+}
+
+func (s *Server) pushSettings() pushSettings {
+	p := pushSettings{timeout: s.cfg.PushTimeout, retries: s.cfg.PushRetries, backoff: s.cfg.PushBackoff}
+	if p.timeout <= 0 {
+		p.timeout = 2 * time.Second
+	}
+	if p.retries < 0 {
+		p.retries = 0
+	}
+	p.retries = min(p.retries, 10)
+	if p.backoff <= 0 {
+		p.backoff = 100 * time.Millisecond
+	}
+	return p
+}
+
+// deliverPush POSTs one notification, retrying when configured, and
+// journals every attempt.
+func (s *Server) deliverPush(agentName string, job pushJob) {
+	rec := func(status int, detail string) {
+		e := Entry{Agent: agentName, Kind: EntryPush, Dialect: job.dialect, TaskID: job.ev.TaskID(),
+			State: job.ev.State(), HTTP: status, Detail: "config " + job.cfg.ID + " " + redactURL(job.cfg.URL) + ": " + detail}
+		if job.ev.Artifact != nil {
+			e.Detail += " (artifact " + job.ev.Artifact.Artifact.ArtifactID + ")"
+		}
+		s.record(e)
+	}
+	if job.opts.Delay > 0 {
+		select {
+		case <-s.clock.After(job.opts.Delay):
+		case <-s.ctx.Done():
+			rec(0, "not delivered: server closed during the delay")
+			return
+		}
+	}
+	target, err := s.pushTarget(job.cfg.URL)
+	if err != nil {
+		rec(0, "not delivered: "+err.Error())
+		return
+	}
+	codec := a2a.CodecFor(job.dialect)
+	if codec == nil {
+		codec = a2a.CodecFor(a2a.V10)
+	}
+	body, encErr := codec.EncodePush(job.ev)
+	if encErr != nil {
+		rec(0, "not delivered: encode: "+encErr.Error())
+		return
+	}
+	ct, tokenHeader := contentTypeA2A, PushTokenHeaderV10
+	if job.dialect != a2a.V10 {
+		ct, tokenHeader = contentTypeJSON, PushTokenHeaderV0
+	}
+	token := job.cfg.Token
+	if job.opts.Token != nil {
+		token = *job.opts.Token
+	}
+	ps := s.pushSettings()
+	for attempt := 0; ; attempt++ {
+		status, err := s.postPush(target, job.cfg, body, ct, tokenHeader, token, ps.timeout)
+		what := fmt.Sprintf("attempt %d/%d: ", attempt+1, ps.retries+1)
+		switch {
+		case err != nil:
+			rec(0, what+redactError(err, job.cfg.URL))
+		case status < 200 || status > 299:
+			rec(status, what+"webhook answered "+http.StatusText(status))
+		default:
+			rec(status, what+"delivered")
+			return
+		}
+		if attempt >= ps.retries || s.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-s.clock.After(ps.backoff << attempt):
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+type loopbackOnlyKey struct{}
+
+// pushClient dials webhooks; loopback-only targets are checked again at dial
+// time, so a name that resolves elsewhere (DNS rebinding) is refused.
+// Keep-alives are off so that no idle connection outlives a delivery.
+var pushClient = &http.Client{
+	Transport: &http.Transport{
+		Proxy:             nil,
+		DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			d := net.Dialer{Timeout: 2 * time.Second}
+			if only, _ := ctx.Value(loopbackOnlyKey{}).(bool); only {
+				d.Control = func(_, address string, _ syscall.RawConn) error {
+					ap, err := netip.ParseAddrPort(address)
+					if err != nil || !ap.Addr().Unmap().IsLoopback() {
+						return fmt.Errorf("webhook address %s is not loopback", address)
+					}
+					return nil
+				}
+			}
+			return d.DialContext(ctx, network, addr)
+		},
+		ResponseHeaderTimeout: 30 * time.Second,
+	},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+type pushTarget struct {
+	url          string
+	loopbackOnly bool
+}
+
+func (s *Server) postPush(t pushTarget, pc a2a.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration) (int, error) {
+	ctx, cancel := context.WithTimeout(context.WithValue(s.ctx, loopbackOnlyKey{}, t.loopbackOnly), timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, strings.NewReader(string(body)))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", ct)
+	if token != "" {
+		req.Header.Set(tokenHeader, token)
+	}
+	if len(pc.AuthSchemes) > 0 && pc.AuthCredentials != "" {
+		req.Header.Set("Authorization", pc.AuthSchemes[0]+" "+pc.AuthCredentials)
+	}
+	resp, err := pushClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// hostClass says what the mock may do with a webhook host.
+type hostClass int
+
+const (
+	hostRefused  hostClass = iota
+	hostLoopback           // dial, and check the address is loopback
+	hostAllowed            // dial anywhere: configured explicitly
+	hostReserved           // store, never dial: a reserved test name
+)
+
+func (s *Server) classifyHost(host string) hostClass {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if ip, err := netip.ParseAddr(h); err == nil && ip.Unmap().IsLoopback() {
+		return hostLoopback
+	}
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return hostLoopback
+	}
+	if s.cfg.AllowAnyPushHost {
+		return hostAllowed
+	}
+	for _, allowed := range s.cfg.AllowPushTo {
+		allowed = strings.ToLower(strings.TrimSpace(allowed))
+		if allowed == h {
+			return hostAllowed
+		}
+		if p, err := netip.ParsePrefix(allowed); err == nil {
+			if ip, err := netip.ParseAddr(h); err == nil && p.Contains(ip.Unmap()) {
+				return hostAllowed
+			}
+		}
+	}
+	// RFC 2606/6761 names never reach the Internet: a config may name them
+	// (tests of the config methods do), but nothing is ever sent there.
+	for _, tld := range []string{".example", ".test", ".invalid"} {
+		if strings.HasSuffix(h, tld) || h == tld[1:] {
+			return hostReserved
+		}
+	}
+	for _, d := range []string{"example.com", "example.net", "example.org"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return hostReserved
+		}
+	}
+	return hostRefused
+}
+
+// checkPushURL validates a webhook URL when a config is set, so a scenario
+// cannot turn the mock into a request forwarder. field names the URL's
+// parameter in the request's dialect.
+func (s *Server) checkPushURL(raw, field string) *a2a.Error {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return a2a.ErrInvalidParams(field, "is not a URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return a2a.ErrInvalidParams(field, fmt.Sprintf("scheme %q is not http or https", u.Scheme))
+	}
+	if u.Hostname() == "" {
+		return a2a.ErrInvalidParams(field, "has no host")
+	}
+	if s.classifyHost(u.Hostname()) == hostRefused {
+		return a2a.ErrInvalidParams(field, fmt.Sprintf("host %q is not loopback: the mock sends push notifications only to loopback hosts unless configured to allow others (AllowPushTo, AllowAnyPushHost)", u.Hostname()))
+	}
+	return nil
+}
+
+var errReservedHost = errors.New("the host is a reserved example/test name, never dialed")
+
+// pushTarget checks a stored URL again at delivery time (the allowance may
+// have been configured differently when it was stored).
+func (s *Server) pushTarget(raw string) (pushTarget, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return pushTarget{}, errors.New("the URL is not an http(s) URL")
+	}
+	switch s.classifyHost(u.Hostname()) {
+	case hostLoopback:
+		return pushTarget{url: raw, loopbackOnly: true}, nil
+	case hostAllowed:
+		return pushTarget{url: raw}, nil
+	case hostReserved:
+		return pushTarget{}, errReservedHost
+	}
+	return pushTarget{}, errors.New("the host is not allowed")
+}
+
+// pushURLField names the webhook URL parameter of op in dialect d.
+func pushURLField(d a2a.Dialect, inline bool) string {
+	switch {
+	case inline && d == a2a.V10:
+		return "configuration.taskPushNotificationConfig.url"
+	case inline && d == a2a.V01:
+		return "pushNotification.url"
+	case inline:
+		return "configuration.pushNotificationConfig.url"
+	case d == a2a.V10:
+		return "url"
+	}
+	return "pushNotificationConfig.url"
+}
+
+// redactURL keeps scheme, host and path: userinfo and query may carry
+// credentials, which never go to the journal.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	r := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+	return r.String()
+}
+
+// redactError removes the URL (which may carry credentials) from a client
+// error.
+func redactError(err error, raw string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := err.Error()
+	if raw != "" {
+		msg = strings.ReplaceAll(msg, raw, redactURL(raw))
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out: " + msg
+	}
+	return msg
+}

@@ -1,0 +1,228 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/internal/schemacheck"
+	"github.com/a2amock/a2amock/server"
+)
+
+// hook is a minimal webhook for the server's own push tests (testkit has
+// the full receiver; the server tests must not depend on it).
+type hook struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	got  []hookHit
+	fail int // answer 503 to this many requests first
+	hold chan struct{}
+}
+
+type hookHit struct {
+	header http.Header
+	body   []byte
+}
+
+func newHook(t *testing.T) *hook {
+	t.Helper()
+	h := &hook{hold: make(chan struct{})}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		h.got = append(h.got, hookHit{header: r.Header.Clone(), body: b})
+		fail := h.fail > 0
+		if fail {
+			h.fail--
+		}
+		h.mu.Unlock()
+		if fail {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hook) hits() []hookHit {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]hookHit(nil), h.got...)
+}
+
+func (h *hook) states(t *testing.T, d a2a.Dialect) []string {
+	var out []string
+	for _, hit := range h.hits() {
+		var v struct {
+			Status       *struct{ State string } `json:"status"`
+			StatusUpdate *struct {
+				Status struct{ State string } `json:"status"`
+			} `json:"statusUpdate"`
+			ArtifactUpdate json.RawMessage `json:"artifactUpdate"`
+		}
+		require.NoError(t, json.Unmarshal(hit.body, &v), "%s", hit.body)
+		switch {
+		case v.StatusUpdate != nil:
+			out = append(out, string(canonicalState(t, d, v.StatusUpdate.Status.State)))
+		case v.Status != nil:
+			out = append(out, string(canonicalState(t, d, v.Status.State)))
+		case v.ArtifactUpdate != nil:
+			out = append(out, "artifact")
+		}
+	}
+	return out
+}
+
+func pushEntries(s *server.Server) []server.Entry {
+	var out []server.Entry
+	for _, e := range s.Journal().Entries() {
+		if e.Kind == server.EntryPush {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestPushDeliveryV10(t *testing.T) {
+	t.Parallel()
+	wh := newHook(t)
+	h := start(t, server.Config{Seed: 31, StepDelay: -1, Agents: agentsFor(dialectCases[0], true)})
+	r, raw := h.rpc("/", "SendMessage", map[string]any{
+		"message": map[string]any{"messageId": "m1", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
+		"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{
+			"url": wh.srv.URL + "/hook?sig=qsecret", "token": "tok-1",
+			"authentication": map[string]any{"scheme": "Bearer", "credentials": "s3cret"}}},
+	}, v1)
+	require.Nil(t, r.Error, "%s", raw)
+	waitFor(t, "four pushes", func() bool { return len(wh.hits()) >= 4 })
+	assert.Equal(t, []string{"submitted", "working", "artifact", "completed"}, wh.states(t, a2a.V10))
+	for _, hit := range wh.hits() {
+		assert.Equal(t, "tok-1", hit.header.Get(server.PushTokenHeaderV10))
+		assert.Equal(t, "Bearer s3cret", hit.header.Get("Authorization"))
+		assert.Equal(t, "application/a2a+json", hit.header.Get("Content-Type"))
+		schemacheck.Require(t, a2a.V10, "StreamResponse", hit.body)
+	}
+	waitFor(t, "journal", func() bool { return len(pushEntries(h.srv)) >= 4 })
+	for _, e := range pushEntries(h.srv) {
+		assert.Equal(t, http.StatusNoContent, e.HTTP)
+	}
+	j, err := json.Marshal(h.srv.Journal().Entries())
+	require.NoError(t, err)
+	assert.NotContains(t, string(j), "s3cret", "credentials never reach the journal")
+	assert.NotContains(t, string(j), "qsecret", "nor do URL query strings")
+	assert.NotContains(t, string(j), "tok-1")
+}
+
+func TestPushDeliveryV03SendsTask(t *testing.T) {
+	t.Parallel()
+	wh := newHook(t)
+	h := start(t, server.Config{Seed: 32, StepDelay: -1, Agents: agentsFor(dialectCases[2], true)})
+	cl := newClient(t, h, dialectCases[2])
+	tk := cl.mustSend(sendOpts{immediate: true, skill: "ask"})
+	_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID,
+		"pushNotificationConfig": map[string]any{"url": wh.srv.URL, "token": "t03"}})
+	require.Nil(t, e)
+	// The task waits in input-required; the continuation produces pushes.
+	cl.mustSend(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
+	waitFor(t, "pushes", func() bool {
+		s := wh.states(t, a2a.V03)
+		return len(s) > 0 && s[len(s)-1] == "completed"
+	})
+	for _, hit := range wh.hits() {
+		assert.Equal(t, "t03", hit.header.Get(server.PushTokenHeaderV0))
+		assert.Equal(t, "application/json", hit.header.Get("Content-Type"))
+		assert.Empty(t, hit.header.Get("Authorization"))
+		schemacheck.Require(t, a2a.V03, "Task", hit.body)
+	}
+}
+
+func TestPushURLValidation(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 33, StepDelay: -1, Agents: agentsFor(dialectCases[0], true)})
+	cl := newClient(t, h, dialectCases[0])
+	tk := cl.mustSend(sendOpts{})
+	for _, u := range []string{"ftp://127.0.0.1/x", "http://10.0.0.1/hook", "https://169.254.169.254/latest", "not a url", "http:///nohost"} {
+		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": u})
+		require.NotNil(t, e, u)
+		assert.Equal(t, a2a.CodeInvalidParams, e.Code, u)
+		assert.Contains(t, e.Message, "url", u)
+	}
+	r, raw := h.rpc("/", "SendMessage", map[string]any{
+		"message":       map[string]any{"messageId": "m2", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
+		"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": "http://192.0.2.1/hook"}},
+	}, v1)
+	require.NotNil(t, r.Error, "%s", raw)
+	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Contains(t, r.Error.Message, "configuration.taskPushNotificationConfig.url")
+
+	allowed := start(t, server.Config{Seed: 33, StepDelay: -1, AllowPushTo: []string{"10.0.0.0/8"}, Agents: agentsFor(dialectCases[0], true)})
+	cl = newClient(t, allowed, dialectCases[0])
+	tk = cl.mustSend(sendOpts{})
+	_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "http://10.0.0.1/hook"})
+	require.Nil(t, e, "an allowed range is accepted")
+}
+
+func TestPushRetriesAndTimeouts(t *testing.T) {
+	t.Parallel()
+	t.Run("retries with backoff", func(t *testing.T) {
+		t.Parallel()
+		wh := newHook(t)
+		wh.fail = 2
+		h := start(t, server.Config{Seed: 34, StepDelay: -1, PushRetries: 3, PushBackoff: time.Millisecond, Agents: agentsFor(dialectCases[0], true)})
+		cl := newClient(t, h, dialectCases[0])
+		tk := cl.mustSend(sendOpts{immediate: true, skill: "ask"})
+		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": wh.srv.URL})
+		require.Nil(t, e)
+		cl.mustSend(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
+		waitFor(t, "completed push", func() bool {
+			s := wh.states(t, a2a.V10)
+			return len(s) > 0 && s[len(s)-1] == "completed"
+		})
+		entries := pushEntries(h.srv)
+		require.GreaterOrEqual(t, len(entries), 4)
+		assert.Equal(t, http.StatusServiceUnavailable, entries[0].HTTP)
+		assert.Contains(t, entries[0].Detail, "attempt 1/4")
+		assert.Equal(t, http.StatusServiceUnavailable, entries[1].HTTP)
+		assert.Equal(t, http.StatusNoContent, entries[2].HTTP)
+		assert.Contains(t, entries[2].Detail, "attempt 3/4")
+	})
+	t.Run("a hung webhook holds nothing", func(t *testing.T) {
+		t.Parallel()
+		release := make(chan struct{})
+		hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}))
+		t.Cleanup(func() { close(release); hung.Close() })
+		s, err := server.New(server.Config{Seed: 35, StepDelay: -1, PushTimeout: 50 * time.Millisecond, Agents: agentsFor(dialectCases[0], true)})
+		require.NoError(t, err)
+		require.NoError(t, s.Start("127.0.0.1:0"))
+		h := &harness{t: t, srv: s, url: s.URL(), client: &http.Client{Timeout: 10 * time.Second}}
+		started := time.Now()
+		r, raw := h.rpc("/", "SendMessage", map[string]any{
+			"message":       map[string]any{"messageId": "m3", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
+			"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": hung.URL}},
+		}, v1)
+		require.Nil(t, r.Error, "%s", raw)
+		assert.Contains(t, string(raw), "TASK_STATE_COMPLETED", "the task is not held back by its webhook")
+		assert.Less(t, time.Since(started), 2*time.Second)
+		waitFor(t, "timeouts journaled", func() bool { return len(pushEntries(s)) >= 1 })
+		assert.Contains(t, pushEntries(s)[0].Detail, "timed out")
+		closed := time.Now()
+		require.NoError(t, s.Close(), "Close waits for the push queue")
+		assert.Less(t, time.Since(closed), 2*time.Second)
+		h.client.CloseIdleConnections()
+	})
+}
