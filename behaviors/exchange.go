@@ -92,6 +92,8 @@ type Hooks struct {
 	// WrapWriter hooks wrap the HTTP response writer of the answer, for
 	// faults below the protocol (reset, truncation, bad JSON).
 	WrapWriter []func(w http.ResponseWriter) http.ResponseWriter
+	// Push filters the task's push notifications (see push.go).
+	Push PushHooks
 }
 
 // Hooks returns what the behaviors registered.
