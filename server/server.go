@@ -64,6 +64,19 @@ type Config struct {
 	// Registry resolves behavior names at run time (control API, CLI);
 	// nil means behaviors.Catalogue().
 	Registry *behaviors.Registry
+	// PushTimeout bounds each push-notification POST; 0 means 2s.
+	PushTimeout time.Duration
+	// PushRetries is how many times a failed push delivery is retried,
+	// with exponential backoff from PushBackoff; 0 means one attempt.
+	PushRetries int
+	// PushBackoff is the first retry's wait; 0 means 100ms.
+	PushBackoff time.Duration
+	// AllowPushTo lists webhook hosts (names, IPs or CIDRs) besides
+	// loopback that push configs may name.
+	AllowPushTo []string
+	// AllowAnyPushHost lets push configs name any host: the mock then
+	// forwards to wherever a scenario says, so use it only on purpose.
+	AllowAnyPushHost bool
 }
 
 // AgentConfig configures one hosted agent.
@@ -87,6 +100,9 @@ type AgentConfig struct {
 	// whether the message starts a task or continues one; the first match
 	// wins, and Scripts are tried before Timelines.
 	Scripts []ScriptedTimeline
+	// EnforceAuth makes the agent require the credentials its card's
+	// securitySchemes declare (see auth.go); card paths stay public.
+	EnforceAuth bool
 }
 
 // Server hosts one or more fake agents.
