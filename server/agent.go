@@ -37,6 +37,9 @@ type agent struct {
 	mu      sync.Mutex
 	rng     *rand.Rand
 	faker   *gofakeit.Faker
+	// sentences is a pool of generated content, filled on first use: the
+	// faker is too slow to call on every send.
+	sentences []string
 	tasks   map[string]*taskEntry
 	order   []*taskEntry // creation order, oldest first
 	calls   map[a2a.Op]int
@@ -70,7 +73,10 @@ type streamItem struct {
 }
 
 type subscriber struct {
-	ch       chan streamItem
+	ch chan streamItem
+	// lossy subscribers only need a wake-up (a waiting unary send re-reads
+	// the task on each); a full buffer drops the item instead of closing.
+	lossy    bool
 	overflow atomic.Bool
 }
 
@@ -122,6 +128,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 func (a *agent) resetLocked() {
 	a.rng = rand.New(rand.NewPCG(a.seed, a.seed>>7|1))
 	a.faker = gofakeit.NewUnlocked(int64(a.seed))
+	a.sentences = nil
 	a.tasks = map[string]*taskEntry{}
 	a.order = nil
 	a.calls = map[a2a.Op]int{}
@@ -179,6 +186,17 @@ func (a *agent) newIDLocked() string {
 		j += 2
 	}
 	return string(out)
+}
+
+// sentenceLocked returns a seeded sentence of generated content.
+func (a *agent) sentenceLocked() string {
+	if a.sentences == nil {
+		a.sentences = make([]string, 32)
+		for i := range a.sentences {
+			a.sentences[i] = a.faker.Sentence(12)
+		}
+	}
+	return a.sentences[a.rng.IntN(len(a.sentences))]
 }
 
 // exchange builds the behaviors' view of a request and applies the agent's
@@ -302,7 +320,7 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 	art := &a2a.Artifact{
 		ArtifactID: a.newIDLocked(),
 		Name:       skill.ID + "-result",
-		Parts:      []a2a.Part{a2a.TextPart(skill.Name + ": " + a.faker.Sentence(12))},
+		Parts:      []a2a.Part{a2a.TextPart(skill.Name + ": " + a.sentenceLocked())},
 	}
 	a.mu.Unlock()
 	tl = append(tl, timeline.Step{Kind: timeline.StepArtifact, Artifact: art, LastChunk: true, After: delay})
@@ -591,6 +609,9 @@ func (a *agent) broadcastLocked(e *taskEntry, it streamItem) {
 		select {
 		case s.ch <- it:
 		default:
+			if s.lossy {
+				continue
+			}
 			// A client that reads slower than the agent emits loses its
 			// stream rather than stalling the task for everyone.
 			s.overflow.Store(true)
@@ -608,6 +629,9 @@ func (a *agent) closeSubsLocked(e *taskEntry) {
 }
 
 func newSubscriber() *subscriber { return &subscriber{ch: make(chan streamItem, subscriberBuffer)} }
+
+// newWaiter returns a subscriber that only wakes its reader.
+func newWaiter() *subscriber { return &subscriber{ch: make(chan streamItem, 1), lossy: true} }
 
 // subscribe attaches sub to task id and returns the task's snapshot.
 func (a *agent) subscribe(id string, sub *subscriber) (*a2a.Task, bool, *a2a.Error) {

@@ -63,6 +63,9 @@ func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.E
 		if req.PushConfig == nil {
 			return nil, a2a.ErrInvalidParams("pushNotificationConfig", "is required")
 		}
+		if err := a.srv.checkPushURL(req.PushConfig.URL, pushURLField(req.Dialect, false)); err != nil {
+			return nil, err
+		}
 		pc, err := a.setPush(*req.PushConfig)
 		if err != nil {
 			return nil, err
@@ -107,7 +110,7 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 	case timeline.DecideMessage:
 		return &a2a.Result{Message: a.replyMessage(req.Message)}, nil
 	}
-	sub := newSubscriber()
+	sub := newWaiter()
 	id, err := a.start(req, x, d, sub)
 	if err != nil {
 		return nil, err
@@ -115,6 +118,9 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 	defer a.unsubscribe(id, sub)
 	if !req.Config.ReturnImmediately {
 		a.waitSettled(ctx, id, sub)
+	}
+	if x.Hooks().Push.BeforeReply {
+		a.waitFirstPush(ctx, id)
 	}
 	t, terr := a.taskSnapshot(id, req.Config.HistoryLength)
 	if terr != nil {
@@ -125,15 +131,17 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 
 // waitSettled returns once the task is terminal or interrupted, its player
 // has stopped, the client has gone or the server closes. sub was attached
-// before the task's first step, so every change and the player's end reach it.
+// before the task's first step and start has returned, so the playing flag
+// is settled: a player either ran inline or runs in its goroutine.
 func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber) {
 	for {
-		if t, _, _ := a.snapshot(id); t == nil || t.Status.State.Terminal() || t.Status.State.Interrupted() {
+		t, _, playing := a.snapshot(id)
+		if t == nil || t.Status.State.Terminal() || t.Status.State.Interrupted() || !playing {
 			return
 		}
 		select {
-		case it, ok := <-sub.ch:
-			if !ok || it.playerDone {
+		case _, ok := <-sub.ch:
+			if !ok {
 				return
 			}
 		case <-ctx.Done():
@@ -152,7 +160,7 @@ func (a *agent) replyMessage(m *a2a.Message) *a2a.Message {
 		ctxID = a.newIDLocked()
 	}
 	return &a2a.Message{MessageID: a.newIDLocked(), ContextID: ctxID, Role: a2a.RoleAgent,
-		Parts: []a2a.Part{a2a.TextPart(a.faker.Sentence(8))}}
+		Parts: []a2a.Part{a2a.TextPart(a.sentenceLocked())}}
 }
 
 func (a *agent) recordDecision(req *a2a.Request, d timeline.Decision) {
