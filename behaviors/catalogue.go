@@ -32,6 +32,11 @@ func Catalogue() *Registry {
 		cardOverclaimsSpec,
 		versionSkewSpec,
 		legacyCardPathOnlySpec,
+		httpErrorSpec,
+		connectionResetSpec,
+		emptyResponseSpec,
+		malformedJSONSpec,
+		truncatedBodySpec,
 	)
 }
 

@@ -1,0 +1,43 @@
+package behaviors
+
+import (
+	"fmt"
+	"net/http"
+)
+
+var connectionResetSpec = Spec{
+	Name: "connection-reset",
+	Doc: `Reproduces connections reset by the peer: a crashed agent process, a
+killed pod, a proxy or NAT dropping state. When the answer would start, the
+server takes the TCP connection over and closes it with SO_LINGER 0, so the
+client gets a TCP RST ("connection reset by peer"); with after=N the status
+line, headers and the first N body bytes go out first (the client may or
+may not see them: a reset can discard data not yet read). The agent has
+already handled the request. Card fetches are not affected. Tests that a
+client surfaces a reset as a transport error, does not blindly resend a
+non-idempotent SendMessage, and frees the connection.`,
+	New: func() Behavior { return &ConnectionReset{} },
+}
+
+// ConnectionReset resets the TCP connection instead of answering.
+type ConnectionReset struct {
+	After int `param:"after" doc:"body bytes sent before the reset; 0 resets before the status line"`
+}
+
+// Validate implements Validator.
+func (b *ConnectionReset) Validate() error {
+	if b.After < 0 {
+		return fmt.Errorf("after must be 0 or more, not %d", b.After)
+	}
+	return nil
+}
+
+// Apply implements Behavior.
+func (b *ConnectionReset) Apply(x *Exchange) {
+	if x.Op == OpCard {
+		return
+	}
+	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
+		return &cutWriter{w: w, limit: b.After, reset: true}
+	})
+}

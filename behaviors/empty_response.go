@@ -1,0 +1,43 @@
+package behaviors
+
+import (
+	"fmt"
+	"net/http"
+)
+
+var emptyResponseSpec = Spec{
+	Name: "empty-response",
+	Doc: `Reproduces answers that arrive with no body: a proxy that drops it, an
+agent framework that returns before writing, a handler that panicked after
+the status. The agent handles the request as usual (a task may be created),
+but the client gets 'status' (200 by default) with Content-Length: 0 and
+the given Content-Type. Card fetches are not affected. Tests that a client
+reports an empty body as an error rather than as a null result or an empty
+stream, and that it does not resend a message whose task may exist.`,
+	New: func() Behavior { return &EmptyResponse{Status: http.StatusOK, ContentType: "application/json"} },
+}
+
+// EmptyResponse answers with an empty body.
+type EmptyResponse struct {
+	Status      int    `param:"status" doc:"the HTTP status of the empty answer"`
+	ContentType string `param:"content-type" doc:"the Content-Type of the empty answer"`
+}
+
+// Validate implements Validator.
+func (b *EmptyResponse) Validate() error {
+	if b.Status < 200 || b.Status > 599 || b.Status == http.StatusNoContent {
+		return fmt.Errorf("status %d: use a status that may carry a body (200-599, not 204)", b.Status)
+	}
+	return nil
+}
+
+// Apply implements Behavior.
+func (b *EmptyResponse) Apply(x *Exchange) {
+	if x.Op == OpCard {
+		return
+	}
+	h := http.Header{"Content-Type": {b.ContentType}}
+	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
+		return newReplaceWriter(w, b.Status, h, nil)
+	})
+}

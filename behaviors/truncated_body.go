@@ -1,0 +1,31 @@
+package behaviors
+
+import "net/http"
+
+var truncatedBodySpec = Spec{
+	Name: "truncated-body",
+	Doc: `Reproduces bodies cut short: a proxy timing out mid-response, an agent
+process dying while writing, a load balancer draining. The status line and
+headers go out as usual — Content-Length announces the whole body — then
+only 'bytes' bytes of the body (half of it by default) are sent and the
+connection is closed (a clean FIN, not a reset). On a stream the cut falls
+in the stream's first body write. Card fetches are not affected. Tests that
+a client checks the body against Content-Length (Go reports
+io.ErrUnexpectedEOF) and does not parse the prefix it got.`,
+	New: func() Behavior { return &TruncatedBody{Bytes: -1} },
+}
+
+// TruncatedBody sends fewer body bytes than Content-Length says.
+type TruncatedBody struct {
+	Bytes int `param:"bytes" doc:"body bytes sent before the connection closes; negative means half the body"`
+}
+
+// Apply implements Behavior.
+func (b *TruncatedBody) Apply(x *Exchange) {
+	if x.Op == OpCard {
+		return
+	}
+	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
+		return &cutWriter{w: w, limit: b.Bytes, reset: false}
+	})
+}
