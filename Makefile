@@ -40,3 +40,8 @@ generate:
 
 serve:
 	$(GO) run ./cmd/a2amock serve
+
+## image: build the container image without a Docker engine: dist/a2amock-image.tar (docker load -i dist/a2amock-image.tar)
+.PHONY: image
+image:
+	$(GO) run ./internal/ociimage/cmd/buildimage -out dist/a2amock-image.tar -tag a2amock:dev
