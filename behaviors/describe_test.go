@@ -1,0 +1,40 @@
+package behaviors_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/behaviors"
+)
+
+// docs/behaviors.md is generated from the registry; whoever changes the
+// catalogue must run `go generate ./behaviors`.
+func TestDocsBehaviorsUpToDate(t *testing.T) {
+	t.Parallel()
+	got, err := os.ReadFile("../docs/behaviors.md")
+	require.NoError(t, err, "run go generate ./behaviors")
+	require.Equal(t, behaviors.Describe(behaviors.Catalogue()), string(got),
+		"docs/behaviors.md is out of date with the catalogue: run go generate ./behaviors")
+}
+
+func TestDescribe(t *testing.T) {
+	t.Parallel()
+	md := behaviors.Describe(behaviors.Catalogue())
+	for _, n := range behaviors.Catalogue().Names() {
+		assert.Contains(t, md, "## `"+n+"`\n")
+	}
+	assert.Contains(t, md, "| `keep-context` | bool | `true` | give the new task the original task's contextId (false mints a new context) |")
+	assert.Contains(t, md, "| `where` | list of string (a\\|b\\|c) | `events\\|result` |", "pipes are escaped in table cells")
+	for _, k := range behaviors.ScopeKeys {
+		line := "| `" + k + "` | "
+		i := strings.Index(md, line)
+		require.GreaterOrEqual(t, i, 0, k)
+		rest := md[i+len(line):]
+		assert.NotEqual(t, " |", rest[:2], "scope key %s is documented", k)
+		assert.NotEqual(t, "|", rest[:1], "scope key %s is documented", k)
+	}
+}

@@ -1,0 +1,3 @@
+package behaviors
+
+//go:generate go run ./internal/gendoc -o ../docs/behaviors.md
