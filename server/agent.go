@@ -360,6 +360,9 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		prior = e.task.Status.State
 		msg := *m
 		msg.TaskID, msg.ContextID = e.task.ID, e.task.ContextID
+		if msg.MessageID == "" {
+			msg.MessageID = a.newIDLocked()
+		}
 		e.task.History = append(e.task.History, msg)
 	case timeline.DecideNew:
 		id := d.TaskID
@@ -372,6 +375,11 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		}
 		msg := *m
 		msg.TaskID, msg.ContextID = id, ctxID
+		if msg.MessageID == "" {
+			// v0.1 messages have no id, but every later dialect requires
+			// one when the task is read through it.
+			msg.MessageID = a.newIDLocked()
+		}
 		now := a.srv.clock.Now().UTC()
 		e = &taskEntry{
 			task: &a2a.Task{ID: id, ContextID: ctxID,
