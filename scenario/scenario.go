@@ -1,0 +1,133 @@
+// Package scenario reads scenario files: YAML documents that describe a fake
+// A2A server — its agents, their cards, their misbehaviors and the exact
+// timelines they play — so that an incident seen in production can be
+// committed next to a client's tests and replayed in CI or in-process.
+//
+// A file is checked whole: Parse reports every unknown key, wrong type, bad
+// value and bad duration with its line and column, and Config every unknown
+// behavior, unknown skill and bad regular expression, so nothing is served
+// from a file that has a problem. The format's JSON Schema (Schema, shipped
+// as docs/scenario.schema.json) lets editors complete and check it.
+package scenario
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+//go:generate go run ./internal/genschema ../docs/scenario.schema.json
+
+//go:embed default.yaml
+var defaultYAML []byte
+
+// DefaultYAML returns the text of the default scenario: one honest agent at
+// the root.
+func DefaultYAML() []byte { return bytes.Clone(defaultYAML) }
+
+// Default returns the scenario a2amock serve uses without --scenario: one
+// honest agent at the root.
+func Default() *Scenario {
+	s, err := Parse(defaultYAML, "default.yaml")
+	if err != nil {
+		// The embedded file is checked by the package's tests.
+		panic("scenario: the embedded default scenario is invalid: " + err.Error())
+	}
+	return s
+}
+
+// Load reads and parses the scenario file at path.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Problems: []Problem{{File: path, Message: err.Error()}}}
+	}
+	return Parse(data, path)
+}
+
+// Parse parses a scenario file's text; filename is used in problem
+// positions only. Every structural problem (syntax, unknown key, wrong type,
+// bad enum value, bad duration, missing key) is reported at once in an
+// *Error; semantic checks that need the behavior catalogue are Config's.
+func Parse(data []byte, filename string) (*Scenario, error) {
+	ps := &problems{file: filename}
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		yamlProblem(ps, err, "invalid YAML")
+		return nil, ps.err()
+	}
+	var body ast.Node
+	for _, doc := range f.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		if body != nil {
+			ps.add(posOf(doc.Body), "", "a scenario file holds one YAML document; found a second")
+			return nil, ps.err()
+		}
+		body = doc.Body
+	}
+	if body == nil {
+		ps.add(position{Line: 1, Column: 1}, "", "the file is empty; a scenario needs at least the key \"agents\"")
+		return nil, ps.err()
+	}
+	c := &checker{ps: ps, pos: positions{}, raw: map[string]string{}}
+	c.walk(body, reflect.TypeFor[Scenario](), "", nil)
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	s := &Scenario{}
+	// The checker has vetted every key and type; strict decoding stays as a
+	// second guard against anything it might have let through.
+	if err := yaml.UnmarshalWithOptions(data, s, yaml.Strict()); err != nil {
+		yamlProblem(ps, err, "")
+		return nil, ps.err()
+	}
+	s.file, s.pos = filename, c.pos
+	for i := range s.Agents {
+		if cs := s.Agents[i].Card; cs != nil && cs.Dialect != "" {
+			cs.Dialect = c.raw[fmt.Sprintf("agents[%d].card.dialect", i)]
+		}
+	}
+	return s, nil
+}
+
+// yamlProblem turns a go-yaml error into a positioned Problem.
+func yamlProblem(ps *problems, err error, prefix string) {
+	var ye yaml.Error
+	if errors.As(err, &ye) {
+		var pos position
+		if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+			pos = position{Line: tk.Position.Line, Column: tk.Position.Column}
+		}
+		msg := ye.GetMessage()
+		if prefix != "" {
+			msg = prefix + ": " + msg
+		}
+		ps.add(pos, "", "%s", msg)
+		return
+	}
+	msg := err.Error()
+	if prefix != "" {
+		msg = prefix + ": " + msg
+	}
+	ps.add(position{}, "", "%s", strings.TrimSpace(msg))
+}
+
+// File returns the file name the scenario was parsed with.
+func (s *Scenario) File() string { return s.file }
+
+// Address returns the listen address the file asks for, or "".
+func (s *Scenario) Address() string { return s.Server.Address }
+
+func (s *Scenario) String() string {
+	return fmt.Sprintf("scenario %s (%d agents)", s.file, len(s.Agents))
+}
