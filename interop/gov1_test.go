@@ -490,3 +490,22 @@ func TestV1NamedAgentDiscovery(t *testing.T) {
 		assertBinding(t, s, b)
 	})
 }
+
+func TestV1ExtendedAgentCard(t *testing.T) {
+	t.Parallel()
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		ac := agentWith("vip", 22, func(c *cards.Card) { c.Capabilities.ExtendedAgentCard = true })
+		ext := cards.Generate("vip", 22)
+		ext.Description = "The extended card, for authenticated callers."
+		ac.ExtendedCard = ext
+		s := startMock(t, server.Config{Seed: 22, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		c, card := v1Client(t, s.URL(), b)
+		require.True(t, card.Capabilities.ExtendedAgentCard)
+
+		got, err := c.GetExtendedAgentCard(testCtx(t), &a2a.GetExtendedAgentCardRequest{})
+		require.NoError(t, err)
+		assert.Equal(t, "vip", got.Name)
+		assert.Equal(t, ext.Description, got.Description)
+		assertBinding(t, s, b)
+	})
+}
