@@ -1,9 +1,12 @@
 package behaviors_test
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,4 +45,35 @@ func TestWrongErrorCodeScopeAndParams(t *testing.T) {
 	require.ErrorContains(t, err, "from and to must differ")
 	_, err = parseErr("wrong-error-code:from=x")
 	require.ErrorContains(t, err, `"x" is not an integer`)
+}
+
+// The error that refuses a stream before it starts is rewritten too.
+func TestWrongErrorCodeStreamRefusal(t *testing.T) {
+	t.Parallel()
+	r := newLifecycleRig(t, nil, parse(t, "wrong-error-code:op=subscribe|stream"))
+	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+		assert.Equal(t, -32602, r.streamErrorCode(method(d, a2a.OpSubscribe), map[string]any{"id": "missing"}), d)
+		assert.Equal(t, -32602, r.streamErrorCode(method(d, a2a.OpStream), map[string]any{"message": message(d, "x", "quick", "missing")}), d)
+	}
+	assert.Equal(t, -32001, r.get(a2a.V10, "missing").Code, "get-task is out of scope")
+}
+
+// streamErrorCode opens a stream the agent refuses and returns the code of
+// the JSON-RPC error it carries as its only event.
+func (r *rig) streamErrorCode(name string, params any) int {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s, err := r.stream(ctx, name, params)
+	require.NoError(r.t, err)
+	defer s.Close()
+	for ev, err := range s.Events() {
+		require.NoError(r.t, err)
+		var rep rpcReply
+		require.NoError(r.t, json.Unmarshal(ev.Data, &rep))
+		require.NotNil(r.t, rep.Error, "%s", ev.Data)
+		return rep.Error.Code
+	}
+	r.t.Fatal("the stream carried no event")
+	return 0
 }
