@@ -35,7 +35,6 @@ func TestResubscribeGap(t *testing.T) {
 		return obs
 	}
 	first := r.send(a2a.V10, "one", "s1", true)
-	second := r.send(a2a.V10, "two", "s1", true)
 
 	// Call 1: the snapshot is stale (submitted, no artifact) and the
 	// artifact produced before re-attaching never shows up.
@@ -55,7 +54,9 @@ func TestResubscribeGap(t *testing.T) {
 	require.Len(t, got.Artifacts, 1)
 	assert.Equal(t, "early", got.Artifacts[0].ArtifactID)
 
-	// Call 2 is out of scope: the snapshot is current.
+	// Call 2 is out of scope: the snapshot is current. (The task is made
+	// now, so that it is still working when the client re-attaches.)
+	second := r.send(a2a.V10, "two", "s1", true)
 	obs = resubscribe(second)
 	assert.Equal(t, "task:working status:completed", kinds(obs))
 	assert.Equal(t, 1, obs[0].Artifacts)
