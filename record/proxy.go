@@ -1,0 +1,277 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2amock/a2amock/sse"
+)
+
+// ProxyOptions configure a Proxy.
+type ProxyOptions struct {
+	// Client sends the requests upstream; nil uses a client of its own
+	// (no timeout, since streams stay open as long as the agent wants).
+	Client *http.Client
+	// MaxBodyBytes bounds request bodies and non-stream answers; 0 means
+	// 16 MiB.
+	MaxBodyBytes int64
+}
+
+// Proxy is a transparent A2A proxy that records what passes through it. It
+// is an http.Handler; serve it on any address and point clients at it.
+type Proxy struct {
+	upstream *url.URL
+	client   *http.Client
+	own      *http.Transport
+	limit    int64
+	start    time.Time
+
+	mu    sync.Mutex
+	slots []*slot
+}
+
+// slot keeps an exchange's place in arrival order while it is in flight.
+type slot struct {
+	x    Exchange
+	done bool
+}
+
+// hopHeaders are connection-level headers a proxy must not forward
+// (RFC 9110 §7.6.1), plus Accept-Encoding: the Go transport then asks
+// for gzip itself and hands back decoded bodies, which the recording needs.
+var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate",
+	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding"}
+
+// NewProxy returns a proxy to the agent at upstream. A path in upstream is
+// the agent's base: a request for /x is sent to upstream's path + /x.
+func NewProxy(upstream *url.URL, opts ProxyOptions) *Proxy {
+	p := &Proxy{upstream: upstream, client: opts.Client, limit: opts.MaxBodyBytes, start: time.Now()}
+	if p.limit <= 0 {
+		p.limit = 16 << 20
+	}
+	if p.client == nil {
+		p.own = http.DefaultTransport.(*http.Transport).Clone()
+		p.client = &http.Client{Transport: p.own}
+	}
+	return p
+}
+
+// Close releases the proxy's idle upstream connections.
+func (p *Proxy) Close() {
+	if p.own != nil {
+		p.own.CloseIdleConnections()
+	}
+}
+
+// Recording returns the exchanges completed so far, in the order their
+// requests arrived. Streams still open are not included.
+func (p *Proxy) Recording() *Recording {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec := &Recording{Version: FormatVersion, Upstream: p.upstream.String(), Exchanges: []Exchange{}}
+	for _, s := range p.slots {
+		if s.done {
+			rec.Exchanges = append(rec.Exchanges, s.x)
+		}
+	}
+	return rec
+}
+
+func (p *Proxy) target(r *http.Request) *url.URL {
+	u := *p.upstream
+	u.Path = strings.TrimRight(p.upstream.Path, "/") + r.URL.Path
+	u.RawPath = ""
+	u.RawQuery = r.URL.RawQuery
+	u.Fragment = ""
+	return &u
+}
+
+func proxyError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// ServeHTTP forwards one request and records the exchange.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	begin := time.Now()
+	body, err := io.ReadAll(io.LimitReader(r.Body, p.limit+1))
+	if err != nil {
+		proxyError(w, http.StatusBadRequest, "read request body: "+err.Error())
+		return
+	}
+	if int64(len(body)) > p.limit {
+		proxyError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", p.limit))
+		return
+	}
+	// The control API of an upstream a2amock is passed through but is not
+	// part of the agent's behavior, so it is not recorded.
+	recorded := !strings.HasPrefix(r.URL.Path, controlPrefix)
+	kind, method, _ := classify(r.Method, r.URL.Path, body)
+	var sl *slot
+	if recorded {
+		sl = &slot{x: Exchange{Kind: kind, Method: method, HTTPMethod: r.Method, Path: r.URL.RequestURI(),
+			At: Duration(begin.Sub(p.start))}}
+		if json.Valid(body) {
+			sl.x.Request = compact(body)
+		}
+		p.mu.Lock()
+		p.slots = append(p.slots, sl)
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			sl.done = true
+			p.mu.Unlock()
+		}()
+	}
+	x := &Exchange{}
+	if sl != nil {
+		x = &sl.x
+	}
+
+	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target(r).String(), bytes.NewReader(body))
+	if err != nil {
+		proxyError(w, http.StatusBadGateway, "build upstream request: "+err.Error())
+		return
+	}
+	out.Header = r.Header.Clone()
+	for _, h := range hopHeaders {
+		out.Header.Del(h)
+	}
+	resp, err := p.client.Do(out)
+	if err != nil {
+		// Not an answer of the agent: nothing to replay.
+		p.drop(sl)
+		proxyError(w, http.StatusBadGateway, "upstream: "+err.Error())
+		return
+	}
+	defer resp.Body.Close()
+	x.Status = resp.StatusCode
+	x.ContentType = resp.Header.Get("Content-Type")
+	x.HeadersAfter = Duration(time.Since(begin))
+	for k, vs := range resp.Header {
+		w.Header()[k] = append([]string(nil), vs...)
+	}
+	for _, h := range hopHeaders {
+		w.Header().Del(h)
+	}
+	w.Header().Del("Content-Length")
+
+	if isEventStream(x.ContentType) {
+		p.stream(w, r, resp, x, begin)
+		return
+	}
+	rb, err := io.ReadAll(io.LimitReader(resp.Body, p.limit+1))
+	if err != nil || int64(len(rb)) > p.limit {
+		p.drop(sl)
+		proxyError(w, http.StatusBadGateway, "upstream answer unreadable or larger than the limit")
+		return
+	}
+	if json.Valid(rb) && len(bytes.TrimSpace(rb)) > 0 {
+		x.Response = compact(rb)
+	} else {
+		x.Body = string(rb)
+	}
+	send := rb
+	if card, inResult := isCardAnswer(kind, method, r.URL.Path); card && resp.StatusCode == http.StatusOK {
+		send = rewriteCard(rb, inResult, p.upstream.Path, origin(r))
+	}
+	w.WriteHeader(resp.StatusCode)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(send)
+	}
+}
+
+func (p *Proxy) drop(sl *slot) {
+	if sl == nil {
+		return
+	}
+	p.mu.Lock()
+	for i, s := range p.slots {
+		if s == sl {
+			p.slots = append(p.slots[:i], p.slots[i+1:]...)
+			break
+		}
+	}
+	p.mu.Unlock()
+}
+
+// stream passes an SSE answer through byte for byte, flushing every chunk
+// as it arrives, while parsing a copy to record the events.
+func (p *Proxy) stream(w http.ResponseWriter, r *http.Request, resp *http.Response, x *Exchange, begin time.Time) {
+	rc := http.NewResponseController(w)
+	w.WriteHeader(resp.StatusCode)
+	_ = rc.Flush()
+	fw := &flushWriter{w: w, rc: rc}
+	lastID := ""
+	x.End = EndEOF
+	for ev, err := range sse.Read(r.Context(), io.TeeReader(resp.Body, fw)) {
+		if err != nil {
+			var te *sse.TruncatedError
+			switch {
+			case r.Context().Err() != nil || fw.err != nil:
+				x.End = EndClientGone
+			case errors.As(err, &te):
+				x.End, x.Tail = EndTruncated, string(te.Tail)
+			default:
+				x.End = EndError
+			}
+			break
+		}
+		rev := Event{After: Duration(time.Since(begin)), Name: ev.Name}
+		if ev.ID != lastID {
+			rev.ID, lastID = ev.ID, ev.ID
+		}
+		if json.Valid(ev.Data) && len(bytes.TrimSpace(ev.Data)) > 0 {
+			rev.Data = compact(ev.Data)
+		} else {
+			rev.Text = string(ev.Data)
+		}
+		x.Events = append(x.Events, rev)
+	}
+	x.EndAfter = Duration(time.Since(begin))
+}
+
+// flushWriter flushes after every write so each event reaches the client
+// as soon as the agent sent it. It remembers the first error: the client
+// has gone.
+type flushWriter struct {
+	w   io.Writer
+	rc  *http.ResponseController
+	err error
+}
+
+func (f *flushWriter) Write(b []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.w.Write(b)
+	if err == nil {
+		err = f.rc.Flush()
+	}
+	f.err = err
+	return n, err
+}
+
+func isEventStream(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && strings.EqualFold(mt, "text/event-stream")
+}
+
+func compact(b []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return append(json.RawMessage(nil), b...)
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,268 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml"
+)
+
+// FormatVersion is the version of the recording file format.
+const FormatVersion = 1
+
+// Kind says which kind of request an exchange answered.
+type Kind string
+
+// The exchange kinds.
+const (
+	// KindCard is an agent card fetch (GET /.well-known/...).
+	KindCard Kind = "card"
+	// KindJSONRPC is a JSON-RPC call; Method is the JSON-RPC method.
+	KindJSONRPC Kind = "jsonrpc"
+	// KindREST is any other request (HTTP+JSON binding); Method is the
+	// HTTP method and the route with ids replaced by {id}.
+	KindREST Kind = "rest"
+)
+
+// StreamEnd says how a recorded SSE stream ended.
+type StreamEnd string
+
+// The ways a stream ends.
+const (
+	// EndEOF: the agent closed the stream after a complete frame.
+	EndEOF StreamEnd = "eof"
+	// EndTruncated: the agent closed the stream mid-frame; Tail holds the
+	// bytes of the cut frame (at most 512).
+	EndTruncated StreamEnd = "truncated"
+	// EndClientGone: the client left while the stream was still open.
+	EndClientGone StreamEnd = "client-gone"
+	// EndError: reading from the agent failed (connection reset, ...).
+	EndError StreamEnd = "error"
+)
+
+// Duration is a time.Duration written as a Go duration string ("12.5ms").
+type Duration time.Duration
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: use Go syntax such as 250ms or 1.5s", b)
+	}
+	if v < 0 {
+		return fmt.Errorf("duration %q is negative", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Recording is what a Proxy saw: the exchanges in the order their requests
+// arrived.
+type Recording struct {
+	// Version is FormatVersion.
+	Version int `json:"version"`
+	// Upstream is the URL of the recorded agent; its path is the base the
+	// card URLs were relative to.
+	Upstream string `json:"upstream"`
+	// Exchanges are the recorded request/response pairs.
+	Exchanges []Exchange `json:"exchanges"`
+}
+
+// Exchange is one request and what the agent answered.
+type Exchange struct {
+	Kind Kind `json:"kind"`
+	// Method is the JSON-RPC method, or for cards and REST the HTTP method
+	// and route ("GET /tasks/{id}"); replay matches on Kind and Method.
+	Method string `json:"method"`
+	// HTTPMethod and Path are the request line as the client sent it
+	// (Path relative to the upstream base, with the query).
+	HTTPMethod string `json:"httpMethod"`
+	Path       string `json:"path"`
+	// At is when the request arrived, from the start of the recording.
+	At Duration `json:"at"`
+	// Request is the request body when it is JSON.
+	Request json.RawMessage `json:"request,omitempty"`
+
+	// Status is the HTTP status of the answer.
+	Status int `json:"status"`
+	// ContentType is the answer's Content-Type.
+	ContentType string `json:"contentType,omitempty"`
+	// HeadersAfter is the time from the request to the answer's headers.
+	HeadersAfter Duration `json:"headersAfter"`
+	// Response is the answer body when it is JSON (the upstream's, before
+	// any card URL rewriting).
+	Response json.RawMessage `json:"response,omitempty"`
+	// Body is an answer body that is not JSON.
+	Body string `json:"body,omitempty"`
+
+	// Events are the SSE events of a streamed answer.
+	Events []Event `json:"events,omitempty"`
+	// End says how the stream ended, EndAfter when.
+	End      StreamEnd `json:"end,omitempty"`
+	EndAfter Duration  `json:"endAfter,omitempty"`
+	// Tail is the start of a frame cut mid-way (End == EndTruncated).
+	Tail string `json:"tail,omitempty"`
+}
+
+// Event is one SSE event of a recorded stream.
+type Event struct {
+	// After is the time from the request to the event.
+	After Duration `json:"after"`
+	// ID is the event's id: field, when it set a new one.
+	ID string `json:"id,omitempty"`
+	// Name is the event's event: field.
+	Name string `json:"event,omitempty"`
+	// Data is the event data when it is JSON, Text when it is not.
+	Data json.RawMessage `json:"data,omitempty"`
+	Text string          `json:"text,omitempty"`
+}
+
+// Streamed reports whether the exchange was answered with an SSE stream.
+func (x *Exchange) Streamed() bool { return x.End != "" }
+
+// States lists the task states the exchange's answer reported, in order
+// (the task, status updates or JSON-RPC results of every event), e.g. to
+// compare a replay with its recording.
+func (x *Exchange) States() []string {
+	var out []string
+	if x.Streamed() {
+		for _, ev := range x.Events {
+			out = append(out, statesIn(ev.Data)...)
+		}
+		return out
+	}
+	return statesIn(x.Response)
+}
+
+// statesIn finds status.state in a JSON-RPC envelope or bare A2A object
+// (v0.x task or status update, v1.0 StreamResponse or SendMessageResponse).
+func statesIn(b json.RawMessage) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	var env map[string]json.RawMessage
+	if json.Unmarshal(b, &env) != nil {
+		return nil
+	}
+	if r, ok := env["result"]; ok {
+		return statesIn(r)
+	}
+	for _, k := range []string{"task", "statusUpdate"} {
+		if inner, ok := env[k]; ok {
+			return statesIn(inner)
+		}
+	}
+	var st struct {
+		Status struct {
+			State string `json:"state"`
+		} `json:"status"`
+	}
+	if json.Unmarshal(b, &st) != nil || st.Status.State == "" {
+		return nil
+	}
+	return []string{st.Status.State}
+}
+
+// Save writes r as indented JSON.
+func (r *Recording) Save(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record: encode: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// SaveYAML writes r as YAML (JSON bodies become YAML mappings; Load turns
+// them back into JSON).
+func (r *Recording) SaveYAML(w io.Writer) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("record: encode: %w", err)
+	}
+	y, err := yaml.JSONToYAML(b)
+	if err != nil {
+		return fmt.Errorf("record: encode YAML: %w", err)
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// Load reads a recording written by Save or SaveYAML (JSON is recognised by
+// its leading '{'). Unknown fields are errors, so a typo in a hand-edited
+// recording is not silently ignored.
+func Load(rd io.Reader) (*Recording, error) {
+	b, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("record: read: %w", err)
+	}
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 {
+		return nil, errors.New("record: empty recording")
+	}
+	if trimmed[0] != '{' {
+		j, err := yaml.YAMLToJSON(b)
+		if err != nil {
+			return nil, fmt.Errorf("record: YAML: %s", yaml.FormatError(err, false, true))
+		}
+		b = j
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var r Recording
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (r *Recording) validate() error {
+	var errs []error
+	if r.Version != FormatVersion {
+		errs = append(errs, fmt.Errorf("version %d: this a2amock reads version %d", r.Version, FormatVersion))
+	}
+	for i, x := range r.Exchanges {
+		at := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("exchanges[%d]: %s", i, fmt.Sprintf(format, a...)))
+		}
+		switch x.Kind {
+		case KindCard, KindJSONRPC, KindREST:
+		default:
+			at("kind %q: use card, jsonrpc or rest", x.Kind)
+		}
+		if strings.TrimSpace(x.Method) == "" {
+			at("method is empty")
+		}
+		if x.Status < 100 || x.Status > 599 {
+			at("status %d is not an HTTP status", x.Status)
+		}
+		switch x.End {
+		case "", EndEOF, EndTruncated, EndClientGone, EndError:
+		default:
+			at("end %q: use eof, truncated, client-gone or error", x.End)
+		}
+		if x.End == "" && len(x.Events) > 0 {
+			at("events without end: a streamed answer says how it ended")
+		}
+		for j, ev := range x.Events {
+			if len(ev.Data) > 0 && ev.Text != "" {
+				at("events[%d]: data and text are exclusive", j)
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("record: invalid recording: %w", err)
+	}
+	return nil
+}
