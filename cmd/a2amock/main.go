@@ -1,0 +1,230 @@
+// Command a2amock serves configurable fake A2A agents.
+//
+//	a2amock serve [flags]        serve agents (default: one honest agent on 127.0.0.1:8080)
+//	a2amock behaviors            print the misbehavior catalogue
+//	a2amock healthcheck [--url]  exit 0 when a server answers its health endpoint
+//
+// Flags and subcommands only: everything they do is reachable from Go
+// through packages server, behaviors and testkit.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `a2amock: a configurable fake A2A agent for testing A2A clients.
+
+Usage:
+  a2amock serve [flags]         serve fake agents (no flags: one honest agent on 127.0.0.1:8080)
+  a2amock behaviors             print the misbehavior catalogue
+  a2amock healthcheck [--url U] check that a server answers (exit 0) or not (exit 1)
+  a2amock validate FILE...      check scenario files: every problem with file:line:col (exit 1), or ok
+
+Run "a2amock serve -h" for the serve flags.
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr, nil)
+	case "behaviors":
+		fmt.Fprint(stdout, behaviors.Describe(behaviors.Catalogue()))
+		return 0
+	case "healthcheck":
+		return healthcheck(args[1:], stdout, stderr)
+	case "validate":
+		return validate(args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "a2amock: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// serve runs the server until ctx ends or SIGINT/SIGTERM arrives. ready, when
+// not nil, receives the server's URL once it listens (for tests).
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
+	seed := fs.Uint64("seed", 0, "seed for ids, generated cards, content and behaviors' random choices")
+	agentsFlag := fs.String("agents", "agent", "agents to host: a count (3) or comma-separated names (planner,coder); the first is also served at /")
+	dialect := fs.String("dialect", "1.0", "card dialect of every agent: 1.0, 0.3, 0.2 or 0.1")
+	stepDelay := fs.Duration("step-delay", 20*time.Millisecond, "time between two states of the honest lifecycle (0 for none)")
+	var behaviorSpecs stringList
+	fs.Var(&behaviorSpecs, "behavior", "misbehavior spec applied to the first agent, e.g. skip-working or never-terminal:skill=x (repeatable; see a2amock behaviors)")
+	controlToken := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
+	strict := fs.Bool("strict-version", false, "reject v1.0 methods sent without an A2A-Version header (VersionNotSupportedError)")
+	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
+	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
+	scenarioFile := fs.String("scenario", "", "serve this scenario file (see a2amock validate); --addr, --seed, --step-delay and --behavior override it when given")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "a2amock serve: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: --log-level %q: use debug, info, warn or error\n", *logLevel)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	listen := *addr
+	if *scenarioFile != "" || !explicit["agents"] && !explicit["dialect"] && !explicit["push"] {
+		cfg, addrOut, names, err := scenarioServeConfig(*scenarioFile, explicit, *addr, *seed, *stepDelay, behaviorSpecs)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+			return 2
+		}
+		cfg.Logger, cfg.ControlToken, cfg.StrictVersion = logger, *controlToken, cfg.StrictVersion || *strict
+		return runServer(ctx, cfg, addrOut, names, stdout, stderr, logger, ready)
+	}
+	d := a2a.Dialect(*dialect)
+	if a2a.CodecFor(d) == nil {
+		fmt.Fprintf(stderr, "a2amock serve: --dialect %q: use 1.0, 0.3, 0.2 or 0.1\n", *dialect)
+		return 2
+	}
+	names, err := agentNames(*agentsFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: --agents: %v\n", err)
+		return 2
+	}
+	cfg := server.Config{Seed: *seed, StepDelay: *stepDelay, Logger: logger, ControlToken: *controlToken, StrictVersion: *strict}
+	if *stepDelay == 0 {
+		cfg.StepDelay = -1
+	}
+	for _, n := range names {
+		c := cards.Generate(n, *seed)
+		c.Dialect = d
+		c.Capabilities.PushNotifications = *push
+		cfg.Agents = append(cfg.Agents, server.AgentConfig{Name: n, Card: c})
+	}
+	var errs []error
+	for _, spec := range behaviorSpecs {
+		b, err := behaviors.Parse(spec)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cfg.Agents[0].Behaviors = append(cfg.Agents[0].Behaviors, b)
+	}
+	if err := errors.Join(errs...); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: --behavior: %v\n", err)
+		return 2
+	}
+	return runServer(ctx, cfg, listen, names, stdout, stderr, logger, ready)
+}
+
+// runServer serves cfg on addr until ctx ends or SIGINT/SIGTERM arrives.
+func runServer(ctx context.Context, cfg server.Config, addr string, names []string, stdout, stderr io.Writer, logger *slog.Logger, ready chan<- string) int {
+	srv, err := server.New(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+		return 2
+	}
+	if err := srv.Start(addr); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+		return 1
+	}
+	logger.Info("a2amock serving", "url", srv.URL(), "agents", strings.Join(names, ","), "seed", cfg.Seed,
+		"card", srv.URL()+"/.well-known/agent-card.json")
+	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) at %s (card: %s/.well-known/agent-card.json)\n", len(names), srv.URL(), srv.URL())
+	if ready != nil {
+		ready <- srv.URL()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	logger.Info("a2amock shutting down: ending open streams")
+	if err := srv.Close(); err != nil {
+		logger.Error("shutdown", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func agentNames(v string) ([]string, error) {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.Atoi(v); err == nil {
+		if n < 1 || n > 1000 {
+			return nil, fmt.Errorf("%d agents: use 1 to 1000", n)
+		}
+		names := make([]string, n)
+		for i := range names {
+			names[i] = "agent-" + strconv.Itoa(i+1)
+		}
+		if n == 1 {
+			names[0] = "agent"
+		}
+		return names, nil
+	}
+	var names []string
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no agent names in %q", v)
+	}
+	return names, nil
+}
+
+func healthcheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the a2amock server")
+	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for an answer")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	c := &http.Client{Timeout: *timeout}
+	resp, err := c.Get(strings.TrimRight(*url, "/") + "/_a2amock/healthz")
+	if err != nil {
+		fmt.Fprintf(stderr, "unhealthy: %v\n", err)
+		return 1
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		fmt.Fprintf(stderr, "unhealthy: %s\n", resp.Status)
+		return 1
+	}
+	fmt.Fprintln(stdout, "healthy")
+	return 0
+}
