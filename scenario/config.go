@@ -137,9 +137,17 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 				ps.add(s.pos.at(sp+".id"), sp+".id", "skill id %q is already used by skills[%d]", sk.ID, j)
 			}
 			ids[sk.ID] = i
+			// A card needs a name, a description and a tag per skill; a
+			// scenario about behavior should not have to invent them.
 			name := sk.Name
 			if name == "" {
 				name = sk.ID
+			}
+			if sk.Description == "" {
+				sk.Description = name + "."
+			}
+			if len(sk.Tags) == 0 {
+				sk.Tags = []string{sk.ID}
 			}
 			est, _ := parseDuration(string(sk.EstimatedDuration))
 			c.Skills = append(c.Skills, cards.Skill{ID: sk.ID, Name: name, Description: sk.Description,
@@ -166,6 +174,16 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 			}
 		}
 		c.Security = append(c.Security, req)
+	}
+	if err := c.Validate(); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			field, msg, ok := strings.Cut(line, ": ")
+			if !ok || strings.HasPrefix(field, "security[") {
+				continue // undeclared schemes are reported above, with the valid names
+			}
+			fp := path + "." + field
+			ps.add(s.pos.at(fp), fp, "card: %s", msg)
+		}
 	}
 	return c
 }

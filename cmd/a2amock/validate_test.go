@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestValidateOK(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../../examples/incidents/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"validate"}, files...), &out, &errb)
+	// push-notification-once.yaml needs the push-once behavior; when it is
+	// not registered the file is reported, not skipped.
+	if code != 0 {
+		assert.Contains(t, errb.String(), `unknown behavior "push-once"`)
+		assert.Equal(t, 1, strings.Count(errb.String(), "\n"), errb.String())
+		return
+	}
+	assert.Empty(t, errb.String())
+	assert.Equal(t, len(files), strings.Count(out.String(), ": ok\n"), out.String())
+}
+
+func TestValidateReportsEveryProblemWithPosition(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(`agents:
+  - name: a
+    behaviours: [skip-working]
+    timelines:
+      - steps:
+          - state: done
+            after: soon
+`), 0o600))
+	unknown := filepath.Join(dir, "unknown.yaml")
+	require.NoError(t, os.WriteFile(unknown, []byte("agents:\n  - name: a\n    behaviors: [no-such-thing]\n"), 0o600))
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"validate", bad, unknown}, &out, &errb)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out.String())
+	got := errb.String()
+	assert.Contains(t, got, bad+`:3:5: agents[0]: unknown key "behaviours"; valid keys: name, card, behaviors, timelines`)
+	assert.Contains(t, got, bad+`:6:20: agents[0].timelines[0].steps[0].state: "done" is not valid; valid values: submitted, working,`)
+	assert.Contains(t, got, bad+`:7:20: agents[0].timelines[0].steps[0].after: "soon" is not a duration`)
+	assert.Contains(t, got, unknown+`:3:17: agents[0].behaviors[0]: unknown behavior "no-such-thing"; valid behaviors: `)
+	assert.Contains(t, got, "skip-working")
+}
+
+func TestValidateUsage(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	assert.Equal(t, 2, run(context.Background(), []string{"validate"}, &out, &errb))
+	assert.Contains(t, errb.String(), "usage")
+}
+
+func TestServeScenario(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"default scenario", nil, `"name":"agent"`},
+		{"scenario file", []string{"--scenario", "../../examples/incidents/task-minted-for-unknown-id.yaml"}, `"name":"forgetful"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			ready := make(chan string, 1)
+			done := make(chan int, 1)
+			var out, errb bytes.Buffer
+			go func() {
+				done <- serve(ctx, append([]string{"--addr", "127.0.0.1:0", "--log-level", "error"}, tc.args...), &out, &errb, ready)
+			}()
+			var url string
+			select {
+			case url = <-ready:
+			case code := <-done:
+				cancel()
+				t.Fatalf("serve exited with %d: %s", code, errb.String())
+			case <-time.After(5 * time.Second):
+				cancel()
+				t.Fatal("serve did not start")
+			}
+			resp, err := http.Get(url + "/agents/" + strings.Trim(strings.Split(tc.want, ":")[1], `"`) + "/.well-known/agent-card.json")
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			cancel()
+			assert.Equal(t, 0, <-done)
+			assert.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+		})
+	}
+}
+
+func TestServeScenarioRefusesBadFile(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("agents:\n  - name: a\n    behaviors: [nope]\n"), 0o600))
+	var out, errb bytes.Buffer
+	code := serve(context.Background(), []string{"--addr", "127.0.0.1:0", "--scenario", bad}, &out, &errb, nil)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb.String(), bad+`:3:17: agents[0].behaviors[0]: unknown behavior "nope"`)
+}
