@@ -3,6 +3,7 @@
 //	a2amock serve [flags]        serve agents (default: one honest agent on 127.0.0.1:8080)
 //	a2amock behaviors            print the misbehavior catalogue
 //	a2amock healthcheck [--url]  exit 0 when a server answers its health endpoint
+//	a2amock validate FILE...     check scenario files, printing every problem with file:line:col
 //
 // Flags and subcommands only: everything they do is reachable from Go
 // through packages server, behaviors and testkit.
