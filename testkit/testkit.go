@@ -10,6 +10,7 @@
 package testkit
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -168,6 +169,9 @@ func build(opts []Option) (*server.Server, error) {
 	s := &settings{behaviors: map[string][]string{}, direct: map[string][]behaviors.Behavior{}, mutate: map[string][]func(*cards.Card){}}
 	for _, o := range opts {
 		o(s)
+	}
+	if err := errors.Join(s.errs...); err != nil {
+		return nil, err
 	}
 	if len(s.cfg.Agents) == 0 {
 		s.agent("agent")
