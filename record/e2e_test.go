@@ -399,7 +399,7 @@ func TestReplayUnrecordedAndRepeated(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 	assert.Empty(t, rp.Journal())
-	res = c.do(c.rpc(base+"/", "GetTask", "g3", map[string]any{"id": "whatever"}))
+	c.do(c.rpc(base+"/", "GetTask", "g3", map[string]any{"id": "whatever"}))
 	assert.False(t, rp.Journal()[0].Repeated)
 }
 
@@ -471,4 +471,3 @@ func TestProxyUpstreamDown(t *testing.T) {
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
 	assert.Empty(t, proxy.Recording().Exchanges, "a failed upstream call is not an answer of the agent")
 }
-
