@@ -37,6 +37,16 @@ func posOf(n ast.Node) position {
 	if n == nil {
 		return position{}
 	}
+	// A mapping's own token is a ':' or '{'; its first key is where a
+	// reader looks.
+	switch v := n.(type) {
+	case *ast.MappingNode:
+		if len(v.Values) > 0 {
+			return posOf(v.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return posOf(v.Key)
+	}
 	tk := n.GetToken()
 	if tk == nil || tk.Position == nil {
 		return position{}
@@ -180,7 +190,12 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 		}
 		return
 	case t == behaviorType:
+		switch n.(type) {
+		case *ast.StringNode, *ast.LiteralNode:
+			return
+		}
 		if isScalar(n) {
+			c.ps.add(where, path, "expected a behavior: a string like \"skip-working:skill=x\" or a mapping {name, params, scope}, found %s", describe(n))
 			return
 		}
 	}
