@@ -41,6 +41,8 @@ Usage:
   a2amock behaviors             print the misbehavior catalogue
   a2amock healthcheck [--url U] check that a server answers (exit 0) or not (exit 1)
   a2amock validate FILE...      check scenario files: every problem with file:line:col (exit 1), or ok
+  a2amock record --upstream URL --out FILE   proxy a real agent and record what passes, with timing
+  a2amock replay FILE [--speed S] [--splice N:fault]   serve a recording (also: serve --replay FILE)
 
 Run "a2amock serve -h" for the serve flags.
 `
@@ -52,7 +54,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "serve":
+		if replayRequested(args[1:]) {
+			return replayCmd(ctx, args[1:], stdout, stderr, nil)
+		}
 		return serve(ctx, args[1:], stdout, stderr, nil)
+	case "record":
+		return recordCmd(ctx, args[1:], stdout, stderr, nil)
+	case "replay":
+		return replayCmd(ctx, args[1:], stdout, stderr, nil)
 	case "behaviors":
 		fmt.Fprint(stdout, behaviors.Describe(behaviors.Catalogue()))
 		return 0

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/a2amock/a2amock/record"
+)
+
+// recordCmd runs `a2amock record`: a recording proxy until ctx ends or
+// SIGINT/SIGTERM arrives, then writes the recording. ready, when not nil,
+// receives the proxy's URL once it listens (for tests).
+func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
+	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	upstream := fs.String("upstream", "", "base URL of the A2A agent to record, e.g. http://127.0.0.1:9999 (required)")
+	out := fs.String("out", "", "recording file to write when stopped (Ctrl-C); .yaml or .yml writes YAML, anything else JSON (required)")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address of the proxy; point the client at the URL it prints")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "a2amock record: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *upstream == "" || *out == "" {
+		fmt.Fprintln(stderr, "a2amock record: --upstream and --out are required")
+		return 2
+	}
+	up, err := url.Parse(*upstream)
+	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
+		fmt.Fprintf(stderr, "a2amock record: --upstream %q: use an http(s) URL such as http://127.0.0.1:9999\n", *upstream)
+		return 2
+	}
+	// Fail before recording anything when the file cannot be written.
+	if err := checkWritable(*out); err != nil {
+		fmt.Fprintf(stderr, "a2amock record: --out: %v\n", err)
+		return 2
+	}
+	proxy := record.NewProxy(up, record.ProxyOptions{})
+	defer proxy.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock record: listen %s: %v\n", *addr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "a2amock: recording %s through %s (card: %s/.well-known/agent-card.json); Ctrl-C writes %s\n", up, base, base, *out)
+	if ready != nil {
+		ready <- base
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		fmt.Fprintf(stderr, "a2amock record: serve: %v\n", err)
+		return 1
+	}
+	// Streams still open get a moment to finish; what is cut is left out.
+	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	cancel()
+	<-served
+	rec := proxy.Recording()
+	if err := writeRecording(*out, rec); err != nil {
+		fmt.Fprintf(stderr, "a2amock record: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "a2amock: wrote %d exchange(s) to %s\n", len(rec.Exchanges), *out)
+	return 0
+}
+
+func isYAML(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
+// writeRecording writes through a temporary file so an interrupted write
+// never leaves half a recording behind.
+func writeRecording(path string, rec *record.Recording) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".a2amock-recording-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if isYAML(path) {
+		err = rec.SaveYAML(tmp)
+	} else {
+		err = rec.Save(tmp)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// replayRequested reports whether serve's arguments ask for a replay
+// (serve --replay FILE), which replayCmd handles.
+func replayRequested(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--replay" || a == "-replay" || strings.HasPrefix(a, "--replay=") || strings.HasPrefix(a, "-replay=") {
+			return true
+		}
+	}
+	return false
+}
+
+// replayCmd runs `a2amock replay FILE` and `a2amock serve --replay FILE`.
+func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("replay", "", "recording written by a2amock record (or give it as the argument)")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
+	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
+	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
+	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch {
+	case *file == "" && fs.NArg() == 1:
+		*file = fs.Arg(0)
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "a2amock replay: unexpected arguments %q\n", fs.Args())
+		return 2
+	case *file == "":
+		fmt.Fprintln(stderr, "a2amock replay: which recording? a2amock replay FILE")
+		return 2
+	}
+	if *speed < 0 {
+		fmt.Fprintf(stderr, "a2amock replay: --speed %v: use 0 or more\n", *speed)
+		return 2
+	}
+	opts := record.ReplayOptions{Speed: *speed, ControlToken: *token}
+	if *spliceSpec != "" {
+		sp, err := record.ParseSplice(*spliceSpec)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2amock replay: --splice: %v\n", err)
+			return 2
+		}
+		opts.Splice = sp
+	}
+	f, err := os.Open(*file)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
+		return 2
+	}
+	rec, err := record.Load(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock replay: %s: %v\n", *file, err)
+		return 2
+	}
+	rp, err := record.NewReplayer(rec, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock replay: listen %s: %v\n", *addr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "a2amock: replaying %s (%d exchange(s) recorded from %s) at %s\n", *file, len(rec.Exchanges), rec.Upstream, base)
+	if ready != nil {
+		ready <- base
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code := 0
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		fmt.Fprintf(stderr, "a2amock replay: serve: %v\n", err)
+		code = 1
+	}
+	rp.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		_ = srv.Close()
+	}
+	cancel()
+	return code
+}

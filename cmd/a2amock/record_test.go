@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/server"
+)
+
+// startCmd runs a long-running subcommand in the background and returns
+// its URL and a function that stops it and returns its exit code.
+func startCmd(t *testing.T, f func(ctx context.Context, ready chan<- string) int) (string, func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan int, 1)
+	go func() { done <- f(ctx, ready) }()
+	select {
+	case u := <-ready:
+		return u, func() int { cancel(); return <-done }
+	case code := <-done:
+		cancel()
+		t.Fatalf("command exited with %d before listening", code)
+	case <-time.After(10 * time.Second):
+		cancel()
+		t.Fatal("command did not start within 10s")
+	}
+	return "", nil
+}
+
+func postRPC(t *testing.T, c *http.Client, u, method, id string) map[string]any {
+	body := `{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := c.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), string(b))
+	return out
+}
+
+func TestRecordThenReplayCommands(t *testing.T) {
+	t.Parallel()
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	defer srv.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	out := filepath.Join(t.TempDir(), "agent.yaml")
+
+	var stdout, stderr bytes.Buffer
+	proxyURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return recordCmd(ctx, []string{"--upstream", srv.URL(), "--out", out}, &stdout, &stderr, ready)
+	})
+	resp, err := c.Get(proxyURL + "/.well-known/agent-card.json")
+	require.NoError(t, err)
+	card, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Contains(t, string(card), proxyURL, "the card sends the client back through the proxy")
+	recorded := postRPC(t, c, proxyURL+"/", "SendMessage", "a")
+	tr.CloseIdleConnections()
+	require.Equal(t, 0, stop(), stderr.String())
+	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
+
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	rec, err := record.Load(f)
+	f.Close()
+	require.NoError(t, err)
+	require.Len(t, rec.Exchanges, 2)
+
+	for _, args := range [][]string{{"--addr", "127.0.0.1:0", "--speed", "0", out}, {"--replay", out, "--addr", "127.0.0.1:0"}} {
+		replayURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+			return replayCmd(ctx, args, io.Discard, &stderr, ready)
+		})
+		replayed := postRPC(t, c, replayURL+"/", "SendMessage", "b")
+		assert.Equal(t, "b", replayed["id"])
+		replayed["id"] = "a"
+		assert.Equal(t, recorded, replayed, "the replay answers what the agent answered")
+		tr.CloseIdleConnections()
+		require.Equal(t, 0, stop(), stderr.String())
+	}
+	assert.True(t, replayRequested([]string{"--addr", "x", "--replay=f.json"}))
+	assert.False(t, replayRequested([]string{"--scenario", "f.yaml"}))
+}
+
+func TestRecordReplayFlagErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"record", "--out", "x.json"}, "--upstream and --out are required"},
+		{[]string{"record", "--upstream", "ftp://x", "--out", "x.json"}, "use an http(s) URL"},
+		{[]string{"record", "--upstream", "http://127.0.0.1:1", "--out", "/no/such/dir/x.json"}, "--out"},
+		{[]string{"replay"}, "which recording?"},
+		{[]string{"replay", "/no/such/file.json"}, "no such file"},
+		{[]string{"replay", "--splice", "x:boom", "f.json"}, "--splice"},
+		{[]string{"replay", "--speed", "-1", "f.json"}, "--speed"},
+		{[]string{"serve", "--replay", "/no/such/file.json"}, "no such file"},
+	}
+	for _, tc := range cases {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), tc.args, &out, &errb)
+		assert.Equal(t, 2, code, "%v: %s", tc.args, errb.String())
+		assert.Contains(t, errb.String(), tc.want, tc.args)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"version":9,"exchanges":[]}`), 0o600))
+	var errb bytes.Buffer
+	assert.Equal(t, 2, run(context.Background(), []string{"replay", bad}, io.Discard, &errb))
+	assert.Contains(t, errb.String(), "version 9")
+}
