@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -184,4 +185,20 @@ func TestBadREST(t *testing.T) {
 	status, _, b := h.do(http.MethodGet, "/rest/acme/tasks/"+known, nil, v1)
 	require.Equal(t, http.StatusOK, status, "%s", b)
 	schemacheck.Require(t, a2a.V10, "Task", b)
+}
+
+// Task ids are addressed in REST paths by their escaped form; ids a v0.1
+// client chose may hold any character.
+func TestRESTEscapedTaskIDs(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 63, StepDelay: -1})
+	c01 := newClient(t, h, dialectCases[4])
+	for _, id := range []string{"a%41", "x/y", "q?r#s", "caf\u00e9", "100%"} {
+		tk := c01.mustSend(sendOpts{taskID: id})
+		require.Equal(t, id, tk.ID)
+		status, _, b := h.do(http.MethodGet, "/rest/tasks/"+url.PathEscape(id), nil, v1)
+		require.Equal(t, http.StatusOK, status, "%q: %s", id, b)
+		schemacheck.Require(t, a2a.V10, "Task", b)
+		assert.Equal(t, id, parseTask(t, a2a.V10, b).ID)
+	}
 }

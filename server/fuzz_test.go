@@ -126,8 +126,8 @@ func FuzzJSONRPC(f *testing.F) {
 func checkRPCAnswer(t *testing.T, in, b []byte) {
 	t.Helper()
 	var r struct {
-		JSONRPC string           `json:"jsonrpc"`
-		Result  json.RawMessage  `json:"result"`
+		JSONRPC string          `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"`
 		Error   *struct {
 			Code    *int    `json:"code"`
 			Message *string `json:"message"`
