@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,9 +63,15 @@ func (s *Server) routes() *echo.Echo {
 }
 
 func (s *Server) dispatch(c echo.Context) error {
-	p := c.Request().URL.Path
+	// Route on the escaped path: parseREST unescapes each segment once, so
+	// a task id holding "/" or "%" (v0.1 clients choose their ids) stays
+	// one segment and is not decoded twice.
+	p := c.Request().URL.EscapedPath()
 	if rest, ok := strings.CutPrefix(p, "/agents/"); ok {
 		name, sub, _ := strings.Cut(rest, "/")
+		if u, err := url.PathUnescape(name); err == nil {
+			name = u
+		}
 		a, found := s.byName[name]
 		if !found {
 			return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
