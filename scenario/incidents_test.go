@@ -437,3 +437,40 @@ func TestIncidentTaskMintedForUnknownID(t *testing.T) {
 	assert.Len(t, tk.History, 1, "with none of the earlier turns")
 	assert.Contains(t, []string{"submitted", "working", "completed"}, tk.Status.State, "a live task, not an error")
 }
+
+// A timeline matched by message text plays for that text only; other
+// messages get the honest lifecycle.
+func TestTextMatchedTimeline(t *testing.T) {
+	t.Parallel()
+	s, err := scenario.Parse([]byte(`
+server: {stepDelay: 1ms}
+agents:
+  - name: desk
+    card:
+      dialect: "0.3"
+      skills: [{id: help}]
+    timelines:
+      - text: "(?i)refund"
+        steps:
+          - state: submitted
+          - state: rejected
+            message: Refunds are handled by a human.
+`), "text.yaml")
+	require.NoError(t, err)
+	cfg, err := s.Config(nil)
+	require.NoError(t, err)
+	srv, err := server.New(cfg)
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	tr := &http.Transport{}
+	r := &rig{t: t, url: srv.URL(), client: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		assert.NoError(t, srv.Close())
+	})
+	refund := r.waitState("desk", r.send("desk", message("I want a REFUND", "", nil)).ID, "rejected")
+	require.NotNil(t, refund.Status.Message)
+	assert.Equal(t, "Refunds are handled by a human.", refund.Status.Message.Parts[0].Text)
+	other := r.send("desk", message("where is my parcel", "", nil))
+	r.waitState("desk", other.ID, "completed")
+}
