@@ -246,3 +246,19 @@ func TestDeterminism(t *testing.T) {
 	h.srv.Reset()
 	assert.Equal(t, one, script(t, h))
 }
+
+// After Reset, players of the forgotten tasks emit nothing more: the
+// journal stays empty until the next request.
+func TestResetStopsPlayers(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 74, StepDelay: 200 * time.Microsecond})
+	cl := newClient(t, h, dialectCases[0])
+	for round := range 30 {
+		for range 8 {
+			cl.mustSend(sendOpts{immediate: true})
+		}
+		h.srv.Reset()
+		time.Sleep(3 * time.Millisecond)
+		require.Zero(t, h.srv.Journal().Len(), "round %d: journal after reset: %+v", round, h.srv.Journal().Entries())
+	}
+}
