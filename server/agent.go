@@ -139,6 +139,9 @@ func (a *agent) reset() {
 	a.mu.Lock()
 	for _, e := range a.tasks {
 		a.stopPlayerLocked(e)
+		// A player whose timer fired as it was canceled must not apply
+		// its step to the forgotten task (and journal it after the reset).
+		e.gen++
 		a.closeSubsLocked(e)
 	}
 	a.resetLocked()
