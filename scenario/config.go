@@ -170,7 +170,11 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 		for name := range req {
 			if _, ok := c.SecuritySchemes[name]; !ok {
 				rp := fmt.Sprintf("%s.security[%d].%s", path, i, name)
-				ps.add(s.pos.at(rp), rp, "security requirement names the undeclared scheme %q; declared schemes: %s", name, strings.Join(sortedKeys(c.SecuritySchemes), ", "))
+				declared := strings.Join(sortedKeys(c.SecuritySchemes), ", ")
+				if declared == "" {
+					declared = "(none)"
+				}
+				ps.add(s.pos.at(rp), rp, "security requirement names the undeclared scheme %q; declared schemes: %s", name, declared)
 			}
 		}
 		c.Security = append(c.Security, req)
@@ -194,9 +198,6 @@ func sortedKeys[V any](m map[string]V) []string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if len(keys) == 0 {
-		return []string{"(none)"}
-	}
 	return keys
 }
 
@@ -220,9 +221,6 @@ func (s *Scenario) behavior(reg *behaviors.Registry, bs BehaviorSpec, path strin
 		m   map[string]any
 	}{{"params", bs.Params}, {"scope", bs.Scope}} {
 		for _, k := range sortedKeys(group.m) {
-			if k == "(none)" {
-				continue
-			}
 			v := paramText(group.m[k])
 			if strings.Contains(v, ",") {
 				kp := path + "." + group.key + "." + k
