@@ -324,3 +324,26 @@ func TestCrossDialectRead(t *testing.T) {
 	listOver(h, false)(t, map[string]any{})
 	listOver(h, true)(t, map[string]any{})
 }
+
+// A streamed follow-up to a parked task reports each state once: the
+// opening Task snapshot is not followed by the state it already shows.
+func TestStreamedFollowUpNoDuplicateState(t *testing.T) {
+	t.Parallel()
+	for _, c := range dialectCases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := start(t, server.Config{Seed: 10, StepDelay: time.Millisecond, Agents: agentsFor(c, false)})
+			cl := newClient(t, h, c)
+			tk := cl.mustSend(sendOpts{skill: "ask"})
+			require.Equal(t, a2a.StateInputRequired, tk.State)
+			evs, e := cl.stream(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
+			require.Nil(t, e)
+			st := states(evs)
+			require.NotEmpty(t, st)
+			assert.Equal(t, a2a.StateCompleted, st[len(st)-1])
+			for i := 1; i < len(st); i++ {
+				assert.NotEqual(t, st[i-1], st[i], "state %s reported twice in a row: %v", st[i], st)
+			}
+		})
+	}
+}
