@@ -677,6 +677,19 @@ func (a *agent) taskDialect(id string) a2a.Dialect {
 	return ""
 }
 
+// snapshotQueued returns a copy of the task and how many events are queued
+// for sub, taken together so the events are exactly those the copy already
+// reflects.
+func (a *agent) snapshotQueued(id string, sub *subscriber) (*a2a.Task, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[id]
+	if !ok {
+		return nil, 0
+	}
+	return e.task.Clone(), len(sub.ch)
+}
+
 // snapshot returns a copy of the task, its hold flag and whether its player
 // still runs.
 func (a *agent) snapshot(id string) (*a2a.Task, bool, bool) {

@@ -108,6 +108,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var taskID string
 	var first []a2a.Event
 	synthesizeTask := false
+	skip := 0 // items queued for sub that first already reflects
 	switch req.Op {
 	case a2a.OpStream:
 		d, _ := a.decide(x, req)
@@ -125,7 +126,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			taskID = id
 			synthesizeTask = d.Kind == timeline.DecideNew
 			if !synthesizeTask {
-				t, _, _ := a.snapshot(id)
+				// The steps played inline by start are queued for sub
+				// and already in the snapshot: skip them, or the stream
+				// would report them twice.
+				t, queued := a.snapshotQueued(id, sub)
+				skip = queued
 				first = []a2a.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
 			}
 		}
@@ -209,6 +214,10 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			if it.endStream {
 				closeReason = "ended by timeline without a final event"
 				return nil
+			}
+			if skip > 0 {
+				skip--
+				continue
 			}
 			if it.playerDone {
 				continue
