@@ -34,16 +34,16 @@ type agent struct {
 
 	bhv atomic.Pointer[[]behaviors.Behavior]
 
-	mu      sync.Mutex
-	rng     *rand.Rand
-	faker   *gofakeit.Faker
+	mu    sync.Mutex
+	rng   *rand.Rand
+	faker *gofakeit.Faker
 	// sentences is a pool of generated content, filled on first use: the
 	// faker is too slow to call on every send.
 	sentences []string
-	tasks   map[string]*taskEntry
-	order   []*taskEntry // creation order, oldest first
-	calls   map[a2a.Op]int
-	pushSeq int
+	tasks     map[string]*taskEntry
+	order     []*taskEntry // creation order, oldest first
+	calls     map[a2a.Op]int
+	pushSeq   int
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
