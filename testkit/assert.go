@@ -229,6 +229,11 @@ func FetchJournal(t assert.TestingT, baseURL string) []server.Entry {
 func FetchJournalContext(ctx context.Context, c *http.Client, baseURL string) ([]server.Entry, error) {
 	if c == nil {
 		c = http.DefaultClient
+		if tr, ok := http.DefaultTransport.(*http.Transport); ok {
+			own := tr.Clone()
+			defer own.CloseIdleConnections()
+			c = &http.Client{Transport: own}
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+JournalPath, nil)
 	if err != nil {

@@ -35,6 +35,7 @@ func ExampleClient() {
 
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
 	client := testkit.NewClient(mock.AgentURL("worker")+"/", testkit.WithLedger(ledger))
+	defer client.CloseIdleConnections()
 
 	seq, err := client.Stream(ctx, text("hello"))
 	if err != nil {
@@ -78,6 +79,7 @@ func ExampleDiscoverClient() {
 		fmt.Println(err)
 		return
 	}
+	defer client.CloseIdleConnections()
 	declared := reconcile.Declare(card, reconcile.Policy{})
 	fmt.Println("speaks:", client.Dialect(), "streaming:", declared.Streaming)
 	// Output:
@@ -95,6 +97,7 @@ func ExampleAssertNoOrphans() {
 	defer mock.Close()
 	ctx := context.Background()
 	client := testkit.NewClient(mock.AgentURL("worker") + "/")
+	defer client.CloseIdleConnections()
 	task, err := client.Send(ctx, text("work"), reconcile.SendOptions{ReturnImmediately: true})
 	if err != nil {
 		fmt.Println(err)
@@ -135,6 +138,7 @@ func ExampleAssertDiverged() {
 		fmt.Println(err)
 		return
 	}
+	defer client.CloseIdleConnections()
 	d := &reconcile.Driver{Agent: client, Card: reconcile.Declare(card, reconcile.Policy{}),
 		WorkingDeadline: 100 * time.Millisecond, PollInterval: 10 * time.Millisecond}
 	res, err := d.Run(ctx, card.Skills[0].ID, text("work"), nil)

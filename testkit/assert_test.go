@@ -308,6 +308,7 @@ func TestFetchJournal(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithStepDelay(-1))
 	c := testkit.NewClient(mock.AgentURL("w") + "/")
+	t.Cleanup(c.CloseIdleConnections)
 	task, err := c.Send(testCtx(t), userText("hi"), reconcile.SendOptions{})
 	require.NoError(t, err)
 

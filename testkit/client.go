@@ -40,8 +40,9 @@ type Client struct {
 // ClientOption configures a Client.
 type ClientOption func(*Client)
 
-// WithHTTPClient sets the *http.Client the Client sends with
-// (http.DefaultClient by default).
+// WithHTTPClient sets the *http.Client the Client sends with. By default
+// each Client has its own transport (a clone of http.DefaultTransport), so
+// that CloseIdleConnections closes only its own connections.
 func WithHTTPClient(c *http.Client) ClientOption { return func(cl *Client) { cl.http = c } }
 
 // WithLedger makes the Client record every state it observes into l: send
@@ -61,12 +62,15 @@ func WithClientHeader(key, value string) ClientOption {
 // NewClient returns a client of the JSON-RPC endpoint at agentURL. It
 // discovers nothing: see DiscoverClient to start from a card.
 func NewClient(agentURL string, opts ...ClientOption) *Client {
-	c := &Client{url: agentURL, http: http.DefaultClient, dialect: a2a.V10, header: http.Header{}}
+	c := &Client{url: agentURL, dialect: a2a.V10, header: http.Header{}}
 	for _, o := range opts {
 		o(c)
 	}
 	if c.http == nil {
 		c.http = http.DefaultClient
+		if tr, ok := http.DefaultTransport.(*http.Transport); ok {
+			c.http = &http.Client{Transport: tr.Clone()}
+		}
 	}
 	if c.dialect == a2a.V02 {
 		c.dialect = a2a.V03
@@ -84,13 +88,13 @@ var ErrNoJSONRPCInterface = errors.New("testkit: the card declares no JSON-RPC i
 // reconcile.Declare and AssertUsedDeclaredInterface). An interface of the
 // card's own dialect is preferred when there are several.
 func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (*Client, *cards.Card, error) {
-	probe := NewClient(cardURL, opts...)
+	c := NewClient(cardURL, opts...)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("testkit: card request: %w", err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := probe.http.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("testkit: fetch card %s: %w", cardURL, err)
 	}
@@ -119,11 +123,20 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 	if pick == nil {
 		return nil, card, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
 	}
-	c := NewClient(pick.URL, append(opts[:len(opts):len(opts)], WithClientDialect(pick.Version))...)
+	c.url, c.dialect = pick.URL, pick.Version
+	if c.dialect == a2a.V02 {
+		c.dialect = a2a.V03
+	}
 	return c, card, nil
 }
 
 func speaks(d a2a.Dialect) bool { return d == a2a.V10 || d == a2a.V03 || d == a2a.V02 }
+
+// CloseIdleConnections closes the client's idle connections. Call it
+// before closing a mock (register it with t.Cleanup after Start): a
+// connection the transport opened but never used keeps http.Server's
+// graceful shutdown waiting for seconds.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
 // URL returns the JSON-RPC endpoint the client sends to.
 func (c *Client) URL() string { return c.url }

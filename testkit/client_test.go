@@ -37,6 +37,7 @@ func TestClientLifecycleEveryDialect(t *testing.T) {
 			ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
 			c, card, err := testkit.DiscoverClient(testCtx(t), mock.CardURL("w"), testkit.WithLedger(ledger))
 			require.NoError(t, err)
+			t.Cleanup(c.CloseIdleConnections)
 			assert.Equal(t, d, c.Dialect())
 			assert.Equal(t, d, card.Dialect)
 			ctx := testCtx(t)
@@ -91,7 +92,8 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithBehavior("w", "never-terminal"))
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
-	c := testkit.NewClient(mock.AgentURL("w")+"/", testkit.WithLedger(ledger), testkit.WithHTTPClient(&http.Client{Timeout: 5 * time.Second}))
+	c := testkit.NewClient(mock.AgentURL("w")+"/", testkit.WithLedger(ledger), testkit.WithHTTPClient(&http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}))
+	t.Cleanup(c.CloseIdleConnections)
 	ctx := testCtx(t)
 
 	task, err := c.Send(ctx, userText("work"), reconcile.SendOptions{ReturnImmediately: true})
@@ -120,6 +122,7 @@ func TestClientStreamRefusedIsNotSupported(t *testing.T) {
 	mock := testkit.Start(t, testkit.WithAgents("w"),
 		testkit.WithCardChange("w", func(c *cards.Card) { c.Capabilities.Streaming = false }))
 	c := testkit.NewClient(mock.AgentURL("w") + "/")
+	t.Cleanup(c.CloseIdleConnections)
 	_, err := c.Stream(testCtx(t), userText("x"))
 	var rpcErr *testkit.RPCError
 	require.ErrorAs(t, err, &rpcErr)
@@ -179,10 +182,11 @@ func TestDiscoverClientNeedsAJSONRPCInterface(t *testing.T) {
 // orphan.
 func TestDriverOverClientHonest(t *testing.T) {
 	t.Parallel()
-	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(a2a.V03), testkit.WithStepDelay(time.Millisecond),
+	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(a2a.V03),
 		testkit.WithCardChange("w", acceptText))
 	c, card, err := testkit.DiscoverClient(testCtx(t), mock.CardURL("w"))
 	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
 	var skill string
 	for _, s := range mock.Server().Card("w").Skills {
 		if s.NeedsInput {

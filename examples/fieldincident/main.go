@@ -65,7 +65,7 @@ func Workers(misbehavior string) []testkit.Option {
 		testkit.WithSeed(7),
 		testkit.WithAgents(workerNames...),
 		testkit.WithDialect(a2a.V03),
-		testkit.WithStepDelay(5 * time.Millisecond),
+		testkit.WithStepDelay(10 * time.Millisecond),
 	}
 	for _, n := range workerNames {
 		opts = append(opts, testkit.WithCardChange(n, declareLikeTheField))
@@ -326,6 +326,11 @@ func scenario(ctx context.Context, spec string, client func(Worker) string) erro
 	if err != nil {
 		return err
 	}
+	defer func() {
+		for _, w := range workers {
+			w.Client.CloseIdleConnections()
+		}
+	}()
 	for _, w := range workers {
 		fmt.Printf("%s: %s\n", w.Name, client(w))
 	}

@@ -58,6 +58,14 @@ func ctxFor(t *testing.T) context.Context {
 
 const maxPolls = 40
 
+// closeIdle closes the clients' idle connections before the mock closes
+// (cleanups run last first), so its graceful shutdown has nothing to wait for.
+func closeIdle(t *testing.T, workers []Worker) {
+	for _, w := range workers {
+		t.Cleanup(w.Client.CloseIdleConnections)
+	}
+}
+
 // naiveScenario runs the naive coordinator against the three workers and
 // returns gamma's original task id, the ledger and the journal.
 func naiveScenario(t *testing.T, spec string) (string, *reconcile.Ledger, *testkit.Mock, []Worker) {
@@ -67,6 +75,7 @@ func naiveScenario(t *testing.T, spec string) (string, *reconcile.Ledger, *testk
 	ctx := ctxFor(t)
 	workers, err := Discover(ctx, mock, testkit.WithLedger(ledger))
 	require.NoError(t, err)
+	closeIdle(t, workers)
 	for _, w := range workers[:2] {
 		_, err := NewNaive(w, maxPolls).Run(ctx, Request(false), Answer())
 		require.NoError(t, err, "the naive coordinator copes with an honest worker (%s)", w.Name)
@@ -113,6 +122,7 @@ func driverScenario(t *testing.T, spec string, tenant bool) (*reconcile.Result, 
 	ctx := ctxFor(t)
 	workers, err := Discover(ctx, mock)
 	require.NoError(t, err)
+	closeIdle(t, workers)
 	for _, w := range workers[:2] {
 		res, err := Reconcile(ctx, w, Request(tenant))
 		require.NoError(t, err, w.Name)
