@@ -287,8 +287,9 @@ func TestProxyStreamsAsEventsArrive(t *testing.T) {
 		at = append(at, time.Since(start))
 	}
 	require.Len(t, at, 4)
-	assert.Less(t, at[0], 100*time.Millisecond, "first event at %v", at[0])
-	assert.GreaterOrEqual(t, at[3], 300*time.Millisecond, "last event at %v", at[3])
+	// The agent spaces its events 150ms apart; a buffering proxy would
+	// deliver them together at the end.
+	assert.GreaterOrEqual(t, at[3]-at[0], 250*time.Millisecond, "events at %v", at)
 }
 
 func streamOnly(t *testing.T) *record.Recording {
@@ -355,7 +356,7 @@ func TestReplaySplice(t *testing.T) {
 	sp, err = record.ParseSplice("3:hang")
 	require.NoError(t, err)
 	_, base = replay(t, rec, record.ReplayOptions{Splice: sp})
-	got, err = readStream(t, base, 300*time.Millisecond)
+	got, err = readStream(t, base, time.Second)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "the stream hangs until the client gives up")
 	assert.Equal(t, all[:3], got)
 }
@@ -433,7 +434,7 @@ func TestReplayRecordedStreamEnds(t *testing.T) {
 	assert.Equal(t, 1, got)
 
 	_, base = replay(t, mk(record.EndClientGone, ""), record.ReplayOptions{})
-	got, err = readStreamAnyID(t, base, 300*time.Millisecond)
+	got, err = readStreamAnyID(t, base, time.Second)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "a stream the client left open stays open")
 	assert.Equal(t, 1, got)
 }
@@ -457,10 +458,16 @@ func readStreamAnyID(t *testing.T, base string, timeout time.Duration) (int, err
 
 func TestProxyUpstreamDown(t *testing.T) {
 	t.Parallel()
-	dead := httptest.NewServer(http.NotFoundHandler())
+	// An upstream that drops every connection: a closed port could be
+	// taken by another test's listener in the meantime.
+	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			_ = c.Close()
+		}
+	}))
+	defer dead.Close()
 	up, err := url.Parse(dead.URL)
 	require.NoError(t, err)
-	dead.Close()
 	proxy := record.NewProxy(up, record.ProxyOptions{})
 	defer proxy.Close()
 	ps := httptest.NewServer(proxy)
