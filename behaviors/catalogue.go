@@ -37,6 +37,14 @@ func Catalogue() *Registry {
 		emptyResponseSpec,
 		malformedJSONSpec,
 		truncatedBodySpec,
+		pushDropSpec,
+		pushDuplicateSpec,
+		pushReorderSpec,
+		pushDelaySpec,
+		pushBeforeResponseSpec,
+		pushOnceSpec,
+		pushBadTokenSpec,
+		pushReplayAfterTerminalSpec,
 	)
 }
 

@@ -1,0 +1,35 @@
+package behaviors
+
+import "github.com/a2amock/a2amock/a2a"
+
+var pushReorderSpec = Spec{
+	Name: "push-reorder",
+	Doc: `Reproduces senders that deliver notifications concurrently, so a later
+state overtakes an earlier one: each notification is held until the next
+one and sent after it (submitted arrives after working, an artifact after
+completed). A terminal or interrupted notification with nothing held goes
+out at once. Tests that a receiver orders by state and timestamp rather than
+arrival, and never moves a terminal task back to an earlier state.`,
+	New: func() Behavior { return &PushReorder{} },
+}
+
+// PushReorder swaps each pair of consecutive push notifications.
+type PushReorder struct{}
+
+// Apply implements Behavior.
+func (b *PushReorder) Apply(x *Exchange) {
+	var held *a2a.Event
+	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+		switch {
+		case held != nil:
+			h := *held
+			held = nil
+			deliver(ev, PushOptions{})
+			deliver(h, PushOptions{})
+		case endsPush(ev) || ev.State().Interrupted():
+			deliver(ev, PushOptions{})
+		default:
+			held = &ev
+		}
+	})
+}

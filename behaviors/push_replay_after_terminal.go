@@ -1,0 +1,34 @@
+package behaviors
+
+import "github.com/a2amock/a2amock/a2a"
+
+var pushReplayAfterTerminalSpec = Spec{
+	Name: "push-replay-after-terminal",
+	Doc: `Reproduces senders that replay a stale notification after the terminal
+one (a retry queue drained late): after the terminal notification, the
+latest non-terminal state notification is sent again. Tests that a receiver
+keeps a terminal task terminal and reports the late state as a divergence
+(transition after terminal) instead of reviving the task.`,
+	New: func() Behavior { return &PushReplayAfterTerminal{} },
+}
+
+// PushReplayAfterTerminal re-sends a stale state after the terminal one.
+type PushReplayAfterTerminal struct{}
+
+// Apply implements Behavior.
+func (b *PushReplayAfterTerminal) Apply(x *Exchange) {
+	var last *a2a.Event
+	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+		deliver(ev, PushOptions{})
+		switch {
+		case endsPush(ev):
+			if last != nil {
+				deliver(*last, PushOptions{})
+				last = nil
+			}
+		case ev.State() != a2a.StateUnspecified:
+			e := ev
+			last = &e
+		}
+	})
+}

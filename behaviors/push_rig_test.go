@@ -1,0 +1,93 @@
+package behaviors_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// pushRig is a rig whose agent declares push notifications, with a webhook
+// receiver.
+type pushRig struct {
+	*rig
+	hook *testkit.WebhookReceiver
+}
+
+func newPushRig(t *testing.T, specs ...string) *pushRig {
+	t.Helper()
+	r := newRig(t, rigOptions{caps: &cards.Capabilities{Streaming: true, PushNotifications: true}}, parseAll(t, specs)...)
+	return &pushRig{rig: r, hook: testkit.Webhook(t)}
+}
+
+// sendWithPush sends a v1.0 message with an inline push config and returns
+// the task id.
+func (p *pushRig) sendWithPush(returnImmediately bool) string {
+	p.t.Helper()
+	rep := p.rpc("SendMessage", map[string]any{
+		"message": message(a2a.V10, "hi", "s1", ""),
+		"configuration": map[string]any{"returnImmediately": returnImmediately,
+			"taskPushNotificationConfig": map[string]any{"url": p.hook.URL, "token": "tok"}},
+	})
+	require.Nil(p.t, rep.Error, "%+v", rep.Error)
+	var res struct {
+		Task struct{ ID string } `json:"task"`
+	}
+	require.NoError(p.t, json.Unmarshal(rep.Result, &res))
+	require.NotEmpty(p.t, res.Task.ID)
+	return res.Task.ID
+}
+
+// pushAttempts counts the journal's push deliveries for task id.
+func (p *pushRig) pushAttempts(id string) int {
+	n := 0
+	for _, e := range p.srv.Journal().Entries() {
+		if e.Kind == server.EntryPush && e.TaskID == id {
+			n++
+		}
+	}
+	return n
+}
+
+// settle waits until the journal shows n deliveries for task id and gives a
+// few more milliseconds for any unexpected extra one to show.
+func (p *pushRig) settle(id string, n int) {
+	p.t.Helper()
+	require.Eventually(p.t, func() bool { return p.pushAttempts(id) >= n && len(p.hook.ReceivedFor(id)) >= n },
+		5*time.Second, 5*time.Millisecond, "want %d deliveries, journal has %d", n, p.pushAttempts(id))
+	time.Sleep(50 * time.Millisecond)
+}
+
+func parseAll(t *testing.T, specs []string) []behaviorsBehavior {
+	t.Helper()
+	out := make([]behaviorsBehavior, 0, len(specs))
+	for _, s := range specs {
+		out = append(out, parse(t, s))
+	}
+	return out
+}
+
+// honestPushes is what an honest v1.0 agent sends for skill s1.
+var honestPushes = []string{"submitted", "working", "artifact", "completed"}
+
+// pushKinds renders the notifications of task id: the state, or "artifact".
+func pushKinds(h *testkit.WebhookReceiver, id string) []string {
+	var out []string
+	for _, p := range h.ReceivedFor(id) {
+		if p.State != a2a.StateUnspecified {
+			out = append(out, string(p.State))
+		} else {
+			out = append(out, p.Kind)
+		}
+	}
+	return out
+}
+
+type behaviorsBehavior = behaviors.Behavior
