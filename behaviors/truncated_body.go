@@ -9,7 +9,7 @@ process dying while writing, a load balancer draining. The status line and
 headers go out as usual — Content-Length announces the whole body — then
 only 'bytes' bytes of the body (half of it by default) are sent and the
 connection is closed (a clean FIN, not a reset). On a stream the cut falls
-in the stream's first body write. Card fetches are not affected. Tests that
+in the stream's first event, inside an HTTP chunk. Card fetches are not affected. Tests that
 a client checks the body against Content-Length (Go reports
 io.ErrUnexpectedEOF) and does not parse the prefix it got.`,
 	New: func() Behavior { return &TruncatedBody{Bytes: -1} },

@@ -29,3 +29,13 @@ func TestTruncatedBody(t *testing.T) {
 	require.NoError(t, err, "call 3 is out of scope")
 	assert.Equal(t, int(resp.ContentLength), len(body))
 }
+
+func TestTruncatedBodyStream(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, rigOptions{}, parse(t, "truncated-body"))
+	obs, err := r.streamMessage("1.0", "hi", "s1")
+	// The cut falls inside an HTTP chunk, so the chunked decoder reports
+	// it before the SSE reader could.
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "half of the first event, then EOF")
+	assert.Empty(t, obs)
+}
