@@ -1,0 +1,137 @@
+package server_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+func authCard(schemes map[string]cards.SecurityScheme, ext bool) *cards.Card {
+	c := testCard(a2a.V10, true)
+	c.SecuritySchemes = schemes
+	c.Capabilities.ExtendedAgentCard = ext
+	return c
+}
+
+func basic(u, p string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte(u+":"+p)) }
+
+func TestAuthSchemes(t *testing.T) {
+	t.Parallel()
+	send := rpcBody("SendMessage", map[string]any{"message": map[string]any{"messageId": "m", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}}})
+	cases := []struct {
+		name   string
+		scheme cards.SecurityScheme
+		path   string
+		good   map[string]string
+		bad    map[string]string
+	}{
+		{"apiKey header", cards.SecurityScheme{Type: "apiKey", In: "header", Name: "X-API-Key"}, "/",
+			map[string]string{"X-API-Key": server.TestAPIKey}, map[string]string{"X-API-Key": "nope"}},
+		{"apiKey query", cards.SecurityScheme{Type: "apiKey", In: "query", Name: "key"}, "/?key=" + server.TestAPIKey,
+			nil, nil},
+		{"apiKey cookie", cards.SecurityScheme{Type: "apiKey", In: "cookie", Name: "sid"}, "/",
+			map[string]string{"Cookie": "sid=" + server.TestAPIKey}, map[string]string{"Cookie": "sid=zzz"}},
+		{"bearer", cards.SecurityScheme{Type: "http", Scheme: "bearer"}, "/",
+			map[string]string{"Authorization": "Bearer " + server.TestBearerToken}, map[string]string{"Authorization": "Bearer wrong"}},
+		{"basic", cards.SecurityScheme{Type: "http", Scheme: "basic"}, "/",
+			map[string]string{"Authorization": basic(server.TestBasicUser, server.TestBasicPassword)}, map[string]string{"Authorization": basic(server.TestBasicUser, "x")}},
+		{"oauth2", cards.SecurityScheme{Type: "oauth2", TokenURL: "https://auth.example/token", Scopes: map[string]string{"a": "b"}}, "/",
+			map[string]string{"Authorization": "Bearer " + server.TestBearerToken}, map[string]string{"Authorization": "Bearer expired"}},
+		{"oidc", cards.SecurityScheme{Type: "openIdConnect", OpenIDConnectURL: "https://auth.example/.well-known/openid-configuration"}, "/",
+			map[string]string{"Authorization": "Bearer " + server.TestBearerToken}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := start(t, server.Config{Seed: 41, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a",
+				Card: authCard(map[string]cards.SecurityScheme{"s": tc.scheme}, false), EnforceAuth: true}}})
+			hdr := func(extra map[string]string) map[string]string {
+				out := map[string]string{"A2A-Version": "1.0"}
+				for k, v := range extra {
+					out[k] = v
+				}
+				return out
+			}
+			status, respHdr, b := h.post("/", send, hdr(nil))
+			require.Equal(t, http.StatusUnauthorized, status, "%s", b)
+			assert.NotEmpty(t, respHdr.Get("WWW-Authenticate"))
+			var r rpcResponse
+			require.NoError(t, json.Unmarshal(b, &r))
+			require.NotNil(t, r.Error)
+			assert.Equal(t, a2a.CodeUnauthenticated, r.Error.Code)
+			if tc.bad != nil {
+				status, _, b = h.post("/", send, hdr(tc.bad))
+				assert.Equal(t, http.StatusUnauthorized, status, "%s", b)
+			}
+			status, _, b = h.post(tc.path, send, hdr(tc.good))
+			assert.Equal(t, http.StatusOK, status, "%s", b)
+			assert.Contains(t, string(b), "TASK_STATE_COMPLETED")
+
+			// The card stays public.
+			status, _, _ = h.do(http.MethodGet, "/.well-known/agent-card.json", nil, nil)
+			assert.Equal(t, http.StatusOK, status)
+		})
+	}
+}
+
+func TestAuthForbiddenRESTAndJournal(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 42, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a",
+		Card: authCard(map[string]cards.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}, true), ExtendedCard: testCard(a2a.V10, true), EnforceAuth: true}}})
+	status, _, b := h.do(http.MethodGet, "/rest/extendedAgentCard", nil, v1)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	st := requireRESTStatus(t, status, b)
+	assert.Equal(t, "UNAUTHENTICATED", st["error"].(map[string]any)["status"])
+
+	status, _, b = h.do(http.MethodGet, "/rest/extendedAgentCard", nil, map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer " + server.TestForbiddenToken})
+	assert.Equal(t, http.StatusForbidden, status)
+	st = requireRESTStatus(t, status, b)
+	assert.Equal(t, "PERMISSION_DENIED", st["error"].(map[string]any)["status"])
+
+	status, _, b = h.do(http.MethodGet, "/rest/extendedAgentCard", nil, map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer " + server.TestBearerToken})
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+
+	status, _, raw := h.post("/", rpcBody("GetExtendedAgentCard", map[string]any{}), map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer " + server.TestForbiddenToken})
+	assert.Equal(t, http.StatusForbidden, status)
+	var r rpcResponse
+	require.NoError(t, json.Unmarshal(raw, &r))
+	require.NotNil(t, r.Error, "%s", raw)
+	assert.Equal(t, a2a.CodeUnauthorized, r.Error.Code)
+
+	j, err := json.Marshal(h.srv.Journal().Entries())
+	require.NoError(t, err)
+	assert.NotContains(t, string(j), server.TestBearerToken)
+	assert.NotContains(t, string(j), server.TestForbiddenToken)
+}
+
+func TestAuthRequiredFlow(t *testing.T) {
+	t.Parallel()
+	card := testCard(a2a.V10, false)
+	tl := timeline.Timeline{{Kind: timeline.StepState, State: a2a.StateSubmitted}, {Kind: timeline.StepState, State: a2a.StateAuthRequired, Message: "sign in"}}
+	h := start(t, server.Config{Seed: 43, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a", Card: card,
+		Timelines: map[string]timeline.Timeline{"echo": tl}}}})
+	cl := newClient(t, h, dialectCases[0])
+	tk := cl.mustSend(sendOpts{skill: "echo"})
+	require.Equal(t, a2a.StateAuthRequired, tk.State)
+
+	msg := func(id string) any {
+		return map[string]any{"message": map[string]any{"messageId": "m-" + id, "role": "ROLE_USER", "taskId": tk.ID, "contextId": tk.ContextID,
+			"parts": []any{map[string]any{"text": "here"}}}}
+	}
+	status, _, b := h.post("/", rpcBody("SendMessage", msg("1")), v1)
+	require.Equal(t, http.StatusUnauthorized, status, "%s", b)
+	assert.Contains(t, string(b), "auth-required")
+
+	status, _, b = h.post("/", rpcBody("SendMessage", msg("2")), map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer anything"})
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	assert.Contains(t, string(b), "TASK_STATE_COMPLETED")
+}
