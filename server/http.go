@@ -310,6 +310,13 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
 	reqNo := s.recordRequest(a, req, r.URL.Path)
+	if e := s.checkAuth(a, r, req); e != nil {
+		s.recordResponse(a, req, reqNo, nil, e)
+		if e.Code == a2a.CodeUnauthenticated {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
+		}
+		return rr.err(rpcAuthError(e))
+	}
 	x := a.exchange(op, req, exchangeHTTP{r})
 	hooks := x.Hooks()
 	if !s.delay(r.Context(), hooks.Delay) {

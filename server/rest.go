@@ -187,6 +187,13 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 		req.Tenant = rt.tenant
 	}
 	reqNo := s.recordRequest(a, req, r.URL.Path)
+	if e := s.checkAuth(a, r, req); e != nil {
+		s.recordResponse(a, req, reqNo, nil, e)
+		if e.Code == a2a.CodeUnauthenticated {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
+		}
+		return fail(e)
+	}
 	x := a.exchange(rt.op, req, exchangeHTTP{r})
 	hooks := x.Hooks()
 	if !s.delay(r.Context(), hooks.Delay) {
