@@ -45,6 +45,8 @@ func Catalogue() *Registry {
 		pushOnceSpec,
 		pushBadTokenSpec,
 		pushReplayAfterTerminalSpec,
+		authFlakySpec,
+		extendedCardDiffersSpec,
 	)
 }
 
