@@ -1,0 +1,482 @@
+// Package gateway is a reverse proxy that sits in front of an A2A agent (an
+// a2amock server or any other) the way a multi-tenant gateway does: it
+// rewrites task ids in every direction and stamps a correlation id on what
+// it returns.
+//
+// Upstream task ids never reach the client. Each channel — unary replies,
+// SSE streams, push notifications — gets its own client-facing alias of a
+// task, derived deterministically from the seed, the channel and the
+// upstream id; requests may use any alias. The correlation id is the same on
+// every channel: it is sent as the X-Correlation-Id header of unary replies
+// and push notifications and as metadata["correlationId"] of every task,
+// status update and artifact update. A client that keys its ledger by task
+// id therefore sees one task per channel, and only a client keyed by the
+// correlation id (reconcile.ByCorrelationID) sees one task.
+//
+// Push configs are rewritten too: the client's webhook URL is replaced by
+// one of the gateway's, which rewrites each notification and forwards it to
+// the client's webhook (loopback only unless Config.AllowAnyPushHost).
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CorrelationHeader is the header carrying the correlation id.
+const CorrelationHeader = "X-Correlation-Id"
+
+// CorrelationMetadataKey is the metadata key carrying the correlation id.
+const CorrelationMetadataKey = "correlationId"
+
+// The channels a task id alias belongs to.
+const (
+	ChannelReply  = "reply"
+	ChannelStream = "stream"
+	ChannelPush   = "push"
+)
+
+const pushPrefix = "/_gateway/push/"
+
+// Config configures a Gateway.
+type Config struct {
+	// Upstream is the base URL of the agent server, e.g.
+	// http://127.0.0.1:41234.
+	Upstream string
+	// Seed drives the aliases and correlation ids.
+	Seed uint64
+	// Client makes the upstream calls and push forwards; nil is a client
+	// of the gateway's own with a 30s timeout.
+	Client *http.Client
+	// AllowAnyPushHost lets the gateway forward push notifications to
+	// non-loopback webhooks.
+	AllowAnyPushHost bool
+}
+
+// Gateway is the id-rewriting reverse proxy. It is an http.Handler.
+type Gateway struct {
+	cfg      Config
+	upstream *url.URL
+	client   *http.Client
+
+	mu       sync.Mutex
+	toUp     map[string]string // client alias → upstream id
+	aliases  map[string]string // channel + "\x00" + upstream id → alias
+	hooks    []string          // client webhook URLs, by index
+	hookOf   map[string]int
+	ownHooks map[string]string // gateway webhook URL → client's
+}
+
+// New returns a gateway in front of cfg.Upstream.
+func New(cfg Config) (*Gateway, error) {
+	u, err := url.Parse(cfg.Upstream)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("gateway: upstream %q is not an http(s) URL", cfg.Upstream)
+	}
+	c := cfg.Client
+	if c == nil {
+		c = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	}
+	return &Gateway{cfg: cfg, upstream: u, client: c, toUp: map[string]string{}, aliases: map[string]string{},
+		hookOf: map[string]int{}, ownHooks: map[string]string{}}, nil
+}
+
+func (g *Gateway) hash(parts ...string) [32]byte {
+	h := sha256.New()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], g.cfg.Seed)
+	h.Write(b[:])
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Alias returns the client-facing id of upstream task id on channel.
+func (g *Gateway) Alias(channel, upstreamID string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.aliasLocked(channel, upstreamID)
+}
+
+func (g *Gateway) aliasLocked(channel, up string) string {
+	k := channel + "\x00" + up
+	if a, ok := g.aliases[k]; ok {
+		return a
+	}
+	s := g.hash("alias", channel, up)
+	a := fmt.Sprintf("gw-%x-%x-%x", s[0:4], s[4:6], s[6:12])
+	g.aliases[k] = a
+	g.toUp[a] = up
+	return a
+}
+
+// Upstream returns the upstream task id of a client-facing alias.
+func (g *Gateway) Upstream(alias string) (string, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	u, ok := g.toUp[alias]
+	return u, ok
+}
+
+// CorrelationID returns the correlation id of an upstream task id.
+func (g *Gateway) CorrelationID(upstreamID string) string {
+	s := g.hash("corr", upstreamID)
+	return "corr-" + hex.EncodeToString(s[:10])
+}
+
+// ServeHTTP implements http.Handler.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if n, ok := strings.CutPrefix(r.URL.Path, pushPrefix); ok {
+		g.servePush(w, r, n)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		http.Error(w, "gateway: read request", http.StatusBadRequest)
+		return
+	}
+	self := "http://" + r.Host
+	path := g.rewritePathIn(r.URL.Path)
+	if len(body) > 0 {
+		body = g.rewriteRequestBody(body, self, strings.Contains(path, "pushNotificationConfigs"))
+	}
+	target := *g.upstream
+	target.Path = strings.TrimSuffix(g.upstream.Path, "/") + path
+	target.RawQuery = r.URL.RawQuery
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, target.String(), bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, "gateway: bad request", http.StatusBadRequest)
+		return
+	}
+	for k, vs := range r.Header {
+		if k == "Content-Length" || k == "Connection" || k == "Accept-Encoding" {
+			continue
+		}
+		req.Header[k] = vs
+	}
+	resp, err := g.client.Do(req)
+	if err != nil {
+		http.Error(w, "gateway: upstream unreachable", http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, vs := range resp.Header {
+		if k == "Content-Length" || k == "Etag" {
+			continue
+		}
+		w.Header()[k] = vs
+	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		g.proxyStream(w, resp, self)
+		return
+	}
+	out, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	out, corr := g.rewriteResponseBody(out, ChannelReply, self)
+	if corr != "" {
+		w.Header().Set(CorrelationHeader, corr)
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(resp.StatusCode)
+	_, _ = w.Write(out)
+}
+
+func (g *Gateway) rewritePathIn(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		id, verb, _ := strings.Cut(s, ":")
+		if up, ok := g.Upstream(id); ok {
+			segs[i] = up
+			if verb != "" {
+				segs[i] += ":" + verb
+			}
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// rewriteRequestBody maps aliases to upstream ids in a request body (the
+// JSON-RPC params, or a REST body) and swaps webhook URLs for the gateway's.
+func (g *Gateway) rewriteRequestBody(body []byte, self string, restPushConfig bool) []byte {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return body
+	}
+	if env, ok := v.(map[string]any); ok {
+		if _, isRPC := env["jsonrpc"]; isRPC {
+			m, _ := env["method"].(string)
+			if p, ok := env["params"]; ok {
+				env["params"] = g.walkIn(p, self, strings.Contains(strings.ToLower(m), "pushnotification"))
+			}
+			b, _ := json.Marshal(env)
+			return b
+		}
+	}
+	b, _ := json.Marshal(g.walkIn(v, self, restPushConfig))
+	return b
+}
+
+var pushConfigKeys = map[string]bool{"pushNotificationConfig": true, "taskPushNotificationConfig": true, "pushNotification": true}
+
+func (g *Gateway) walkIn(v any, self string, isPushConfig bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if isPushConfig {
+			if u, ok := x["url"].(string); ok {
+				x["url"] = g.ownHook(self, u)
+			}
+		}
+		for k, val := range x {
+			switch k {
+			case "taskId", "id":
+				if s, ok := val.(string); ok {
+					if up, ok := g.Upstream(s); ok {
+						x[k] = up
+					}
+				}
+				continue
+			}
+			x[k] = g.walkIn(val, self, pushConfigKeys[k])
+		}
+		return x
+	case []any:
+		for i := range x {
+			if s, ok := x[i].(string); ok {
+				if up, ok := g.Upstream(s); ok {
+					x[i] = up
+				}
+				continue
+			}
+			x[i] = g.walkIn(x[i], self, false)
+		}
+	}
+	return v
+}
+
+func (g *Gateway) ownHook(self, clientURL string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n, ok := g.hookOf[clientURL]
+	if !ok {
+		n = len(g.hooks)
+		g.hooks = append(g.hooks, clientURL)
+		g.hookOf[clientURL] = n
+	}
+	own := self + pushPrefix + strconv.Itoa(n)
+	g.ownHooks[own] = clientURL
+	return own
+}
+
+// rewriteResponseBody maps upstream task ids to the channel's aliases and
+// stamps correlation ids; it returns the first correlation id stamped.
+func (g *Gateway) rewriteResponseBody(body []byte, channel, self string) ([]byte, string) {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return body, ""
+	}
+	var corr string
+	v = g.walkOut(v, channel, self, &corr)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return body, ""
+	}
+	return b, corr
+}
+
+// isTask reports whether m is a task object (by shape, in any dialect).
+func isTask(m map[string]any) bool {
+	if k, ok := m["kind"].(string); ok {
+		return k == "task"
+	}
+	_, hasStatus := m["status"].(map[string]any)
+	_, hasID := m["id"].(string)
+	_, hasCtx := m["contextId"].(string)
+	_, hasSession := m["sessionId"].(string)
+	return hasStatus && hasID && (hasCtx || hasSession)
+}
+
+func (g *Gateway) walkOut(v any, channel, self string, corr *string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		var up string
+		if isTask(x) {
+			up, _ = x["id"].(string)
+			x["id"] = g.outID(channel, up)
+		}
+		if s, ok := x["taskId"].(string); ok && s != "" {
+			if up == "" && (x["status"] != nil || x["artifact"] != nil) {
+				up = s
+			}
+			x["taskId"] = g.outID(channel, s)
+		}
+		if up != "" {
+			c := g.CorrelationID(up)
+			if *corr == "" {
+				*corr = c
+			}
+			md, _ := x["metadata"].(map[string]any)
+			if md == nil {
+				md = map[string]any{}
+			}
+			md[CorrelationMetadataKey] = c
+			x["metadata"] = md
+		}
+		for k, val := range x {
+			if k == "metadata" {
+				continue
+			}
+			if k == "referenceTaskIds" {
+				if l, ok := val.([]any); ok {
+					for i := range l {
+						if s, ok := l[i].(string); ok {
+							l[i] = g.outID(channel, s)
+						}
+					}
+				}
+				continue
+			}
+			x[k] = g.walkOut(val, channel, self, corr)
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = g.walkOut(x[i], channel, self, corr)
+		}
+	case string:
+		g.mu.Lock()
+		orig, ok := g.ownHooks[x]
+		g.mu.Unlock()
+		if ok {
+			return orig
+		}
+		if rest, ok := strings.CutPrefix(x, g.upstream.Scheme+"://"+g.upstream.Host); ok && self != "" {
+			return self + rest
+		}
+	}
+	return v
+}
+
+// outID is the alias of an upstream id, unless it already is an alias.
+func (g *Gateway) outID(channel, up string) string {
+	if _, isAlias := g.Upstream(up); isAlias {
+		return up
+	}
+	return g.Alias(channel, up)
+}
+
+// proxyStream rewrites each SSE data line.
+func (g *Gateway) proxyStream(w http.ResponseWriter, resp *http.Response, self string) {
+	w.WriteHeader(resp.StatusCode)
+	fl, _ := w.(http.Flusher)
+	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	for {
+		line, err := br.ReadString('\n')
+		if data, ok := strings.CutPrefix(line, "data:"); ok {
+			nl := strings.HasSuffix(data, "\n")
+			out, _ := g.rewriteResponseBody([]byte(strings.TrimSpace(data)), ChannelStream, self)
+			line = "data: " + string(out)
+			if nl {
+				line += "\n"
+			}
+		}
+		if line != "" {
+			if _, werr := io.WriteString(w, line); werr != nil {
+				return
+			}
+		}
+		if line == "\n" || line == "\r\n" || err != nil {
+			if fl != nil {
+				fl.Flush()
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// servePush rewrites one upstream notification and forwards it to the
+// client's webhook.
+func (g *Gateway) servePush(w http.ResponseWriter, r *http.Request, n string) {
+	i, err := strconv.Atoi(n)
+	g.mu.Lock()
+	var dest string
+	if err == nil && i >= 0 && i < len(g.hooks) {
+		dest = g.hooks[i]
+	}
+	g.mu.Unlock()
+	if dest == "" {
+		http.Error(w, "gateway: unknown webhook", http.StatusNotFound)
+		return
+	}
+	if err := g.checkForward(dest); err != nil {
+		http.Error(w, "gateway: "+err.Error(), http.StatusForbidden)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		http.Error(w, "gateway: read", http.StatusBadRequest)
+		return
+	}
+	out, corr := g.rewriteResponseBody(body, ChannelPush, "")
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodPost, dest, bytes.NewReader(out))
+	if err != nil {
+		http.Error(w, "gateway: bad webhook", http.StatusBadGateway)
+		return
+	}
+	for _, k := range []string{"Content-Type", "Authorization", "A2A-Notification-Token", "X-A2A-Notification-Token"} {
+		if v := r.Header.Get(k); v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	if corr != "" {
+		req.Header.Set(CorrelationHeader, corr)
+	}
+	resp, err := g.client.Do(req)
+	if err != nil {
+		http.Error(w, "gateway: webhook unreachable", http.StatusBadGateway)
+		return
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	w.WriteHeader(resp.StatusCode)
+}
+
+func (g *Gateway) checkForward(dest string) error {
+	if g.cfg.AllowAnyPushHost {
+		return nil
+	}
+	u, err := url.Parse(dest)
+	if err != nil {
+		return err
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(h); err == nil && ip.Unmap().IsLoopback() {
+		return nil
+	}
+	return errors.New("webhook host is not loopback")
+}
