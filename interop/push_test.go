@@ -1,0 +1,145 @@
+package interop
+
+import (
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	mocka2a "github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// pushAgent is an agent declaring push notifications whose first skill
+// parks in input-required, so a config can be registered before the task
+// moves on; it returns the config and that skill's id.
+func pushAgent(seed uint64, specs ...string) (server.AgentConfig, string) {
+	var skill string
+	ac := agentWith("pusher", seed, func(c *cards.Card) {
+		c.Capabilities.PushNotifications = true
+		for i := range c.Skills {
+			c.Skills[i].NeedsInput = false
+		}
+		c.Skills[0].NeedsInput = true
+		skill = c.Skills[0].ID
+	})
+	for _, s := range specs {
+		ac.Behaviors = append(ac.Behaviors, must(behaviors.Parse(s)))
+	}
+	return ac, skill
+}
+
+func must(b *behaviors.Scoped, err error) behaviors.Behavior {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestV1PushDelivery registers a webhook with a2a-go v2's
+// CreateTaskPushConfig and checks what the mock delivers to it.
+func TestV1PushDelivery(t *testing.T) {
+	t.Parallel()
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		ac, skill := pushAgent(61)
+		s := startMock(t, server.Config{Seed: 61, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		hook := testkit.Webhook(t)
+		c, _ := v1Client(t, s.URL(), b)
+		ctx := testCtx(t)
+
+		first := userText("watch this")
+		first.Metadata = map[string]any{"skillId": skill}
+		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
+		require.Equal(t, a2a.TaskStateInputRequired, task.Status.State)
+		_, err := c.CreateTaskPushConfig(ctx, &a2a.PushConfig{TaskID: task.ID, ID: "hook", URL: hook.URL, Token: "tok-61",
+			Auth: &a2a.PushAuthInfo{Scheme: "Bearer", Credentials: "cred-61"}})
+		require.NoError(t, err)
+
+		next := userText("here is more")
+		next.TaskID, next.ContextID = task.ID, task.ContextID
+		done := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next})
+		require.Equal(t, a2a.TaskStateCompleted, done.Status.State)
+
+		hook.AssertReceivedStates(t, string(task.ID), mocka2a.StateWorking, mocka2a.StateCompleted)
+		for _, p := range hook.ReceivedFor(string(task.ID)) {
+			assert.Equal(t, "tok-61", p.Header.Get("A2A-Notification-Token"))
+			assert.Equal(t, "Bearer cred-61", p.Header.Get("Authorization"))
+		}
+	})
+}
+
+// TestV1PushTerminalDroppedClientPolls drops the terminal notification: a
+// client that waits for pushes must fall back to GetTask.
+func TestV1PushTerminalDroppedClientPolls(t *testing.T) {
+	t.Parallel()
+	ac, skill := pushAgent(62, "push-drop:terminal=true")
+	s := startMock(t, server.Config{Seed: 62, StepDelay: 10 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	hook := testkit.Webhook(t)
+	c, _ := v1Client(t, s.URL(), v1Bindings[0])
+	ctx := testCtx(t)
+
+	first := userText("watch this")
+	first.Metadata = map[string]any{"skillId": skill}
+	task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
+	_, err := c.CreateTaskPushConfig(ctx, &a2a.PushConfig{TaskID: task.ID, URL: hook.URL})
+	require.NoError(t, err)
+	next := userText("go on")
+	next.TaskID, next.ContextID = task.ID, task.ContextID
+	_ = sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next, Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
+
+	// The client waits a bounded time for the terminal push, then polls.
+	id := string(task.ID)
+	require.False(t, hook.WaitFor(300*time.Millisecond, func(ps []testkit.Push) bool {
+		for _, p := range ps {
+			if p.TaskID == id && p.State.Terminal() {
+				return true
+			}
+		}
+		return false
+	}), "the terminal push is dropped")
+	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
+	require.NoError(t, err)
+	assert.Equal(t, a2a.TaskStateCompleted, got.Status.State)
+	testkit.AssertFellBackToPolling(t, hook, s.Journal().Entries(), id)
+}
+
+// TestV1PushHungWebhook: a webhook that never answers holds neither the
+// task nor the server's Close (goleak in TestMain checks nothing is left).
+func TestV1PushHungWebhook(t *testing.T) {
+	t.Parallel()
+	ac, skill := pushAgent(63)
+	s := startMock(t, server.Config{Seed: 63, StepDelay: -1, PushTimeout: 100 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	hook := testkit.Webhook(t)
+	hook.SetDelay(time.Hour)
+	c, _ := v1Client(t, s.URL(), v1Bindings[0])
+	ctx := testCtx(t)
+
+	first := userText("watch this")
+	first.Metadata = map[string]any{"skillId": skill}
+	task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
+	_, err := c.CreateTaskPushConfig(ctx, &a2a.PushConfig{TaskID: task.ID, URL: hook.URL})
+	require.NoError(t, err)
+	next := userText("go on")
+	next.TaskID, next.ContextID = task.ID, task.ContextID
+	started := time.Now()
+	done := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next})
+	assert.Equal(t, a2a.TaskStateCompleted, done.Status.State)
+	assert.Less(t, time.Since(started), 2*time.Second, "the task does not wait for its webhook")
+	require.Eventually(t, func() bool {
+		n := 0
+		for _, e := range s.Journal().Entries() {
+			if e.Kind == server.EntryPush {
+				n++
+			}
+		}
+		return n >= 3
+	}, 5*time.Second, 10*time.Millisecond, "each delivery times out and is journaled")
+	closed := time.Now()
+	require.NoError(t, s.Close())
+	assert.Less(t, time.Since(closed), 3*time.Second)
+}
