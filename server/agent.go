@@ -303,7 +303,7 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 			return tl.Clone()
 		}
 	}
-	var tl timeline.Timeline
+	tl := make(timeline.Timeline, 0, 4)
 	if d.Kind == timeline.DecideNew {
 		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateSubmitted})
 		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking, After: delay})
@@ -665,6 +665,18 @@ func (a *agent) unsubscribe(id string, sub *subscriber) {
 			close(sub.ch)
 		}
 	}
+}
+
+// state returns the task's state and whether its player runs, without
+// copying the task.
+func (a *agent) state(id string) (st a2a.TaskState, playing, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[id]
+	if !ok {
+		return "", false, false
+	}
+	return e.task.Status.State, e.playing, true
 }
 
 // taskDialect returns the dialect task id was created in, or "".

@@ -135,8 +135,8 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 // is settled: a player either ran inline or runs in its goroutine.
 func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber) {
 	for {
-		t, _, playing := a.snapshot(id)
-		if t == nil || t.Status.State.Terminal() || t.Status.State.Interrupted() || !playing {
+		st, playing, ok := a.state(id)
+		if !ok || st.Terminal() || st.Interrupted() || !playing {
 			return
 		}
 		select {
