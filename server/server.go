@@ -124,6 +124,8 @@ type Server struct {
 	listener net.Listener
 	closed   atomic.Bool
 	url      string
+	connMu   sync.Mutex
+	newConns map[net.Conn]struct{}
 }
 
 // New builds a server from cfg. It does not listen; see Start or Handler.
@@ -212,6 +214,7 @@ func (s *Server) Serve(ln net.Listener) {
 		Handler:           s.echo,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		ConnState:         s.trackConn,
 	}
 	s.streams.Add(1)
 	go func() {
@@ -286,6 +289,14 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.stop()
+	// http.Server.Shutdown waits up to 5s for a connection that was opened
+	// but never carried a request (clients dial ahead); nothing will come on
+	// those now, so close them first.
+	s.connMu.Lock()
+	for c := range s.newConns {
+		_ = c.Close()
+	}
+	s.connMu.Unlock()
 	var err error
 	if s.httpSrv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -298,6 +309,19 @@ func (s *Server) Close() error {
 	s.players.Wait()
 	s.streams.Wait()
 	return err
+}
+
+func (s *Server) trackConn(c net.Conn, st http.ConnState) {
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	if st == http.StateNew {
+		if s.newConns == nil {
+			s.newConns = map[net.Conn]struct{}{}
+		}
+		s.newConns[c] = struct{}{}
+		return
+	}
+	delete(s.newConns, c)
 }
 
 func (s *Server) record(e Entry) {
