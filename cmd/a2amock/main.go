@@ -106,6 +106,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		fmt.Fprintf(stderr, "a2amock serve: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
+	if err := flagsFromEnv(fs, os.LookupEnv); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+		return 2
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: --log-level %q: use debug, info, warn or error\n", *logLevel)
@@ -187,6 +191,36 @@ func runServer(ctx context.Context, cfg server.Config, addr string, names []stri
 		return 1
 	}
 	return 0
+}
+
+// flagsFromEnv sets every flag not given on the command line from
+// A2AMOCK_<NAME> (e.g. A2AMOCK_CONTROL_TOKEN, A2AMOCK_SCENARIO), because CI
+// service containers take environment variables but no arguments. Repeatable
+// flags take several values separated by ";".
+func flagsFromEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] {
+			return
+		}
+		env := "A2AMOCK_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		v, ok := lookup(env)
+		if !ok {
+			return
+		}
+		values := []string{v}
+		if _, repeatable := f.Value.(*stringList); repeatable {
+			values = strings.Split(v, ";")
+		}
+		for _, one := range values {
+			if err := fs.Set(f.Name, strings.TrimSpace(one)); err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q: %w", env, v, err))
+			}
+		}
+	})
+	return errors.Join(errs...)
 }
 
 func agentNames(v string) ([]string, error) {
