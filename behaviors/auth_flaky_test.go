@@ -61,6 +61,7 @@ func TestAuthFlaky(t *testing.T) {
 	params := map[string]any{"message": message(a2a.V10, "hi", "s1", "")}
 	status, out := callAuth(t, c, base+"/", "SendMessage", params, "")
 	assert.Equal(t, http.StatusUnauthorized, status, "no token: refused by the agent, not counted")
+	assert.NotNil(t, out["error"], "no token: a JSON-RPC error body")
 	for i := range 2 {
 		status, out = callAuth(t, c, base+"/", "SendMessage", params, server.TestBearerToken)
 		assert.Equal(t, http.StatusUnauthorized, status, "valid token refused, try %d", i+1)

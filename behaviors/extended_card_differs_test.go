@@ -34,6 +34,7 @@ func TestExtendedCardDiffers(t *testing.T) {
 
 	status, out = callAuth(t, c, base+"/", "GetExtendedAgentCard", map[string]any{}, "")
 	assert.Equal(t, http.StatusUnauthorized, status, "the extended card needs credentials")
+	assert.NotNil(t, out["error"], "refused with a JSON-RPC error body")
 
 	base, c = authServer(t, "extended-card-differs:add=premium|audit")
 	status, out = callAuth(t, c, base+"/", "GetExtendedAgentCard", map[string]any{}, server.TestBearerToken)

@@ -243,9 +243,7 @@ func parseExtensions(c *Card, exts []wireExtension) []error {
 			continue
 		}
 		if e.URI != DurationExtensionURI {
-			c.Capabilities.Extensions = append(c.Capabilities.Extensions, Extension{
-				URI: e.URI, Description: e.Description, Required: e.Required, Params: e.Params,
-			})
+			c.Capabilities.Extensions = append(c.Capabilities.Extensions, Extension(e))
 			continue
 		}
 		for _, id := range sortedKeys(e.Params) {

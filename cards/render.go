@@ -254,7 +254,7 @@ func renderExtensions(c *Card) []wireExtension {
 		if e.URI == DurationExtensionURI {
 			continue
 		}
-		out = append(out, wireExtension{URI: e.URI, Description: e.Description, Required: e.Required, Params: e.Params})
+		out = append(out, wireExtension(e))
 	}
 	params := map[string]any{}
 	for _, s := range c.Skills {

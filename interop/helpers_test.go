@@ -52,16 +52,6 @@ func inputSkill(c *cards.Card) string {
 	return c.Skills[0].ID
 }
 
-// plainSkill returns the id of a skill that runs straight to completion.
-func plainSkill(c *cards.Card) string {
-	for _, s := range c.Skills {
-		if !s.NeedsInput {
-			return s.ID
-		}
-	}
-	return ""
-}
-
 // httpClient is the client handed to the SDKs. It has no overall timeout,
 // since the SDK default (3 minutes) would cut long streams; tests bound each
 // call with a context instead. Its idle connections are closed at the end so

@@ -70,7 +70,7 @@ func (r *ctlRig) do(method, path string, body any) (int, map[string]any) {
 
 // sendState sends a v1.0 message to agent and returns the answered state.
 func (r *ctlRig) sendState(agent string) (string, error) {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`)
+	body := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
 	resp, err := r.client.Post(r.srv.URL()+"/agents/"+agent+"/", "application/json", bytes.NewReader([]byte(body)))
 	if err != nil {
 		return "", err

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -401,14 +400,4 @@ func isLoopback(r *http.Request) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-var errBodyNotJSON = errors.New("body is not JSON")
-
-func compactJSON(b []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, b); err != nil {
-		return nil, errBodyNotJSON
-	}
-	return buf.Bytes(), nil
 }
