@@ -333,7 +333,12 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 // start creates or continues the task of a decision and starts its timeline.
 // sub, when not nil, is subscribed before the first step so a stream misses
 // nothing. It returns the task's id.
-func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber) (string, *a2a.Error) {
+//
+// opening, when not nil, receives the task as it stands once the message is
+// taken and before any step plays: the first event of a stream that
+// continues a task, so the stream shows every state the continuation goes
+// through.
+func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber, opening **a2a.Task) (string, *a2a.Error) {
 	m := req.Message
 	if pc := req.Config.PushConfig; pc != nil {
 		if err := a.srv.checkPushURL(pc.URL, pushURLField(req.Dialect, true)); err != nil {
@@ -412,6 +417,9 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	}
 	if sub != nil {
 		e.subs[sub] = struct{}{}
+	}
+	if opening != nil {
+		*opening = e.task.Clone()
 	}
 	a.mu.Unlock()
 
@@ -687,19 +695,6 @@ func (a *agent) taskDialect(id string) a2a.Dialect {
 		return e.dialect
 	}
 	return ""
-}
-
-// snapshotQueued returns a copy of the task and how many events are queued
-// for sub, taken together so the events are exactly those the copy already
-// reflects.
-func (a *agent) snapshotQueued(id string, sub *subscriber) (*a2a.Task, int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	e, ok := a.tasks[id]
-	if !ok {
-		return nil, 0
-	}
-	return e.task.Clone(), len(sub.ch)
 }
 
 // snapshot returns a copy of the task, its hold flag and whether its player

@@ -344,6 +344,10 @@ func TestStreamedFollowUpNoDuplicateState(t *testing.T) {
 			for i := 1; i < len(st); i++ {
 				assert.NotEqual(t, st[i-1], st[i], "state %s reported twice in a row: %v", st[i], st)
 			}
+			// However short the steps, the stream opens on the task as the
+			// continuation found it and shows every state it then went
+			// through.
+			assert.Equal(t, []a2a.TaskState{a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted}, st)
 		})
 	}
 }

@@ -108,7 +108,6 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var taskID string
 	var first []a2a.Event
 	synthesizeTask := false
-	skip := 0 // items queued for sub that first already reflects
 	switch req.Op {
 	case a2a.OpStream:
 		d, _ := a.decide(x, req)
@@ -119,19 +118,17 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		case timeline.DecideMessage:
 			first = []a2a.Event{{Message: a.replyMessage(req.Message)}}
 		default:
-			id, e := a.start(req, x, d, sub)
+			var opening *a2a.Task
+			id, e := a.start(req, x, d, sub, &opening)
 			if e != nil {
 				return refuse(e)
 			}
 			taskID = id
 			synthesizeTask = d.Kind == timeline.DecideNew
 			if !synthesizeTask {
-				// The steps played inline by start are queued for sub
-				// and already in the snapshot: skip them, or the stream
-				// would report them twice.
-				t, queued := a.snapshotQueued(id, sub)
-				skip = queued
-				first = []a2a.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
+				// The task as the continuation found it, then every step
+				// the continuation plays, as they are queued for sub.
+				first = []a2a.Event{{Task: trimHistory(opening, req.Config.HistoryLength)}}
 			}
 		}
 	case a2a.OpSubscribe:
@@ -187,7 +184,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		closeReason = "complete"
 		return nil
 	}
-	if st := stateOf(first); st.Terminal() || st.Interrupted() {
+	if st := stateOf(first); req.Op == a2a.OpSubscribe && (st.Terminal() || st.Interrupted()) {
 		// Re-attached to an interrupted task: nothing will come until the
 		// client acts, so end as a live stream would have.
 		closeReason = "complete: " + string(st)
@@ -214,10 +211,6 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			if it.endStream {
 				closeReason = "ended by timeline without a final event"
 				return nil
-			}
-			if skip > 0 {
-				skip--
-				continue
 			}
 			if it.playerDone {
 				continue

@@ -111,7 +111,7 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 		return &a2a.Result{Message: a.replyMessage(req.Message)}, nil
 	}
 	sub := newWaiter()
-	id, err := a.start(req, x, d, sub)
+	id, err := a.start(req, x, d, sub, nil)
 	if err != nil {
 		return nil, err
 	}
