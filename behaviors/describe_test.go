@@ -21,6 +21,18 @@ func TestDocsBehaviorsUpToDate(t *testing.T) {
 		"docs/behaviors.md is out of date with the catalogue: run go generate ./behaviors")
 }
 
+func TestReadmeSummaryUpToDate(t *testing.T) {
+	t.Parallel()
+	got, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	want, err := behaviors.SpliceSummary(string(got), behaviors.Summary(behaviors.Catalogue()))
+	require.NoError(t, err)
+	require.Equal(t, want, string(got), "README.md's catalogue summary is out of date: run go generate ./behaviors")
+	for _, name := range behaviors.Catalogue().Names() {
+		require.Contains(t, string(got), "| `"+name+"` |", "every behavior is listed")
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	t.Parallel()
 	md := behaviors.Describe(behaviors.Catalogue())

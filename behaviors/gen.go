@@ -1,3 +1,3 @@
 package behaviors
 
-//go:generate go run ./internal/gendoc -o ../docs/behaviors.md
+//go:generate go run ./internal/gendoc -o ../docs/behaviors.md -readme ../README.md

@@ -1,6 +1,7 @@
 // Command gendoc writes the behavior catalogue (behaviors.Describe of the
-// built-in catalogue) to a Markdown file; `go generate ./behaviors` runs it
-// to keep docs/behaviors.md current.
+// built-in catalogue) to a Markdown file and its summary into the README;
+// `go generate ./behaviors` runs it to keep docs/behaviors.md and README.md
+// current.
 package main
 
 import (
@@ -13,9 +14,29 @@ import (
 
 func main() {
 	out := flag.String("o", "docs/behaviors.md", "file to write")
+	readme := flag.String("readme", "", "README whose catalogue summary (between the markers) to rewrite")
 	flag.Parse()
-	if err := os.WriteFile(*out, []byte(behaviors.Describe(behaviors.Catalogue())), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gendoc:", err)
-		os.Exit(1)
+	cat := behaviors.Catalogue()
+	if err := os.WriteFile(*out, []byte(behaviors.Describe(cat)), 0o644); err != nil {
+		fail(err)
 	}
+	if *readme == "" {
+		return
+	}
+	doc, err := os.ReadFile(*readme)
+	if err != nil {
+		fail(err)
+	}
+	spliced, err := behaviors.SpliceSummary(string(doc), behaviors.Summary(cat))
+	if err != nil {
+		fail(fmt.Errorf("%s: %w", *readme, err))
+	}
+	if err := os.WriteFile(*readme, []byte(spliced), 0o644); err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gendoc:", err)
+	os.Exit(1)
 }
