@@ -30,6 +30,9 @@ type ServerSpec struct {
 	KeepAlive Duration `yaml:"keepAlive,omitempty" doc:"period of SSE keep-alive comments on streams held open; absent for the default 15s"`
 	// StrictVersion rejects v1.0 methods sent without an A2A-Version header.
 	StrictVersion bool `yaml:"strictVersion,omitempty" doc:"reject v1.0 methods sent without an A2A-Version header"`
+	// Gateway puts the id-rewriting gateway (package gateway) in front of
+	// the agents when the file is served by a2amock serve.
+	Gateway bool `yaml:"gateway,omitempty" doc:"serve the agents behind the id-rewriting gateway: task ids differ per channel and a correlation id is added (a2amock serve --gateway overrides it)"`
 }
 
 // AgentSpec is one hosted agent.

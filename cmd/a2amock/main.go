@@ -98,6 +98,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	strict := fs.Bool("strict-version", false, "reject v1.0 methods sent without an A2A-Version header (VersionNotSupportedError)")
 	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
 	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
+	gatewayFlag := fs.Bool("gateway", false, "serve the agents behind the id-rewriting gateway on --addr (task ids differ per channel, X-Correlation-Id and metadata correlationId added; the control API passes through)")
 	scenarioFile := fs.String("scenario", "", "serve this scenario file (see a2amock validate); --addr, --seed, --step-delay and --behavior override it when given")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -120,6 +121,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	listen := *addr
+	runServer := runServer // shadowed: both calls below then start the gateway when asked
+	if gatewayRequested(*gatewayFlag, explicit["gateway"], *scenarioFile) {
+		runServer = runGateway
+	}
 	if *scenarioFile != "" || !explicit["agents"] && !explicit["dialect"] && !explicit["push"] {
 		cfg, addrOut, names, err := scenarioServeConfig(*scenarioFile, explicit, *addr, *seed, *stepDelay, behaviorSpecs)
 		if err != nil {

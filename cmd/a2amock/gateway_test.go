@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/gateway"
+	"github.com/a2amock/a2amock/server"
+)
+
+// rpc posts one v1.0 JSON-RPC call and returns the decoded reply and its
+// headers.
+func rpc(t *testing.T, c *http.Client, u, method, params string) (map[string]any, http.Header) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":"r1","method":"` + method + `","params":` + params + `}`
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := c.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), string(b))
+	require.Nil(t, out["error"], string(b))
+	return out, resp.Header
+}
+
+func getJSON(t *testing.T, c *http.Client, u string) map[string]any {
+	t.Helper()
+	resp, err := c.Get(u)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(b))
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), string(b))
+	return out
+}
+
+// urlsIn collects every string value of v that looks like an http URL.
+func urlsIn(v any, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			urlsIn(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			urlsIn(e, out)
+		}
+	case string:
+		if strings.HasPrefix(x, "http://") {
+			*out = append(*out, x)
+		}
+	}
+}
+
+func TestServeGateway(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	gwURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return serve(ctx, []string{"--gateway", "--addr", "127.0.0.1:0", "--seed", "7", "--step-delay", "0", "--log-level", "error"}, &stdout, &stderr, ready)
+	})
+	tr := &http.Transport{}
+	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+
+	// Every URL in the card sends the client back through the gateway.
+	card := getJSON(t, c, gwURL+"/.well-known/agent-card.json")
+	var urls []string
+	urlsIn(card, &urls)
+	require.NotEmpty(t, urls, "the card declares its interfaces")
+	for _, u := range urls {
+		assert.True(t, strings.HasPrefix(u, gwURL+"/"), "card URL %s does not point at the gateway %s", u, gwURL)
+	}
+
+	reply, hdr := rpc(t, c, gwURL+"/", "SendMessage", `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`)
+	task, _ := reply["result"].(map[string]any)["task"].(map[string]any)
+	require.NotNil(t, task, "%v", reply)
+	clientID, _ := task["id"].(string)
+	require.NotEmpty(t, clientID)
+	corr := hdr.Get(gateway.CorrelationHeader)
+	require.NotEmpty(t, corr, "the reply carries a correlation id header")
+	md, _ := task["metadata"].(map[string]any)
+	assert.Equal(t, corr, md[gateway.CorrelationMetadataKey], "and the same id in the task's metadata")
+
+	// The control API passes through unchanged: the journal shows the
+	// mock's own task id, which the client never saw.
+	journal := getJSON(t, c, gwURL+"/_a2amock/journal")
+	var mockID string
+	for _, e := range journal["entries"].([]any) {
+		id, _ := e.(map[string]any)["taskId"].(string)
+		assert.NotEqual(t, clientID, id, "the gateway's alias never reaches the mock")
+		if id != "" && mockID == "" {
+			mockID = id
+		}
+	}
+	require.NotEmpty(t, mockID, "the journal records the task")
+	assert.NotEqual(t, mockID, clientID)
+	// The same seed gives the same aliases, so the client's id is exactly
+	// the gateway's reply alias of the mock's id.
+	ref, err := gateway.New(gateway.Config{Upstream: "http://127.0.0.1:1", Seed: 7})
+	require.NoError(t, err)
+	assert.Equal(t, ref.Alias(gateway.ChannelReply, mockID), clientID)
+	assert.Equal(t, ref.CorrelationID(mockID), corr)
+
+	// The alias works in requests: the gateway maps it back.
+	got, hdr := rpc(t, c, gwURL+"/", "GetTask", `{"id":"`+clientID+`"}`)
+	assert.Equal(t, clientID, got["result"].(map[string]any)["id"])
+	assert.Equal(t, corr, hdr.Get(gateway.CorrelationHeader))
+
+	tr.CloseIdleConnections()
+	assert.Equal(t, 0, stop(), stderr.String())
+	assert.Contains(t, stdout.String(), "behind the id-rewriting gateway at "+gwURL)
+}
+
+func TestServeGatewayFromScenario(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "gw.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("server:\n  gateway: true\n  stepDelay: 0s\nagents:\n  - name: a\n"), 0o600))
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		gateway bool
+	}{
+		{"server.gateway in the file", nil, true},
+		{"--gateway=false overrides the file", []string{"--gateway=false"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			u, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+				args := append([]string{"--addr", "127.0.0.1:0", "--log-level", "error", "--scenario", file}, tc.args...)
+				return serve(ctx, args, &stdout, &stderr, ready)
+			})
+			tr := &http.Transport{}
+			c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+			reply, hdr := rpc(t, c, u+"/", "SendMessage", `{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`)
+			tr.CloseIdleConnections()
+			id, _ := reply["result"].(map[string]any)["task"].(map[string]any)["id"].(string)
+			require.NotEmpty(t, id, "%v", reply)
+			assert.Equal(t, tc.gateway, strings.HasPrefix(id, "gw-"), id)
+			assert.Equal(t, tc.gateway, hdr.Get(gateway.CorrelationHeader) != "")
+			assert.Equal(t, 0, stop(), stderr.String())
+		})
+	}
+}
+
+func TestGatewayFrontGuardsControlAPI(t *testing.T) {
+	t.Parallel()
+	srv, err := server.New(server.Config{StepDelay: -1})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	defer srv.Close()
+
+	open, err := newGatewayFront(srv.URL(), 1, "")
+	require.NoError(t, err)
+	defer open.proxyTransport.CloseIdleConnections()
+	srvTok, err := server.New(server.Config{StepDelay: -1, ControlToken: "s3cret"})
+	require.NoError(t, err)
+	require.NoError(t, srvTok.Start("127.0.0.1:0"))
+	defer srvTok.Close()
+	withToken, err := newGatewayFront(srvTok.URL(), 1, "s3cret")
+	require.NoError(t, err)
+	defer withToken.proxyTransport.CloseIdleConnections()
+
+	do := func(f *gatewayFront, remote, auth string) int {
+		r := httptest.NewRequest(http.MethodGet, "/_a2amock/journal", nil)
+		r.RemoteAddr = remote
+		if auth != "" {
+			r.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		f.ServeHTTP(w, r)
+		return w.Code
+	}
+	// The mock sees the front's loopback connection, so the front applies
+	// the loopback rule to the real client.
+	assert.Equal(t, http.StatusOK, do(open, "127.0.0.1:5555", ""))
+	assert.Equal(t, http.StatusForbidden, do(open, "10.1.2.3:5555", ""))
+	// With a token the mock checks the forwarded Authorization header.
+	assert.Equal(t, http.StatusUnauthorized, do(withToken, "10.1.2.3:5555", ""))
+	assert.Equal(t, http.StatusOK, do(withToken, "10.1.2.3:5555", "Bearer s3cret"))
+}
