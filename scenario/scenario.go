@@ -128,6 +128,7 @@ func (s *Scenario) File() string { return s.file }
 // Address returns the listen address the file asks for, or "".
 func (s *Scenario) Address() string { return s.Server.Address }
 
+// String names the scenario's file and its number of agents, for logs.
 func (s *Scenario) String() string {
 	return fmt.Sprintf("scenario %s (%d agents)", s.file, len(s.Agents))
 }
