@@ -260,11 +260,26 @@ func healthcheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the a2amock server")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for an answer")
+	token := fs.String("control-token", "", "bearer token of the control API; default $A2AMOCK_CONTROL_TOKEN, which the image's HEALTHCHECK inherits from the container")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if *token == "" {
+		// A server started with a control token answers /healthz only with
+		// it, even on loopback; without this the container never turns
+		// healthy in CI, where a token is always set.
+		*token = os.Getenv("A2AMOCK_CONTROL_TOKEN")
+	}
+	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*url, "/")+"/_a2amock/healthz", nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "unhealthy: %v\n", err)
+		return 2
+	}
+	if *token != "" {
+		req.Header.Set("Authorization", "Bearer "+*token)
+	}
 	c := &http.Client{Timeout: *timeout}
-	resp, err := c.Get(strings.TrimRight(*url, "/") + "/_a2amock/healthz")
+	resp, err := c.Do(req)
 	if err != nil {
 		fmt.Fprintf(stderr, "unhealthy: %v\n", err)
 		return 1
