@@ -9,6 +9,7 @@ package interop
 import (
 	"context"
 	"iter"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,9 +83,9 @@ func kinds(events []a2a.Event) []string {
 	for _, ev := range events {
 		switch v := ev.(type) {
 		case *a2a.Task:
-			out = append(out, "task:"+string(v.Status.State))
+			out = append(out, "task:"+short(v.Status.State))
 		case *a2a.TaskStatusUpdateEvent:
-			out = append(out, "status:"+string(v.Status.State))
+			out = append(out, "status:"+short(v.Status.State))
 		case *a2a.TaskArtifactUpdateEvent:
 			out = append(out, "artifact")
 		case *a2a.Message:
@@ -94,6 +95,12 @@ func kinds(events []a2a.Event) []string {
 		}
 	}
 	return out
+}
+
+// short spells a v1.0 state the way the catalogue does (TASK_STATE_WORKING
+// is working).
+func short(st a2a.TaskState) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(string(st), "TASK_STATE_")), "_", "-")
 }
 
 // shortCtx bounds one call of a test that expects the call not to end on
