@@ -197,3 +197,36 @@ func TestGatewayFrontGuardsControlAPI(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, do(withToken, "10.1.2.3:5555", ""))
 	assert.Equal(t, http.StatusOK, do(withToken, "10.1.2.3:5555", "Bearer s3cret"))
 }
+
+// Stopping serve --gateway while a stream is open through the gateway ends
+// the stream and exits cleanly, without waiting out a shutdown timeout.
+func TestServeGatewayShutdownWithOpenStream(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	u, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return serve(ctx, []string{"--gateway", "--addr", "127.0.0.1:0", "--log-level", "error", "--behavior", "never-terminal"}, &stdout, &stderr, ready)
+	})
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr}
+	body := `{"jsonrpc":"2.0","id":"s1","method":"SendStreamingMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
+	req, err := http.NewRequest(http.MethodPost, u+"/", strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := c.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Contains(t, resp.Header.Get("Content-Type"), "text/event-stream")
+	first := make([]byte, 4096)
+	n, err := resp.Body.Read(first)
+	require.NoError(t, err)
+	assert.Contains(t, string(first[:n]), `"id":"gw-`, "the stream's task id is the gateway's alias")
+
+	start := time.Now()
+	assert.Equal(t, 0, stop(), stderr.String())
+	assert.Less(t, time.Since(start), 4*time.Second, "shutdown did not wait on the open stream")
+	// The stream ends (cleanly or cut): ReadAll returns instead of hanging.
+	_, _ = io.ReadAll(resp.Body)
+}
