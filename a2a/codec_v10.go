@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 )
 
 func init() { register(v10Codec{}) }
@@ -42,10 +41,6 @@ func (v10Codec) Dialect() Dialect { return V10 }
 // Methods implements Codec. The returned map is shared and must not be
 // modified.
 func (v10Codec) Methods() map[string]Op { return v10Methods }
-
-// v10TimeLayout is what the SDKs emit: UTC with exactly three fractional
-// digits, so that timestamps compare as strings.
-const v10TimeLayout = "2006-01-02T15:04:05.000Z"
 
 // ListTasks page sizes (v1.0 §ListTasksRequest).
 const (
@@ -227,13 +222,6 @@ type v10RPCStatus struct {
 	Details []v10ErrorInfo `json:"details,omitempty"`
 }
 
-func v10Time(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(v10TimeLayout)
-}
-
 // v10EmptyData stands in for a data part without a value: ProtoJSON would
 // write null, which most clients read as "no member set", leaving a part with
 // no content.
@@ -288,7 +276,7 @@ func encodeMessage10(m *Message) (v10Message, error) {
 }
 
 func encodeStatus10(s *TaskStatus) (v10Status, error) {
-	out := v10Status{State: StateToV10(s.State), Timestamp: v10Time(s.Timestamp)}
+	out := v10Status{State: StateToV10(s.State), Timestamp: formatTime(s.Timestamp)}
 	if s.Message != nil {
 		m, err := encodeMessage10(s.Message)
 		if err != nil {
@@ -920,7 +908,9 @@ func decodePart10(in *v10PartIn, path string, out *Part) *Error {
 }
 
 // v10Base64 accepts padded and unpadded, standard and URL-safe base64, as
-// ProtoJSON parsers do.
+// ProtoJSON parsers do. It is not decodeBase64: it strips trailing '=' before
+// the unpadded tries (forgiving wrong padding), and on padding mixed with
+// line breaks the two disagree both ways, so each dialect keeps its own.
 func v10Base64(s string) ([]byte, error) {
 	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
 		return b, nil
@@ -933,23 +923,17 @@ func v10Base64(s string) ([]byte, error) {
 }
 
 func decodePush10(in *v10PushIn, path string) (*PushConfig, *Error) {
-	at := func(f string) string {
-		if path == "" {
-			return f
-		}
-		return path + "." + f
-	}
 	if in.URL == "" {
-		return nil, ErrInvalidParams(at("url"), "is required")
+		return nil, ErrInvalidParams(joinPath(path, "url"), "is required")
 	}
 	u, err := url.Parse(in.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, ErrInvalidParams(at("url"), fmt.Sprintf("must be an absolute http(s) URL, not %q", in.URL))
+		return nil, ErrInvalidParams(joinPath(path, "url"), fmt.Sprintf("must be an absolute http(s) URL, not %q", in.URL))
 	}
 	pc := &PushConfig{ID: in.ID, TaskID: in.TaskID, URL: in.URL, Token: in.Token, Tenant: in.Tenant}
 	if a := in.Authentication; a != nil {
 		if a.Scheme == "" {
-			return nil, ErrInvalidParams(at("authentication.scheme"), "is required")
+			return nil, ErrInvalidParams(joinPath(path, "authentication.scheme"), "is required")
 		}
 		pc.AuthSchemes, pc.AuthCredentials = []string{a.Scheme}, a.Credentials
 	}
@@ -990,7 +974,7 @@ func decodeList10(raw []byte, req *Request) *Error {
 		return e
 	}
 	if in.StatusTimestampAfter != "" {
-		t, err := time.Parse(time.RFC3339Nano, in.StatusTimestampAfter)
+		t, err := parseTime(in.StatusTimestampAfter)
 		if err != nil {
 			return ErrInvalidParams("statusTimestampAfter", fmt.Sprintf("must be an RFC 3339 timestamp, not %q", in.StatusTimestampAfter))
 		}
@@ -1000,10 +984,11 @@ func decodeList10(raw []byte, req *Request) *Error {
 }
 
 func v10HistoryLength(v v10Int, path string) (*int, *Error) {
-	if v.set && v.n < 0 {
-		return nil, ErrInvalidParams(path, "must not be negative")
+	n := v.ptr()
+	if e := checkHistoryLength(n, path); e != nil {
+		return nil, e
 	}
-	return v.ptr(), nil
+	return n, nil
 }
 
 // v10Snippet quotes a wire value for an error message, cut short so a huge
@@ -1026,7 +1011,7 @@ func v10Unmarshal(raw []byte, v any) *Error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return ErrInvalidParams(v10TypeErrorPath(raw, te), fmt.Sprintf("must be %s, not %s", v10JSONKind(te.Type), te.Value))
+		return ErrInvalidParams(v10TypeErrorPath(raw, te), fmt.Sprintf("must be %s, not %s", jsonKind(te.Type), te.Value))
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -1065,7 +1050,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 		if arr, ok := node.([]any); ok {
 			for i, el := range arr {
 				if v10KindOf(el) == want {
-					return path + "[" + strconv.Itoa(i) + "]", true
+					return indexPath(path, i), true
 				}
 			}
 		}
@@ -1074,7 +1059,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 	switch n := node.(type) {
 	case []any:
 		for i, el := range n {
-			if p, ok := v10Find(el, segs, path+"["+strconv.Itoa(i)+"]", want); ok {
+			if p, ok := v10Find(el, segs, indexPath(path, i), want); ok {
 				return p, true
 			}
 		}
@@ -1091,11 +1076,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 			}
 		}
 		if ok {
-			next := key
-			if path != "" {
-				next = path + "." + key
-			}
-			return v10Find(child, segs[1:], next, want)
+			return v10Find(child, segs[1:], joinPath(path, key), want)
 		}
 	}
 	return "", false
@@ -1115,30 +1096,4 @@ func v10KindOf(v any) string {
 		return "object"
 	}
 	return "null"
-}
-
-// v10JSONKind names the JSON type a Go destination type expects.
-func v10JSONKind(t reflect.Type) string {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil {
-		return "a JSON value"
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "a JSON value"
 }

@@ -16,14 +16,22 @@ import (
 )
 
 // timeLayout is RFC 3339 with milliseconds, which is what the SDKs emit.
+// formatTime writes UTC, for which Z07:00 is "Z": every dialect's
+// timestamps then have the same length and compare as strings.
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
+// formatTime renders a status timestamp, or "" for the zero time (the
+// field is then left out).
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(timeLayout)
 }
+
+// parseTime reads a timestamp as every dialect accepts it: RFC 3339 with
+// any number of fractional digits and any offset.
+func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
 func encodeErrorData(e *Error) []byte {
 	if e == nil || len(e.Data) == 0 {
