@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"time"
 )
 
 func init() { register(v01Codec{}) }
@@ -437,12 +436,6 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 // for clients and tests (reach it with an interface assertion on
 // CodecFor(V01)). Artifact indexes come back as decimal ArtifactIDs.
 
-type wire01StatusIn struct {
-	State     string          `json:"state"`
-	Message   json.RawMessage `json:"message"`
-	Timestamp string          `json:"timestamp"`
-}
-
 type wire01ArtifactIn struct {
 	Name        string            `json:"name"`
 	Description string            `json:"description"`
@@ -464,31 +457,10 @@ type wire01ObjectIn struct {
 	Metadata  map[string]any    `json:"metadata"`
 }
 
-func decodeStatus01(raw json.RawMessage, path string) (TaskStatus, *Error) {
-	var in wire01StatusIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
-		return TaskStatus{}, e
-	}
-	st := TaskStatus{State: TaskState(in.State)}
-	// v0.1 predates "rejected" and "auth-required".
-	if !st.State.Valid() || st.State == StateRejected || st.State == StateAuthRequired {
-		return TaskStatus{}, ErrInvalidParams(joinPath(path, "state"), fmt.Sprintf("unknown state %q", in.State))
-	}
-	if in.Timestamp != "" {
-		ts, err := time.Parse(time.RFC3339Nano, in.Timestamp)
-		if err != nil {
-			return TaskStatus{}, ErrInvalidParams(joinPath(path, "timestamp"), "is not an ISO 8601 date-time")
-		}
-		st.Timestamp = ts
-	}
-	if !isAbsent(in.Message) {
-		m, e := decodeMessage01(in.Message, joinPath(path, "message"))
-		if e != nil {
-			return TaskStatus{}, e
-		}
-		st.Message = m
-	}
-	return st, nil
+// knownV01 says whether v0.1 has state s: it predates "rejected" and
+// "auth-required".
+func knownV01(s TaskState) bool {
+	return s.Valid() && s != StateRejected && s != StateAuthRequired
 }
 
 func decodeArtifact01(raw json.RawMessage, path string) (Artifact, wire01ArtifactIn, *Error) {
@@ -522,13 +494,13 @@ func (v01Codec) DecodeEvent(data []byte) (Event, error) {
 		return Event{Artifact: &ArtifactUpdate{TaskID: in.ID, Artifact: a, Append: w.Append,
 			LastChunk: w.LastChunk, Metadata: in.Metadata}}, nil
 	case in.Final != nil:
-		st, e := decodeStatus01(in.Status, "status")
+		st, e := decodeStatus(in.Status, "status", knownV01, decodeMessage01)
 		if e != nil {
 			return Event{}, e
 		}
 		return Event{Status: &StatusUpdate{TaskID: in.ID, Status: st, Final: *in.Final, Metadata: in.Metadata}}, nil
 	}
-	st, e := decodeStatus01(in.Status, "status")
+	st, e := decodeStatus(in.Status, "status", knownV01, decodeMessage01)
 	if e != nil {
 		return Event{}, e
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
 func init() {
@@ -779,12 +778,6 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 // v0.3 wire → canonical for server output: the inverse of EncodeEvent, for
 // clients and tests. Reach it with an interface assertion on CodecFor(V03).
 
-type wire03StatusIn struct {
-	State     string          `json:"state"`
-	Message   json.RawMessage `json:"message"`
-	Timestamp string          `json:"timestamp"`
-}
-
 type wire03ArtifactIn struct {
 	ArtifactID  string            `json:"artifactId"`
 	Name        string            `json:"name"`
@@ -809,24 +802,35 @@ type wire03EventIn struct {
 	Metadata  map[string]any    `json:"metadata"`
 }
 
-func decodeStatus03(raw json.RawMessage, path string) (TaskStatus, *Error) {
-	var in wire03StatusIn
+// wireStatusIn reads a TaskStatus of any v0.x dialect: they share its
+// members and differ only in the states and messages inside.
+type wireStatusIn struct {
+	State     string          `json:"state"`
+	Message   json.RawMessage `json:"message"`
+	Timestamp string          `json:"timestamp"`
+}
+
+// decodeStatus reads the v0.x TaskStatus at path. known says which states
+// the dialect has, and decodeMessage reads its messages.
+func decodeStatus(raw json.RawMessage, path string, known func(TaskState) bool,
+	decodeMessage func(json.RawMessage, string) (*Message, *Error)) (TaskStatus, *Error) {
+	var in wireStatusIn
 	if _, e := decodeObject(raw, path, true, &in); e != nil {
 		return TaskStatus{}, e
 	}
 	st := TaskStatus{State: TaskState(in.State)}
-	if !st.State.Valid() {
+	if !known(st.State) {
 		return TaskStatus{}, ErrInvalidParams(joinPath(path, "state"), fmt.Sprintf("unknown state %q", in.State))
 	}
 	if in.Timestamp != "" {
-		ts, err := time.Parse(time.RFC3339Nano, in.Timestamp)
+		ts, err := parseTime(in.Timestamp)
 		if err != nil {
 			return TaskStatus{}, ErrInvalidParams(joinPath(path, "timestamp"), "is not an ISO 8601 date-time")
 		}
 		st.Timestamp = ts
 	}
 	if !isAbsent(in.Message) {
-		m, e := decodeMessage03(in.Message, joinPath(path, "message"))
+		m, e := decodeMessage(in.Message, joinPath(path, "message"))
 		if e != nil {
 			return TaskStatus{}, e
 		}
@@ -857,7 +861,7 @@ func (c *v03Codec) DecodeEvent(data []byte) (Event, error) {
 	}
 	switch in.Kind {
 	case "task":
-		st, e := decodeStatus03(in.Status, "status")
+		st, e := decodeStatus(in.Status, "status", TaskState.Valid, decodeMessage03)
 		if e != nil {
 			return Event{}, e
 		}
@@ -884,7 +888,7 @@ func (c *v03Codec) DecodeEvent(data []byte) (Event, error) {
 		}
 		return Event{Message: m}, nil
 	case "status-update":
-		st, e := decodeStatus03(in.Status, "status")
+		st, e := decodeStatus(in.Status, "status", TaskState.Valid, decodeMessage03)
 		if e != nil {
 			return Event{}, e
 		}
