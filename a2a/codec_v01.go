@@ -364,10 +364,7 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 	switch op {
 	case OpSend, OpStream:
 		var in wire01SendParams
-		if _, e := decodeObject(params, "", true, &in); e != nil {
-			return nil, e
-		}
-		id, e := requireString(in.ID, "id")
+		id, e := decodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}
@@ -389,34 +386,16 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		req.TaskID, req.Message, req.Metadata = id, msg, in.Metadata
 		req.Config = SendConfig{HistoryLength: in.HistoryLength, PushConfig: pc}
 	case OpGetTask, OpSubscribe:
-		var in wireTaskQueryIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
+		if e := decodeTaskQuery(params, req, true); e != nil {
 			return nil, e
 		}
-		id, e := requireString(in.ID, "id")
-		if e != nil {
-			return nil, e
-		}
-		if e := checkHistoryLength(in.HistoryLength, "historyLength"); e != nil {
-			return nil, e
-		}
-		req.TaskID, req.HistoryLength, req.Metadata = id, in.HistoryLength, in.Metadata
 	case OpCancelTask, OpGetPushConfig:
-		var in wireTaskQueryIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
+		if e := decodeTaskQuery(params, req, false); e != nil {
 			return nil, e
 		}
-		id, e := requireString(in.ID, "id")
-		if e != nil {
-			return nil, e
-		}
-		req.TaskID, req.Metadata = id, in.Metadata
 	case OpSetPushConfig:
 		var in wire01SetPushIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
-			return nil, e
-		}
-		id, e := requireString(in.ID, "id")
+		id, e := decodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}

@@ -648,10 +648,30 @@ type wire03ConfigIn struct {
 	PushNotificationConfig json.RawMessage `json:"pushNotificationConfig"`
 }
 
+// wireTaskQueryIn reads TaskQueryParams and TaskIdParams, which every v0.x
+// dialect spells alike.
 type wireTaskQueryIn struct {
 	ID            *string        `json:"id"`
 	HistoryLength *int           `json:"historyLength"`
 	Metadata      map[string]any `json:"metadata"`
+}
+
+// decodeTaskQuery reads v0.x TaskQueryParams (withHistory, whose
+// historyLength is checked and kept) or TaskIdParams into req.
+func decodeTaskQuery(params []byte, req *Request, withHistory bool) *Error {
+	var in wireTaskQueryIn
+	id, e := decodeWithID(params, &in, &in.ID, "id")
+	if e != nil {
+		return e
+	}
+	if withHistory {
+		if e := checkHistoryLength(in.HistoryLength, "historyLength"); e != nil {
+			return e
+		}
+		req.HistoryLength = in.HistoryLength
+	}
+	req.TaskID, req.Metadata = id, in.Metadata
+	return nil
 }
 
 type wire03PushParamsIn struct {
@@ -704,34 +724,16 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 			}
 		}
 	case OpGetTask:
-		var in wireTaskQueryIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
+		if e := decodeTaskQuery(params, req, true); e != nil {
 			return nil, e
 		}
-		id, e := requireString(in.ID, "id")
-		if e != nil {
-			return nil, e
-		}
-		if e := checkHistoryLength(in.HistoryLength, "historyLength"); e != nil {
-			return nil, e
-		}
-		req.TaskID, req.HistoryLength, req.Metadata = id, in.HistoryLength, in.Metadata
 	case OpCancelTask, OpSubscribe, OpListPushConfigs:
-		var in wireTaskQueryIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
+		if e := decodeTaskQuery(params, req, false); e != nil {
 			return nil, e
 		}
-		id, e := requireString(in.ID, "id")
-		if e != nil {
-			return nil, e
-		}
-		req.TaskID, req.Metadata = id, in.Metadata
 	case OpGetPushConfig, OpDeletePush:
 		var in wire03PushParamsIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
-			return nil, e
-		}
-		id, e := requireString(in.ID, "id")
+		id, e := decodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}
@@ -747,10 +749,7 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		}
 	case OpSetPushConfig:
 		var in wire03SetPushIn
-		if _, e := decodeObject(params, "", true, &in); e != nil {
-			return nil, e
-		}
-		id, e := requireString(in.TaskID, "taskId")
+		id, e := decodeWithID(params, &in, &in.TaskID, "taskId")
 		if e != nil {
 			return nil, e
 		}

@@ -121,6 +121,15 @@ func jsonKind(t reflect.Type) string {
 	return "a " + t.String()
 }
 
+// decodeWithID decodes the params object into v and returns the required id
+// that id points at, a field of v; path names that field.
+func decodeWithID(params []byte, v any, id **string, path string) (string, *Error) {
+	if _, e := decodeObject(params, "", true, v); e != nil {
+		return "", e
+	}
+	return requireString(*id, path)
+}
+
 func requireString(s *string, path string) (string, *Error) {
 	if s == nil || *s == "" {
 		return "", ErrInvalidParams(path, "is required")
