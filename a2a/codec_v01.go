@@ -42,8 +42,9 @@ func (v01Codec) Methods() map[string]Op { return v01Methods }
 // ---------------------------------------------------------------------------
 // Wire types (v0.1.0).
 
+// wire01Part is wire03Part with v0.1's name for the discriminator.
 type wire01Part struct {
-	Type string `json:"type"`
+	Kind string `json:"type"`
 	partBody
 }
 
@@ -51,12 +52,6 @@ type wire01Message struct {
 	Role     string         `json:"role"`
 	Parts    []wire01Part   `json:"parts"`
 	Metadata map[string]any `json:"metadata,omitempty"`
-}
-
-type wire01Status struct {
-	State     string         `json:"state"`
-	Message   *wire01Message `json:"message,omitempty"`
-	Timestamp string         `json:"timestamp,omitempty"`
 }
 
 type wire01Artifact struct {
@@ -70,19 +65,19 @@ type wire01Artifact struct {
 }
 
 type wire01Task struct {
-	ID        string           `json:"id"`
-	SessionID string           `json:"sessionId,omitempty"`
-	Status    wire01Status     `json:"status"`
-	Artifacts []wire01Artifact `json:"artifacts,omitempty"`
-	History   []wire01Message  `json:"history,omitempty"`
-	Metadata  map[string]any   `json:"metadata,omitempty"`
+	ID        string                    `json:"id"`
+	SessionID string                    `json:"sessionId,omitempty"`
+	Status    wireStatus[wire01Message] `json:"status"`
+	Artifacts []wire01Artifact          `json:"artifacts,omitempty"`
+	History   []wire01Message           `json:"history,omitempty"`
+	Metadata  map[string]any            `json:"metadata,omitempty"`
 }
 
 type wire01StatusUpdate struct {
-	ID       string         `json:"id"`
-	Status   wire01Status   `json:"status"`
-	Final    bool           `json:"final"`
-	Metadata map[string]any `json:"metadata,omitempty"`
+	ID       string                    `json:"id"`
+	Status   wireStatus[wire01Message] `json:"status"`
+	Final    bool                      `json:"final"`
+	Metadata map[string]any            `json:"metadata,omitempty"`
 }
 
 type wire01ArtifactUpdate struct {
@@ -115,36 +110,12 @@ func stateV01(s TaskState) string {
 	return stateV03(s)
 }
 
-func encodeParts01(parts []Part) ([]wire01Part, error) {
-	out := make([]wire01Part, 0, len(parts))
-	for i, p := range parts {
-		body, err := encodePartBody(p)
-		if err != nil {
-			return nil, fmt.Errorf("parts[%d]: %w", i, err)
-		}
-		out = append(out, wire01Part{Type: string(p.Kind), partBody: body})
-	}
-	return out, nil
-}
-
 func encodeMessage01(m *Message) (*wire01Message, error) {
-	parts, err := encodeParts01(m.Parts)
+	parts, err := encodeParts[wire01Part](m.Parts)
 	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
 	}
 	return &wire01Message{Role: string(m.Role), Parts: parts, Metadata: m.Metadata}, nil
-}
-
-func encodeStatus01(s TaskStatus) (wire01Status, error) {
-	out := wire01Status{State: stateV01(s.State), Timestamp: formatTime(s.Timestamp)}
-	if s.Message != nil {
-		m, err := encodeMessage01(s.Message)
-		if err != nil {
-			return out, fmt.Errorf("status: %w", err)
-		}
-		out.Message = m
-	}
-	return out, nil
 }
 
 // artifactIndex maps an artifact id to a v0.1 index; see v01Codec.
@@ -156,7 +127,7 @@ func artifactIndex(id string, fallback int) int {
 }
 
 func encodeArtifact01(a Artifact, index int) (wire01Artifact, error) {
-	parts, err := encodeParts01(a.Parts)
+	parts, err := encodeParts[wire01Part](a.Parts)
 	if err != nil {
 		return wire01Artifact{}, fmt.Errorf("artifact %q: %w", a.ArtifactID, err)
 	}
@@ -170,7 +141,7 @@ func encodeArtifact01(a Artifact, index int) (wire01Artifact, error) {
 }
 
 func encodeTask01(t *Task) (*wire01Task, error) {
-	st, err := encodeStatus01(t.Status)
+	st, err := encodeStatus(t.Status, stateV01, encodeMessage01)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +239,7 @@ func (v01Codec) EncodeEvent(ev Event) ([]byte, error) {
 }
 
 func marshalStatus01(taskID string, s TaskStatus, final bool, md map[string]any) ([]byte, error) {
-	st, err := encodeStatus01(s)
+	st, err := encodeStatus(s, stateV01, encodeMessage01)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v0.1: status update: %w", err)
 	}

@@ -91,12 +91,6 @@ type wire03Message struct {
 	Metadata         map[string]any `json:"metadata,omitempty"`
 }
 
-type wire03Status struct {
-	State     string         `json:"state"`
-	Message   *wire03Message `json:"message,omitempty"`
-	Timestamp string         `json:"timestamp,omitempty"`
-}
-
 type wire03Artifact struct {
 	ArtifactID  string         `json:"artifactId"`
 	Name        string         `json:"name,omitempty"`
@@ -107,22 +101,22 @@ type wire03Artifact struct {
 }
 
 type wire03Task struct {
-	Kind      string           `json:"kind"`
-	ID        string           `json:"id"`
-	ContextID string           `json:"contextId"`
-	Status    wire03Status     `json:"status"`
-	History   []wire03Message  `json:"history,omitempty"`
-	Artifacts []wire03Artifact `json:"artifacts,omitempty"`
-	Metadata  map[string]any   `json:"metadata,omitempty"`
+	Kind      string                    `json:"kind"`
+	ID        string                    `json:"id"`
+	ContextID string                    `json:"contextId"`
+	Status    wireStatus[wire03Message] `json:"status"`
+	History   []wire03Message           `json:"history,omitempty"`
+	Artifacts []wire03Artifact          `json:"artifacts,omitempty"`
+	Metadata  map[string]any            `json:"metadata,omitempty"`
 }
 
 type wire03StatusUpdate struct {
-	Kind      string         `json:"kind"`
-	TaskID    string         `json:"taskId"`
-	ContextID string         `json:"contextId"`
-	Status    wire03Status   `json:"status"`
-	Final     bool           `json:"final"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
+	Kind      string                    `json:"kind"`
+	TaskID    string                    `json:"taskId"`
+	ContextID string                    `json:"contextId"`
+	Status    wireStatus[wire03Message] `json:"status"`
+	Final     bool                      `json:"final"`
+	Metadata  map[string]any            `json:"metadata,omitempty"`
 }
 
 type wire03ArtifactUpdate struct {
@@ -217,20 +211,23 @@ func encodePartBody(p Part) (partBody, error) {
 	return body, nil
 }
 
-func encodeParts03(parts []Part) ([]wire03Part, error) {
-	out := make([]wire03Part, 0, len(parts))
+// encodeParts renders parts for a v0.x dialect. wire01Part and wire03Part
+// differ only in the JSON key of their discriminator, so either converts
+// from the other.
+func encodeParts[P wire01Part | wire03Part](parts []Part) ([]P, error) {
+	out := make([]P, 0, len(parts))
 	for i, p := range parts {
 		body, err := encodePartBody(p)
 		if err != nil {
 			return nil, fmt.Errorf("parts[%d]: %w", i, err)
 		}
-		out = append(out, wire03Part{Kind: string(p.Kind), partBody: body})
+		out = append(out, P(wire03Part{Kind: string(p.Kind), partBody: body}))
 	}
 	return out, nil
 }
 
 func encodeMessage03(m *Message) (*wire03Message, error) {
-	parts, err := encodeParts03(m.Parts)
+	parts, err := encodeParts[wire03Part](m.Parts)
 	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
 	}
@@ -247,10 +244,13 @@ func encodeMessage03(m *Message) (*wire03Message, error) {
 	}, nil
 }
 
-func encodeStatus03(s TaskStatus) (wire03Status, error) {
-	out := wire03Status{State: stateV03(s.State), Timestamp: formatTime(s.Timestamp)}
+// encodeStatus renders a v0.x TaskStatus with the dialect's state spelling
+// and message encoder.
+func encodeStatus[M any](s TaskStatus, state func(TaskState) string,
+	encodeMessage func(*Message) (*M, error)) (wireStatus[M], error) {
+	out := wireStatus[M]{State: state(s.State), Timestamp: formatTime(s.Timestamp)}
 	if s.Message != nil {
-		m, err := encodeMessage03(s.Message)
+		m, err := encodeMessage(s.Message)
 		if err != nil {
 			return out, fmt.Errorf("status: %w", err)
 		}
@@ -260,7 +260,7 @@ func encodeStatus03(s TaskStatus) (wire03Status, error) {
 }
 
 func encodeArtifact03(a Artifact) (wire03Artifact, error) {
-	parts, err := encodeParts03(a.Parts)
+	parts, err := encodeParts[wire03Part](a.Parts)
 	if err != nil {
 		return wire03Artifact{}, fmt.Errorf("artifact %q: %w", a.ArtifactID, err)
 	}
@@ -275,7 +275,7 @@ func encodeArtifact03(a Artifact) (wire03Artifact, error) {
 }
 
 func encodeTask03(t *Task) (*wire03Task, error) {
-	st, err := encodeStatus03(t.Status)
+	st, err := encodeStatus(t.Status, stateV03, encodeMessage03)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +389,7 @@ func (c *v03Codec) EncodeEvent(ev Event) ([]byte, error) {
 	case ev.Message != nil:
 		return c.marshalMessage(ev.Message)
 	case ev.Status != nil:
-		st, err := encodeStatus03(ev.Status.Status)
+		st, err := encodeStatus(ev.Status.Status, stateV03, encodeMessage03)
 		if err != nil {
 			return nil, fmt.Errorf("a2a v%s: status-update: %w", c.dialect, err)
 		}

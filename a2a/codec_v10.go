@@ -128,12 +128,6 @@ type v10Message struct {
 	ReferenceTaskIDs []string       `json:"referenceTaskIds,omitempty"`
 }
 
-type v10Status struct {
-	State     string      `json:"state"`
-	Message   *v10Message `json:"message,omitempty"`
-	Timestamp string      `json:"timestamp,omitempty"`
-}
-
 type v10Artifact struct {
 	ArtifactID  string         `json:"artifactId"`
 	Name        string         `json:"name,omitempty"`
@@ -144,19 +138,19 @@ type v10Artifact struct {
 }
 
 type v10Task struct {
-	ID        string         `json:"id"`
-	ContextID string         `json:"contextId,omitempty"`
-	Status    v10Status      `json:"status"`
-	Artifacts []v10Artifact  `json:"artifacts,omitempty"`
-	History   []v10Message   `json:"history,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
+	ID        string                 `json:"id"`
+	ContextID string                 `json:"contextId,omitempty"`
+	Status    wireStatus[v10Message] `json:"status"`
+	Artifacts []v10Artifact          `json:"artifacts,omitempty"`
+	History   []v10Message           `json:"history,omitempty"`
+	Metadata  map[string]any         `json:"metadata,omitempty"`
 }
 
 type v10StatusUpdate struct {
-	TaskID    string         `json:"taskId"`
-	ContextID string         `json:"contextId"`
-	Status    v10Status      `json:"status"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
+	TaskID    string                 `json:"taskId"`
+	ContextID string                 `json:"contextId"`
+	Status    wireStatus[v10Message] `json:"status"`
+	Metadata  map[string]any         `json:"metadata,omitempty"`
 }
 
 type v10ArtifactUpdate struct {
@@ -275,8 +269,8 @@ func encodeMessage10(m *Message) (v10Message, error) {
 	}, nil
 }
 
-func encodeStatus10(s *TaskStatus) (v10Status, error) {
-	out := v10Status{State: StateToV10(s.State), Timestamp: formatTime(s.Timestamp)}
+func encodeStatus10(s *TaskStatus) (wireStatus[v10Message], error) {
+	out := wireStatus[v10Message]{State: StateToV10(s.State), Timestamp: formatTime(s.Timestamp)}
 	if s.Message != nil {
 		m, err := encodeMessage10(s.Message)
 		if err != nil {

@@ -33,6 +33,14 @@ func formatTime(t time.Time) string {
 // any number of fractional digits and any offset.
 func parseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
 
+// wireStatus is a TaskStatus as every dialect writes it; M is the
+// dialect's message.
+type wireStatus[M any] struct {
+	State     string `json:"state"`
+	Message   *M     `json:"message,omitempty"`
+	Timestamp string `json:"timestamp,omitempty"`
+}
+
 func encodeErrorData(e *Error) []byte {
 	if e == nil || len(e.Data) == 0 {
 		return nil
