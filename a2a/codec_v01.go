@@ -300,15 +300,7 @@ func decodePushConfig01(raw json.RawMessage, path string, required bool) (*PushC
 	if e != nil || !present {
 		return nil, e
 	}
-	url, e := requireString(in.URL, joinPath(path, "url"))
-	if e != nil {
-		return nil, e
-	}
-	pc := &PushConfig{URL: url, Token: in.Token}
-	if e := decodeAuth(in.Authentication, joinPath(path, "authentication"), pc); e != nil {
-		return nil, e
-	}
-	return pc, nil
+	return pushConfigFrom(in.URL, in.Token, in.Authentication, path)
 }
 
 type wire01SendParams struct {

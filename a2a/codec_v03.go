@@ -548,6 +548,21 @@ type wireAuthIn struct {
 	Credentials string   `json:"credentials"`
 }
 
+// pushConfigFrom checks and keeps what the v0.x PushNotificationConfig at
+// path has in every dialect: a required url, a token and authentication.
+// v0.1 has no id, so the caller adds it where there is one.
+func pushConfigFrom(url *string, token string, auth json.RawMessage, path string) (*PushConfig, *Error) {
+	u, e := requireString(url, joinPath(path, "url"))
+	if e != nil {
+		return nil, e
+	}
+	pc := &PushConfig{URL: u, Token: token}
+	if e := decodeAuth(auth, joinPath(path, "authentication"), pc); e != nil {
+		return nil, e
+	}
+	return pc, nil
+}
+
 // decodeAuth fills pc's authentication from the object at path.
 func decodeAuth(raw json.RawMessage, path string, pc *PushConfig) *Error {
 	var a wireAuthIn
@@ -624,14 +639,11 @@ func decodePushConfig03(raw json.RawMessage, path string, required bool) (*PushC
 	if e != nil || !present {
 		return nil, e
 	}
-	url, e := requireString(in.URL, joinPath(path, "url"))
+	pc, e := pushConfigFrom(in.URL, in.Token, in.Authentication, path)
 	if e != nil {
 		return nil, e
 	}
-	pc := &PushConfig{ID: in.ID, URL: url, Token: in.Token}
-	if e := decodeAuth(in.Authentication, joinPath(path, "authentication"), pc); e != nil {
-		return nil, e
-	}
+	pc.ID = in.ID
 	return pc, nil
 }
 
