@@ -84,7 +84,7 @@ func (c *cutWriter) WriteHeader(code int) {
 		return
 	}
 	if c.reset && c.limit == 0 {
-		c.takeOver()
+		c.takeOver(false)
 		return
 	}
 	c.w.WriteHeader(code)
@@ -105,7 +105,7 @@ func (c *cutWriter) Write(b []byte) (int, error) {
 	}
 	n, _ := c.w.Write(b[:room])
 	c.written += n
-	c.takeOver()
+	c.takeOver(true)
 	return n, errCut
 }
 
@@ -116,11 +116,15 @@ func (c *cutWriter) FlushError() error {
 	return http.NewResponseController(c.w).Flush()
 }
 
-// takeOver flushes what was written, hijacks the connection and closes it.
-func (c *cutWriter) takeOver() {
+// takeOver hijacks the connection and closes it; with flush, what was
+// written goes out first. Without it nothing does: flushing an unwritten
+// response would send its status line and headers before the reset.
+func (c *cutWriter) takeOver(flush bool) {
 	c.cut = true
 	rc := http.NewResponseController(c.w)
-	_ = rc.Flush()
+	if flush {
+		_ = rc.Flush()
+	}
 	conn, buf, err := rc.Hijack()
 	if err != nil {
 		return
