@@ -71,7 +71,7 @@ func TestBehaviorStreamNoFinalV03(t *testing.T) {
 func TestBehaviorStreamHang(t *testing.T) {
 	t.Parallel()
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		_, d := streamOnce(t, b, 203, 500*time.Millisecond, "stream-hang")
+		_, d := streamOnce(t, b, 203, 1500*time.Millisecond, "stream-hang")
 		// The SDK reads until EOF, not until the terminal event: every event
 		// arrives, completed last, and then the iterator blocks until the
 		// caller's deadline.
@@ -171,10 +171,12 @@ func TestBehaviorSlowStream(t *testing.T) {
 		assert.GreaterOrEqual(t, time.Since(start), 4*150*time.Millisecond)
 
 		// A whole-stream deadline shorter than the stream cuts it after the
-		// events that made it in time.
+		// events that made it in time (how many depends on the machine's
+		// load, so only a strict prefix is asserted).
 		d = drain(c.SendStreamingMessage(shortCtx(t, 380*time.Millisecond), &a2a.SendMessageRequest{Message: userText("cut")}))
 		assert.ErrorIs(t, d.err, context.DeadlineExceeded, "got %v", d.err)
-		assert.Equal(t, honestKinds[:2], kinds(d.events))
+		assert.Less(t, len(d.events), len(honestKinds))
+		assert.Equal(t, honestKinds[:len(d.events)], kinds(d.events))
 	})
 }
 

@@ -217,7 +217,7 @@ func TestBehaviorNeverTerminal(t *testing.T) {
 
 		// The stream reaches working and then neither ends nor errors: only
 		// the caller's deadline ends it.
-		d := drain(c.SendStreamingMessage(shortCtx(t, 400*time.Millisecond), &a2a.SendMessageRequest{Message: userText("forever")}))
+		d := drain(c.SendStreamingMessage(shortCtx(t, time.Second), &a2a.SendMessageRequest{Message: userText("forever")}))
 		require.Error(t, d.err)
 		assert.ErrorIs(t, d.err, context.DeadlineExceeded, "got %v", d.err)
 		assert.Equal(t, []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking}, states(d.events))
@@ -246,7 +246,7 @@ func TestBehaviorStuckSubmitted(t *testing.T) {
 			testkit.WithBehavior("", "stuck-submitted:text=^stuck", "stuck-submitted:for=150ms,text=^late"))
 		c, _ := v1Client(t, m.URL, b)
 
-		d := drain(c.SendStreamingMessage(shortCtx(t, 300*time.Millisecond), &a2a.SendMessageRequest{Message: userText("stuck")}))
+		d := drain(c.SendStreamingMessage(shortCtx(t, time.Second), &a2a.SendMessageRequest{Message: userText("stuck")}))
 		assert.ErrorIs(t, d.err, context.DeadlineExceeded, "got %v", d.err)
 		assert.Equal(t, []a2a.TaskState{a2a.TaskStateSubmitted}, states(d.events))
 		ctx := testCtx(t)
@@ -321,14 +321,15 @@ func TestBehaviorTransitionAfterTerminal(t *testing.T) {
 		d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stored")}))
 		require.NoError(t, d.err, "the SDK does not object to a state after completed")
 		assert.Equal(t, []a2a.TaskState{a2a.TaskStateSubmitted, a2a.TaskStateWorking, a2a.TaskStateCompleted, a2a.TaskStateWorking}, states(d.events))
-		got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: d.events[0].TaskInfo().TaskID})
-		require.NoError(t, err)
-		assert.Equal(t, a2a.TaskStateWorking, got.Status.State, "the stored task left completed")
+		id := d.events[0].TaskInfo().TaskID
+		get := func(ctx context.Context) (*a2a.Task, error) { return c.GetTask(ctx, &a2a.GetTaskRequest{ID: id}) }
+		assert.Equal(t, a2a.TaskStateWorking, eventually(ctx, t, get, a2a.TaskStateWorking, time.Second).Status.State,
+			"the stored task left completed")
 
 		d = drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("event only")}))
 		require.NoError(t, d.err)
 		assert.Equal(t, a2a.TaskStateWorking, states(d.events)[len(states(d.events))-1])
-		got, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: d.events[0].TaskInfo().TaskID})
+		got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: d.events[0].TaskInfo().TaskID})
 		require.NoError(t, err)
 		assert.Equal(t, a2a.TaskStateCompleted, got.Status.State, "event-only leaves the stored task terminal")
 	})

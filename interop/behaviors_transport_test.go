@@ -223,9 +223,9 @@ func TestBehaviorConnectionReset(t *testing.T) {
 		m := behaviorMock(t, 308, -1, testkit.WithBehavior("", "connection-reset:op=send,text=^before", "connection-reset:after=10,op=send,text=^after"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
-		// after=0 is documented to reset before the status line, so the
-		// SDK's http.Client.Do itself fails. (It currently does not: see
-		// the report; the head goes out and the reset hits the body read.)
+		// after=0 resets before the status line, so the SDK's
+		// http.Client.Do itself fails. (Until 95977d9 the mock flushed the
+		// head before the RST and the reset hit the body read instead.)
 		_, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: userText("before the head")})
 		require.Error(t, err)
 		assert.ErrorIs(t, err, syscall.ECONNRESET, "got %v", err)
@@ -405,5 +405,26 @@ func TestBehaviorTransportHonestOutOfScope(t *testing.T) {
 			}
 		}
 		assert.False(t, errors.Is(err, a2a.ErrServerError))
+	})
+}
+
+// TestBehaviorCardHonestOutOfScope applies the card and version behaviors to
+// one agent of two: the other is discovered at the current path and answers
+// the v1.0 methods.
+func TestBehaviorCardHonestOutOfScope(t *testing.T) {
+	t.Parallel()
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		m := behaviorMock(t, 316, -1, testkit.WithAgents("fine", "old"),
+			testkit.WithBehavior("old", "legacy-card-path-only", "version-skew:serve=0.3", "card-overclaims"))
+		ctx := testCtx(t)
+		_, err := agentcard.NewResolver(httpClient(t)).Resolve(ctx, m.AgentURL("old"))
+		require.Error(t, err, "the faulty agent has no card at the current path")
+
+		c, card := v1Client(t, m.AgentURL("fine"), b)
+		assert.Equal(t, "fine", card.Name)
+		assert.False(t, card.Capabilities.PushNotifications, "no overclaim on the honest agent")
+		d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("hello")}))
+		require.NoError(t, d.err)
+		assert.Equal(t, honestKinds, kinds(d.events))
 	})
 }
