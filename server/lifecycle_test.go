@@ -332,22 +332,25 @@ func TestStreamedFollowUpNoDuplicateState(t *testing.T) {
 	for _, c := range dialectCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			h := start(t, server.Config{Seed: 10, StepDelay: time.Millisecond, Agents: agentsFor(c, false)})
-			cl := newClient(t, h, c)
-			tk := cl.mustSend(sendOpts{skill: "ask"})
-			require.Equal(t, a2a.StateInputRequired, tk.State)
-			evs, e := cl.stream(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
-			require.Nil(t, e)
-			st := states(evs)
-			require.NotEmpty(t, st)
-			assert.Equal(t, a2a.StateCompleted, st[len(st)-1])
-			for i := 1; i < len(st); i++ {
-				assert.NotEqual(t, st[i-1], st[i], "state %s reported twice in a row: %v", st[i], st)
+			// With steps played inline (no delay) as with short ones.
+			for _, delay := range []time.Duration{time.Millisecond, -1} {
+				h := start(t, server.Config{Seed: 10, StepDelay: delay, Agents: agentsFor(c, false)})
+				cl := newClient(t, h, c)
+				tk := cl.mustSend(sendOpts{skill: "ask"})
+				require.Equal(t, a2a.StateInputRequired, tk.State)
+				evs, e := cl.stream(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
+				require.Nil(t, e)
+				st := states(evs)
+				require.NotEmpty(t, st)
+				assert.Equal(t, a2a.StateCompleted, st[len(st)-1])
+				for i := 1; i < len(st); i++ {
+					assert.NotEqual(t, st[i-1], st[i], "state %s reported twice in a row: %v", st[i], st)
+				}
+				// However short the steps, the stream opens on the state the
+				// task moved to on taking the message and shows every state it
+				// then went through, never the input-required just answered.
+				assert.Equal(t, []a2a.TaskState{a2a.StateWorking, a2a.StateCompleted}, st, "step delay %v", delay)
 			}
-			// However short the steps, the stream opens on the task as the
-			// continuation found it and shows every state it then went
-			// through.
-			assert.Equal(t, []a2a.TaskState{a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted}, st)
 		})
 	}
 }

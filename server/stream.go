@@ -108,6 +108,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var taskID string
 	var first []a2a.Event
 	synthesizeTask := false
+	// opening is the task as a continuation found it, before any step.
+	var opening *a2a.Task
 	switch req.Op {
 	case a2a.OpStream:
 		d, _ := a.decide(x, req)
@@ -118,17 +120,16 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		case timeline.DecideMessage:
 			first = []a2a.Event{{Message: a.replyMessage(req.Message)}}
 		default:
-			var opening *a2a.Task
 			id, e := a.start(req, x, d, sub, &opening)
 			if e != nil {
 				return refuse(e)
 			}
 			taskID = id
-			synthesizeTask = d.Kind == timeline.DecideNew
-			if !synthesizeTask {
-				// The task as the continuation found it, then every step
-				// the continuation plays, as they are queued for sub.
-				first = []a2a.Event{{Task: trimHistory(opening, req.Config.HistoryLength)}}
+			// The stream opens with a Task that stands for the first
+			// status the task goes through (see the loop below).
+			synthesizeTask = true
+			if d.Kind == timeline.DecideNew {
+				opening = nil
 			}
 		}
 	case a2a.OpSubscribe:
@@ -218,22 +219,24 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			ev := it.ev
 			if synthesizeTask {
 				synthesizeTask = false
-				t := &a2a.Task{ID: taskID, ContextID: req.Message.ContextID, History: []a2a.Message{*req.Message},
-					Status: a2a.TaskStatus{State: a2a.StateSubmitted}}
-				if cur, _, _ := a.snapshot(taskID); cur != nil {
-					t.ContextID = cur.ContextID
-					t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
-				}
-				if ev.Status != nil && ev.Status.TaskID == taskID && ev.Status.Status.State == a2a.StateSubmitted {
-					// The creation event becomes the stream's opening Task.
-					t.Status = ev.Status.Status
-					if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
-						closeReason = "closed by behavior"
-						return nil
+				t := opening
+				if t == nil {
+					t = &a2a.Task{ID: taskID, ContextID: req.Message.ContextID, History: []a2a.Message{*req.Message},
+						Status: a2a.TaskStatus{State: a2a.StateSubmitted}}
+					if cur, _, _ := a.snapshot(taskID); cur != nil {
+						t.ContextID = cur.ContextID
+						t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
 					}
-					continue
 				}
-				if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+				if ev.Status != nil && ev.Status.TaskID == taskID && (opening != nil || ev.Status.Status.State == a2a.StateSubmitted) {
+					// The first status becomes the stream's opening Task:
+					// submitted for a new task; for a continuation the state
+					// it moved to on taking the message (working), so the
+					// stream never opens on the interrupted state the client
+					// just answered.
+					t.Status = ev.Status.Status
+					ev = a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}
+				} else if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
 					closeReason = "closed by behavior"
 					return nil
 				}
