@@ -167,3 +167,18 @@ func TestValidate(t *testing.T) {
 	assert.Error(t, (*Card)(nil).Validate())
 	assert.Error(t, (*Card)(nil).ValidateForRender())
 }
+
+// Generated cards are cached; every caller still gets a card of its own.
+func TestGenerateReturnsIndependentCopies(t *testing.T) {
+	t.Parallel()
+	a := Generate("copies", 9)
+	b := Generate("copies", 9)
+	require.Equal(t, a, b)
+	a.Skills[0].Tags[0] = "changed"
+	a.DefaultInputModes[0] = "changed"
+	a.Capabilities.Extensions = nil
+	a.Skills = append(a.Skills[:0], Skill{ID: "only"})
+	c := Generate("copies", 9)
+	assert.Equal(t, b, c, "a caller's edits never reach the next caller")
+	assert.NotEqual(t, "changed", c.Skills[0].Tags[0])
+}

@@ -3,7 +3,11 @@ package cards
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brianvoe/gofakeit/v6"
@@ -25,6 +29,76 @@ const (
 // The card has 2–3 skills, exactly one of which needs input; every skill has
 // an estimated duration between 2s and 30s. All URLs are on .example hosts.
 func Generate(name string, seed uint64) *Card {
+	key := generated{name, seed}
+	if c, ok := generatedCards.Load(key); ok {
+		return c.(*Card).Clone()
+	}
+	c := generate(name, seed)
+	if generatedCount.Add(1) <= maxGeneratedCached {
+		generatedCards.Store(key, c.Clone())
+	}
+	return c
+}
+
+// Generating a card costs tens of microseconds of faker work, most of what
+// starting a mock costs, and the same name and seed always give the same
+// card: keep the first few hundred.
+var (
+	generatedCards sync.Map // generated → *Card (never handed out)
+	generatedCount atomic.Int64
+)
+
+const maxGeneratedCached = 512
+
+type generated struct {
+	name string
+	seed uint64
+}
+
+// Clone returns a deep copy of c: every slice and map of the card is its
+// own, so the copy can be edited freely.
+func (c *Card) Clone() *Card {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	if c.Provider != nil {
+		p := *c.Provider
+		out.Provider = &p
+	}
+	out.DefaultInputModes = slices.Clone(c.DefaultInputModes)
+	out.DefaultOutputModes = slices.Clone(c.DefaultOutputModes)
+	out.Capabilities.Extensions = slices.Clone(c.Capabilities.Extensions)
+	for i, e := range out.Capabilities.Extensions {
+		out.Capabilities.Extensions[i].Params = maps.Clone(e.Params)
+	}
+	out.Skills = slices.Clone(c.Skills)
+	for i, sk := range out.Skills {
+		out.Skills[i].Tags = slices.Clone(sk.Tags)
+		out.Skills[i].Examples = slices.Clone(sk.Examples)
+		out.Skills[i].InputModes = slices.Clone(sk.InputModes)
+		out.Skills[i].OutputModes = slices.Clone(sk.OutputModes)
+	}
+	if c.SecuritySchemes != nil {
+		out.SecuritySchemes = make(map[string]SecurityScheme, len(c.SecuritySchemes))
+		for k, v := range c.SecuritySchemes {
+			v.Scopes = maps.Clone(v.Scopes)
+			out.SecuritySchemes[k] = v
+		}
+	}
+	out.Security = slices.Clone(c.Security)
+	for i, req := range out.Security {
+		cp := make(map[string][]string, len(req))
+		for k, v := range req {
+			cp[k] = slices.Clone(v)
+		}
+		out.Security[i] = cp
+	}
+	out.Interfaces = slices.Clone(c.Interfaces)
+	return &out
+}
+
+func generate(name string, seed uint64) *Card {
 	s := int64(seed ^ hashName(name))
 	if s == 0 {
 		// gofakeit seeds itself from crypto/rand for 0, which would break

@@ -127,7 +127,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 
 func (a *agent) resetLocked() {
 	a.rng = rand.New(rand.NewPCG(a.seed, a.seed>>7|1))
-	a.faker = gofakeit.NewUnlocked(int64(a.seed))
+	a.faker = nil // seeded on first use: seeding costs more than the rest of newAgent
 	a.sentences = nil
 	a.tasks = map[string]*taskEntry{}
 	a.order = nil
@@ -194,6 +194,9 @@ func (a *agent) newIDLocked() string {
 // sentenceLocked returns a seeded sentence of generated content.
 func (a *agent) sentenceLocked() string {
 	if a.sentences == nil {
+		if a.faker == nil {
+			a.faker = gofakeit.NewUnlocked(int64(a.seed))
+		}
 		a.sentences = make([]string, 32)
 		for i := range a.sentences {
 			a.sentences[i] = a.faker.Sentence(12)
