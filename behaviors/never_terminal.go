@@ -11,17 +11,30 @@ var neverTerminalSpec = Spec{
 no input-required, no terminal state, and GetTask keeps saying working because
 the agent never garbage-collects abandoned tasks. Tests that a client bounds
 every wait with a deadline and treats a task still working past it as a
-protocol violation instead of polling for ever.`,
+protocol violation instead of polling for ever. With block=true a blocking
+SendMessage (message/send, tasks/send) is never answered either — the agent
+holds the request until the client gives up — which tests that the client
+puts a timeout on the send itself.`,
 	New: func() Behavior { return &NeverTerminal{} },
 }
 
 // NeverTerminal stops the task's timeline at working. It reproduces the
 // orphaned working tasks of the field note and tests that clients put a
 // deadline on polling and streaming.
-type NeverTerminal struct{}
+type NeverTerminal struct {
+	Block bool `param:"block" doc:"hold a blocking send's reply until the client leaves (default: answer with the working task)"`
+}
 
 // Apply implements Behavior.
 func (b *NeverTerminal) Apply(x *Exchange) {
+	if b.Block && x.Op == a2a.OpSend && x.Request != nil && !x.Request.Config.ReturnImmediately && x.HTTP != nil {
+		ctx := x.HTTP.Context()
+		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			// The request's context also ends when the server closes.
+			<-ctx.Done()
+			return res, err
+		})
+	}
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
 		if cut, ok := cutAfterState(tl, a2a.StateWorking); ok {
 			return cut

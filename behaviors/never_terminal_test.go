@@ -1,6 +1,11 @@
 package behaviors_test
 
 import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
 )
@@ -50,4 +56,53 @@ func TestNeverTerminalStreamAndScripts(t *testing.T) {
 
 	q := r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
 	assert.Equal(t, "completed", q.Task.State, "out of scope, the script plays")
+}
+
+// block=true holds a blocking send until the client gives up; a send that
+// asks to return immediately is still answered, and Close does not wait for
+// the held request (goleak in TestMain checks nothing is left).
+func TestNeverTerminalBlock(t *testing.T) {
+	t.Parallel()
+	b, err := behaviors.Parse("never-terminal:block=true")
+	require.NoError(t, err)
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: time.Millisecond, Agents: []server.AgentConfig{{Name: "a", Behaviors: []behaviors.Behavior{b}}}})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = srv.Close() })
+
+	send := func(returnImmediately bool, timeout time.Duration) (*http.Response, error) {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]},"configuration":{"returnImmediately":%t}}}`, returnImmediately)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL()+"/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "1.0")
+		c := &http.Client{Timeout: timeout, Transport: &http.Transport{}}
+		defer c.CloseIdleConnections()
+		resp, err := c.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return resp, err
+	}
+
+	_, err = send(false, 300*time.Millisecond)
+	require.Error(t, err, "the blocking send is never answered")
+	var ne net.Error
+	require.ErrorAs(t, err, &ne)
+	assert.True(t, ne.Timeout(), "the client gave up: %v", err)
+
+	resp, err := send(true, 5*time.Second)
+	require.NoError(t, err, "returnImmediately is answered")
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	var held string
+	for _, e := range srv.Journal().Entries() {
+		if e.Kind == server.EntryEvent && e.TaskID != "" {
+			held = e.TaskID
+			break
+		}
+	}
+	require.NotEmpty(t, held)
+	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking}, journalStates(srv, held),
+		"the held task still reached working and stayed there")
 }

@@ -103,7 +103,7 @@ func TestRegistryParams(t *testing.T) {
 	sp, _ = reg.Lookup("context-id-drift")
 	assert.Equal(t, []behaviors.Param{{Key: "where", Type: "list of string (a|b|c)", Default: "events|result",
 		Doc: "where the drifted contextId appears: events (status and artifact updates), result (the task or message a unary call answers)"}}, sp.Params())
-	sp, _ = reg.Lookup("never-terminal")
+	sp, _ = reg.Lookup("skip-working")
 	assert.Empty(t, sp.Params())
 
 	// Every catalogue entry documents itself and each of its parameters,
