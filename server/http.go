@@ -227,14 +227,27 @@ func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
 	return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
 }
 
-// rpcReply carries what a JSON-RPC answer needs.
+// reply is how a binding answers a decoded request, so both bindings share
+// serveRequest.
+type reply interface {
+	// fail answers with an error on w (which behaviors may have wrapped).
+	fail(w http.ResponseWriter, e *a2a.Error) error
+	// authError is a refused credential check as the binding answers it.
+	authError(e *a2a.Error) *a2a.Error
+	// result answers a unary operation with its encoded result.
+	result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error
+	// framer frames a streamed answer.
+	framer() framer
+}
+
+// rpcReply answers a JSON-RPC request: id is nil until the envelope is
+// decoded, codec until the method is known.
 type rpcReply struct {
-	w     http.ResponseWriter
 	id    json.RawMessage
 	codec a2a.Codec
 }
 
-func (rr rpcReply) err(e *a2a.Error) error {
+func (rr rpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
 	var data []byte
 	if rr.codec != nil {
 		data = rr.codec.EncodeErrorData(e)
@@ -245,8 +258,20 @@ func (rr rpcReply) err(e *a2a.Error) error {
 	if e.HTTPStatus != 0 {
 		status = e.HTTPStatus
 	}
-	return writeJSON(rr.w, status, contentTypeJSON, a2a.EncodeRPCError(rr.id, e, data))
+	return writeJSON(w, status, contentTypeJSON, a2a.EncodeRPCError(rr.id, e, data))
 }
+
+func (rr rpcReply) authError(e *a2a.Error) *a2a.Error { return rpcAuthError(e) }
+
+func (rr rpcReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+	out, err := rr.codec.EncodeResult(op, res)
+	if err != nil {
+		return rr.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+	}
+	return writeJSON(w, http.StatusOK, contentTypeJSON, a2a.EncodeRPCResult(rr.id, out))
+}
+
+func (rr rpcReply) framer() framer { return rpcFramer{id: rr.id, codec: rr.codec} }
 
 func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
 	h := w.Header()
@@ -267,25 +292,25 @@ func writeStatusError(w http.ResponseWriter, e *a2a.Error) error {
 // serveJSONRPC is the JSON-RPC binding of every dialect: one endpoint,
 // dispatched on the method name.
 func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, base string) error {
-	rr := rpcReply{w: w}
+	var rr rpcReply
 	if e := checkContentType(r); e != nil {
-		return rr.err(e)
+		return rr.fail(w, e)
 	}
 	body, e := readBody(r, s.cfg.MaxBodyBytes)
 	if e != nil {
-		return rr.err(e)
+		return rr.fail(w, e)
 	}
 	rpc, e := a2a.DecodeRPC(body)
 	rr.id = rpc.ID
 	if e != nil {
-		return rr.err(e)
+		return rr.fail(w, e)
 	}
 	if rpc.ID == nil {
-		return rr.err(a2a.Errorf(a2a.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
+		return rr.fail(w, a2a.Errorf(a2a.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
 	}
 	d, op, ok := a2a.LookupMethod(rpc.Method)
 	if !ok {
-		return rr.err(a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
+		return rr.fail(w, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
 	if d == a2a.V03 && (a.card.Dialect == a2a.V02 || a.card.Dialect == a2a.V01) {
 		// v0.1, v0.2 and v0.3 share some method names; the card says which
@@ -294,11 +319,11 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	rr.codec = a2a.CodecFor(d)
 	if e := s.checkVersion(r, d); e != nil {
-		return rr.err(e)
+		return rr.fail(w, e)
 	}
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
-		return rr.err(e)
+		return rr.fail(w, e)
 	}
 	if d == a2a.V03 && req.TaskID != "" && a.taskDialect(req.TaskID) == a2a.V01 {
 		// A task created by tasks/send is answered in v0.1 shape on the
@@ -308,15 +333,22 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 		}
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
+	return s.serveRequest(w, r, a, base, req, rr)
+}
+
+// serveRequest is what both bindings do with a decoded request: journal it,
+// check the credentials, apply the behaviors' hooks and answer it, unary or
+// streamed.
+func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *a2a.Request, rp reply) error {
 	reqNo := s.recordRequest(a, req, r.URL.Path)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == a2a.CodeUnauthenticated {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
 		}
-		return rr.err(rpcAuthError(e))
+		return rp.fail(w, rp.authError(e))
 	}
-	x := a.exchange(op, req, exchangeHTTP{r})
+	x := a.exchange(req.Op, req, exchangeHTTP{r})
 	hooks := x.Hooks()
 	if !s.delay(r.Context(), hooks.Delay) {
 		return nil
@@ -324,13 +356,12 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	for _, wrap := range hooks.WrapWriter {
 		w = wrap(w)
 	}
-	rr.w = w
 	if hooks.Reject != nil {
 		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
-		return rr.err(hooks.Reject)
+		return rp.fail(w, hooks.Reject)
 	}
-	if op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, rpcFramer{id: rpc.ID, codec: rr.codec})
+	if req.Op.Streaming() {
+		return s.serveStream(w, r, a, req, x, reqNo, rp.framer())
 	}
 	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
 	for _, f := range hooks.Result {
@@ -338,13 +369,9 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	s.recordResponse(a, req, reqNo, res, e)
 	if e != nil {
-		return rr.err(e)
+		return rp.fail(w, e)
 	}
-	out, err := rr.codec.EncodeResult(op, res)
-	if err != nil {
-		return rr.err(a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
-	}
-	return writeJSON(w, http.StatusOK, contentTypeJSON, a2a.EncodeRPCResult(rpc.ID, out))
+	return rp.result(w, req.Op, res)
 }
 
 // delay waits d unless the client leaves or the server closes first.

@@ -139,92 +139,75 @@ func restContentType(r *http.Request) string {
 	return contentTypeJSON
 }
 
+// restReply answers an HTTP+JSON request in the media type ct.
+type restReply struct {
+	codec a2a.Codec
+	ct    string
+}
+
+func (rp restReply) fail(w http.ResponseWriter, e *a2a.Error) error {
+	status, b := a2a.EncodeRESTError(e)
+	return writeJSON(w, status, rp.ct, b)
+}
+
+func (rp restReply) authError(e *a2a.Error) *a2a.Error { return e }
+
+func (rp restReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+	out, err := rp.codec.EncodeResult(op, res)
+	if err != nil {
+		return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+	}
+	if res.Empty {
+		out = []byte("{}")
+	}
+	return writeJSON(w, http.StatusOK, rp.ct, out)
+}
+
+func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
+
 // serveREST is the v1.0 HTTP+JSON binding.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
-	codec := a2a.CodecFor(a2a.V10)
-	ct := restContentType(r)
-	fail := func(e *a2a.Error) error {
-		status, b := a2a.EncodeRESTError(e)
-		return writeJSON(w, status, ct, b)
-	}
+	rp := restReply{codec: a2a.CodecFor(a2a.V10), ct: restContentType(r)}
 	rt, e := parseREST(r.Method, path)
 	if e != nil {
 		if rt.allow != "" {
 			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
 			w.Header().Set("Allow", rt.allow)
 		}
-		return fail(e)
+		return rp.fail(w, e)
 	}
 	if e := s.checkVersion(r, a2a.V10); e != nil {
-		return fail(e)
+		return rp.fail(w, e)
 	}
 	var req *a2a.Request
 	switch rt.op {
 	case a2a.OpSend, a2a.OpStream, a2a.OpSetPushConfig:
 		if e := checkContentType(r); e != nil {
-			return fail(e)
+			return rp.fail(w, e)
 		}
 		body, e := readBody(r, s.cfg.MaxBodyBytes)
 		if e != nil {
-			return fail(e)
+			return rp.fail(w, e)
 		}
 		if rt.op == a2a.OpSetPushConfig {
 			if body, e = withTaskID(body, rt.taskID); e != nil {
-				return fail(e)
+				return rp.fail(w, e)
 			}
 		}
-		if req, e = codec.DecodeParams(rt.op, body); e != nil {
-			return fail(e)
+		if req, e = rp.codec.DecodeParams(rt.op, body); e != nil {
+			return rp.fail(w, e)
 		}
 	default:
 		var e *a2a.Error
 		if req, e = restQuery(rt, r.URL.Query()); e != nil {
-			return fail(e)
+			return rp.fail(w, e)
 		}
 	}
 	req.Op, req.Dialect, req.Binding, req.Method = rt.op, a2a.V10, a2a.BindingREST, rt.method
 	if req.Tenant == "" {
 		req.Tenant = rt.tenant
 	}
-	reqNo := s.recordRequest(a, req, r.URL.Path)
-	if e := s.checkAuth(a, r, req); e != nil {
-		s.recordResponse(a, req, reqNo, nil, e)
-		if e.Code == a2a.CodeUnauthenticated {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
-		}
-		return fail(e)
-	}
-	x := a.exchange(rt.op, req, exchangeHTTP{r})
-	hooks := x.Hooks()
-	if !s.delay(r.Context(), hooks.Delay) {
-		return nil
-	}
-	for _, wrap := range hooks.WrapWriter {
-		w = wrap(w)
-	}
-	if hooks.Reject != nil {
-		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
-		return fail(hooks.Reject)
-	}
-	if rt.op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, restFramer{codec: codec})
-	}
-	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
-	for _, f := range hooks.Result {
-		res, e = f(res, e)
-	}
-	s.recordResponse(a, req, reqNo, res, e)
-	if e != nil {
-		return fail(e)
-	}
-	out, err := codec.EncodeResult(rt.op, res)
-	if err != nil {
-		return fail(a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
-	}
-	if res.Empty {
-		out = []byte("{}")
-	}
-	return writeJSON(w, http.StatusOK, ct, out)
+	return s.serveRequest(w, r, a, base, req, rp)
 }
 
 // withTaskID sets taskId from the path in a push-config body.
