@@ -110,15 +110,30 @@ func (j *Journal) Entries() []Entry {
 	return out
 }
 
-// Since returns the retained entries with Seq > seq.
+// Since returns the retained entries with Seq > seq. It copies only those:
+// a client polling the control API for what is new would otherwise copy the
+// whole journal (up to Retention entries) on every poll.
 func (j *Journal) Since(seq int64) []Entry {
-	all := j.Entries()
-	for i, e := range all {
-		if e.Seq > seq {
-			return all[i:]
-		}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	// The retained entries carry the consecutive numbers j.seq-j.n+1 .. j.seq.
+	var skip int64
+	if before := j.seq - int64(j.n); seq > before {
+		skip = seq - before
 	}
-	return nil
+	if skip >= int64(j.n) {
+		return nil
+	}
+	out := make([]Entry, 0, int64(j.n)-skip)
+	for _, b := range j.blocks {
+		if skip >= int64(len(b)) {
+			skip -= int64(len(b))
+			continue
+		}
+		out = append(out, b[skip:]...)
+		skip = 0
+	}
+	return out
 }
 
 // Len returns the number of retained entries.
