@@ -167,6 +167,13 @@ func TestCardETag(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status)
 	assert.NotEmpty(t, b)
 
+	// A list of tags, a weak tag and "*" match as RFC 9110 says.
+	for _, match := range []string{`"stale", ` + etag, "W/" + etag, "*"} {
+		status, _, b = h.do(http.MethodGet, "/.well-known/agent-card.json", nil, map[string]string{"If-None-Match": match})
+		assert.Equal(t, http.StatusNotModified, status, "If-None-Match: %s", match)
+		assert.Empty(t, b)
+	}
+
 	status, _, b = h.do(http.MethodHead, "/.well-known/agent-card.json", nil, nil)
 	assert.Equal(t, http.StatusOK, status)
 	assert.Empty(t, b)

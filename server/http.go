@@ -153,7 +153,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	h.Set("ETag", etag)
 	// Behaviors can change the card at run time, so clients revalidate.
 	h.Set("Cache-Control", "no-cache")
-	if match := r.Header.Get("If-None-Match"); match != "" && match == etag {
+	if etagMatches(r.Header.Values("If-None-Match"), etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -163,6 +163,20 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		_, _ = w.Write(b)
 	}
 	return nil
+}
+
+// etagMatches applies If-None-Match (RFC 9110 §13.1.2): a list of entity
+// tags compared weakly, or "*".
+func etagMatches(headers []string, etag string) bool {
+	for _, h := range headers {
+		for _, tag := range strings.Split(h, ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readBody reads at most limit bytes; a larger body is an error.
