@@ -1,14 +1,15 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,10 +45,14 @@ type agent struct {
 	order     []*taskEntry // creation order, oldest first
 	calls     map[a2a.Op]int
 	pushSeq   int
+	// created numbers tasks in creation order; ListTasks breaks ties and
+	// anchors its page tokens on it.
+	created uint64
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
 type taskEntry struct {
+	seq     uint64
 	task    *a2a.Task
 	skill   *cards.Skill
 	created time.Time
@@ -133,6 +138,7 @@ func (a *agent) resetLocked() {
 	a.order = nil
 	a.calls = map[a2a.Op]int{}
 	a.pushSeq = 0
+	a.created = 0
 }
 
 func (a *agent) reset() {
@@ -392,7 +398,9 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 			msg.MessageID = a.newIDLocked()
 		}
 		now := a.srv.clock.Now().UTC()
+		a.created++
 		e = &taskEntry{
+			seq: a.created,
 			task: &a2a.Task{ID: id, ContextID: ctxID,
 				Status:  a2a.TaskStatus{State: a2a.StateSubmitted, Timestamp: now},
 				History: []a2a.Message{msg}},
@@ -775,21 +783,22 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 	if size < 1 || size > 100 {
 		return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100")
 	}
-	offset := 0
+	var after *listCursor
 	if q.PageToken != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(q.PageToken)
-		n, err2 := strconv.Atoi(string(raw))
-		if err != nil || err2 != nil || n < 0 {
+		c, ok := parseListCursor(q.PageToken)
+		if !ok {
 			return nil, a2a.ErrInvalidParams("pageToken", "not a token this server issued")
 		}
-		offset = n
+		after = &c
+	}
+	type ref struct {
+		e   *taskEntry
+		pos listCursor
 	}
 	a.mu.Lock()
-	var matched []*a2a.Task
-	// Newest created first, so that the stable sort below leaves tasks
-	// with equal status times newest first too.
-	for i := len(a.order) - 1; i >= 0; i-- {
-		t := a.order[i].task
+	var matched []ref
+	for _, e := range a.order {
+		t := e.task
 		if q.ContextID != "" && t.ContextID != q.ContextID {
 			continue
 		}
@@ -799,29 +808,69 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 		if !q.StatusTimestampAfter.IsZero() && !t.Status.Timestamp.After(q.StatusTimestampAfter) {
 			continue
 		}
-		matched = append(matched, t.Clone())
+		matched = append(matched, ref{e, listCursor{t.Status.Timestamp.UnixNano(), e.seq}})
 	}
 	a.mu.Unlock()
-	// Newest status first; newer creation breaks ties so pages are stable.
-	sort.SliceStable(matched, func(i, j int) bool {
-		return matched[i].Status.Timestamp.After(matched[j].Status.Timestamp)
-	})
-	page := &a2a.TaskPage{PageSize: size, TotalSize: len(matched)}
-	if offset > len(matched) {
-		offset = len(matched)
+	// Newest status first; the newer task breaks ties.
+	slices.SortFunc(matched, func(x, y ref) int { return y.pos.compare(x.pos) })
+	// A page starts after the last task of the previous one, wherever it
+	// now stands, so tasks created between two fetches neither repeat nor
+	// push others off a page.
+	start := 0
+	if after != nil {
+		start, _ = slices.BinarySearchFunc(matched, *after, func(r ref, c listCursor) int { return c.compare(r.pos) })
+		if start < len(matched) && matched[start].pos == *after {
+			start++
+		}
 	}
-	end := min(offset+size, len(matched))
-	for _, t := range matched[offset:end] {
-		t = trimHistory(t, q.HistoryLength)
+	end := min(start+size, len(matched))
+	page := &a2a.TaskPage{PageSize: size, TotalSize: len(matched)}
+	a.mu.Lock()
+	for _, r := range matched[start:end] {
+		t := trimHistory(r.e.task.Clone(), q.HistoryLength)
 		if !q.IncludeArtifacts {
 			t.Artifacts = nil
 		}
 		page.Tasks = append(page.Tasks, t)
 	}
+	a.mu.Unlock()
 	if end < len(matched) {
-		page.NextPageToken = base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(end)))
+		page.NextPageToken = matched[end-1].pos.token()
 	}
 	return page, nil
+}
+
+// listCursor is a task's place in ListTasks order: its status time, then
+// its creation number.
+type listCursor struct {
+	unixNano int64
+	seq      uint64
+}
+
+// compare orders cursors oldest first.
+func (c listCursor) compare(o listCursor) int {
+	if c.unixNano != o.unixNano {
+		return cmp.Compare(c.unixNano, o.unixNano)
+	}
+	return cmp.Compare(c.seq, o.seq)
+}
+
+func (c listCursor) token() string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.unixNano, 10) + "." + strconv.FormatUint(c.seq, 10)))
+}
+
+func parseListCursor(token string) (listCursor, bool) {
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil {
+		return listCursor{}, false
+	}
+	ts, seq, ok := strings.Cut(string(raw), ".")
+	n, err1 := strconv.ParseInt(ts, 10, 64)
+	m, err2 := strconv.ParseUint(seq, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return listCursor{}, false
+	}
+	return listCursor{n, m}, true
 }
 
 // Push-notification configs (stored; delivery is the push issue's work).

@@ -159,6 +159,38 @@ func TestListTasksNewestFirstOnEqualTimes(t *testing.T) {
 	assert.Equal(t, want, got)
 }
 
+// A page starts after the last task of the one before, so tasks created
+// between two fetches neither repeat a task nor push one off the pages.
+func TestListTasksPagesSurviveNewTasks(t *testing.T) {
+	t.Parallel()
+	for _, rest := range []bool{false, true} {
+		h := start(t, server.Config{Seed: 13, StepDelay: -1, Agents: agentsFor(dialectCases[0], false)})
+		cl := newClient(t, h, dialectCases[0])
+		var older []string
+		for range 5 {
+			older = slices.Insert(older, 0, cl.mustSend(sendOpts{}).ID)
+		}
+		list := listOver(h, rest)
+		ids := func(p listPage) []string {
+			var out []string
+			for _, raw := range p.Tasks {
+				out = append(out, parseTask(t, a2a.V10, raw).ID)
+			}
+			return out
+		}
+		p1 := list(t, map[string]any{"pageSize": 2})
+		require.NotEmpty(t, p1.NextPageToken)
+		for range 3 {
+			cl.mustSend(sendOpts{}) // newer than everything listed so far
+		}
+		p2 := list(t, map[string]any{"pageSize": 2, "pageToken": p1.NextPageToken})
+		p3 := list(t, map[string]any{"pageSize": 2, "pageToken": p2.NextPageToken})
+		assert.Empty(t, p3.NextPageToken, "rest=%v: the last page", rest)
+		assert.Equal(t, older, append(append(ids(p1), ids(p2)...), ids(p3)...), "rest=%v", rest)
+		assert.Equal(t, 8, p3.TotalSize)
+	}
+}
+
 func TestListTasksBadParams(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 13, StepDelay: -1})
