@@ -42,3 +42,15 @@ func (s *settings) useScenario(sc *scenario.Scenario, err error) {
 	}
 	s.cfg = cfg
 }
+
+// WithScenario serves a scenario given as a file path (a string) or as YAML
+// text (a []byte): WithScenarioFile or WithScenarioYAML, chosen by type so a
+// path is never mistaken for YAML or the reverse.
+func WithScenario[S string | []byte](source S) Option {
+	switch src := any(source).(type) {
+	case string:
+		return WithScenarioFile(src)
+	default:
+		return WithScenarioYAML(src.([]byte))
+	}
+}

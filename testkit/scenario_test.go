@@ -60,3 +60,12 @@ func TestWithScenarioErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "does-not-exist.yaml")
 }
+
+// WithScenario takes a path as a string and YAML as bytes.
+func TestWithScenarioByType(t *testing.T) {
+	t.Parallel()
+	fromFile := testkit.Start(t, testkit.WithScenario("../examples/incidents/three-worker-incident.yaml"))
+	assert.Equal(t, []string{"worker-1", "worker-2", "worker-3"}, fromFile.Server().AgentNames())
+	fromYAML := testkit.Start(t, testkit.WithScenario([]byte("agents: [{name: solo}]\n")))
+	assert.Equal(t, []string{"solo"}, fromYAML.Server().AgentNames())
+}
