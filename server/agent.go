@@ -48,6 +48,8 @@ type agent struct {
 	// created numbers tasks in creation order; ListTasks breaks ties and
 	// anchors its page tokens on it.
 	created uint64
+	// sinceSweep counts sends since evictLocked last swept the whole store.
+	sinceSweep int
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
@@ -139,6 +141,7 @@ func (a *agent) resetLocked() {
 	a.calls = map[a2a.Op]int{}
 	a.pushSeq = 0
 	a.created = 0
+	a.sinceSweep = 0
 }
 
 func (a *agent) reset() {
@@ -462,13 +465,16 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 // are kept in creation order, so the oldest sit at the front: the common case
 // drops one from the front, and a still-running task at the front is skipped
 // by a bounded look-ahead, so a send never pays for the number of tasks.
+// When the look-ahead finds only running tasks, a full sweep runs, but at
+// most once every retention/4 sends, which keeps the stored terminal tasks
+// within 1.25 × the retention at a constant amortised cost.
 func (a *agent) evictLocked() {
 	limit := a.srv.cfg.TaskRetention
 	for len(a.order) > limit {
 		evicted := false
 		for i := 0; i < len(a.order) && i < evictLookAhead; i++ {
 			e := a.order[i]
-			if e.task.Status.State.Terminal() && len(e.subs) == 0 {
+			if e.evictable() {
 				delete(a.tasks, e.task.ID)
 				copy(a.order[1:i+1], a.order[:i])
 				a.order[0] = nil
@@ -478,10 +484,35 @@ func (a *agent) evictLocked() {
 			}
 		}
 		if !evicted {
+			a.sweepLocked(limit)
 			return
 		}
 	}
 }
+
+// sweepLocked forgets the oldest evictable tasks anywhere in the store until
+// it is within limit, unless it swept less than limit/4 sends ago.
+func (a *agent) sweepLocked(limit int) {
+	a.sinceSweep++
+	if a.sinceSweep < max(limit/4, 1) {
+		return
+	}
+	a.sinceSweep = 0
+	excess := len(a.order) - limit
+	kept := a.order[:0]
+	for _, e := range a.order {
+		if excess > 0 && e.evictable() {
+			delete(a.tasks, e.task.ID)
+			excess--
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(a.order[len(kept):])
+	a.order = kept
+}
+
+func (e *taskEntry) evictable() bool { return e.task.Status.State.Terminal() && len(e.subs) == 0 }
 
 // evictLookAhead bounds the search for an evictable task past running ones.
 const evictLookAhead = 64

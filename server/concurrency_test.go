@@ -230,6 +230,25 @@ func TestTaskRetention(t *testing.T) {
 	}
 }
 
+// Running tasks at the front of the store, more than the eviction
+// look-ahead, do not let finished tasks pile up behind them.
+func TestTaskRetentionBehindRunningTasks(t *testing.T) {
+	t.Parallel()
+	const retention = 8
+	h := start(t, server.Config{Seed: 87, StepDelay: -1, TaskRetention: retention, Agents: agentsFor(dialectCases[0], false)})
+	cl := newClient(t, h, dialectCases[0])
+	for range 70 {
+		cl.mustSend(sendOpts{skill: "ask"})
+	}
+	for range 40 {
+		cl.mustSend(sendOpts{})
+	}
+	list := listOver(h, false)
+	assert.Equal(t, 70, list(t, map[string]any{"status": "TASK_STATE_INPUT_REQUIRED"}).TotalSize, "running tasks are kept")
+	done := list(t, map[string]any{"status": "TASK_STATE_COMPLETED"}).TotalSize
+	assert.LessOrEqual(t, done, retention/4, "finished tasks beyond the retention are swept")
+}
+
 func TestJournalRetention(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 86, StepDelay: -1, JournalRetention: 20})
