@@ -739,20 +739,28 @@ func (a *agent) taskDialect(id string) a2a.Dialect {
 	return ""
 }
 
-// snapshot returns a copy of the task, its hold flag and whether its player
-// still runs.
-func (a *agent) snapshot(id string) (*a2a.Task, bool, bool) {
+// snapshot returns a copy of the task, or nil.
+func (a *agent) snapshot(id string) *a2a.Task {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[id]
 	if !ok {
-		return nil, false, false
+		return nil
 	}
-	return e.task.Clone(), e.holdOpen, e.playing
+	return e.task.Clone()
+}
+
+// holdsStreams reports whether the task's timeline asked to keep its streams
+// open after the end.
+func (a *agent) holdsStreams(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.tasks[id]
+	return ok && e.holdOpen
 }
 
 func (a *agent) taskSnapshot(id string, historyLength *int) (*a2a.Task, *a2a.Error) {
-	t, _, _ := a.snapshot(id)
+	t := a.snapshot(id)
 	if t == nil {
 		return nil, a2a.ErrTaskNotFound(id)
 	}
@@ -800,7 +808,7 @@ func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error)
 	a.mu.Unlock()
 	a.apply(e, gen, timeline.Step{Kind: timeline.StepState, State: a2a.StateCanceled})
 	a.finish(e, gen)
-	t, _, _ := a.snapshot(id)
+	t := a.snapshot(id)
 	return t, nil
 }
 

@@ -223,7 +223,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				if t == nil {
 					t = &a2a.Task{ID: taskID, ContextID: req.Message.ContextID, History: []a2a.Message{*req.Message},
 						Status: a2a.TaskStatus{State: a2a.StateSubmitted}}
-					if cur, _, _ := a.snapshot(taskID); cur != nil {
+					if cur := a.snapshot(taskID); cur != nil {
 						t.ContextID = cur.ContextID
 						t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
 					}
@@ -278,7 +278,7 @@ func stateOf(evs []a2a.Event) a2a.TaskState {
 // for it, it keeps the stream open with keep-alives until the client leaves
 // or the server closes, and reports true.
 func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw *sse.Writer, raw *rawStream, hooks *behaviors.Hooks) bool {
-	_, hold, _ := a.snapshot(taskID)
+	hold := a.holdsStreams(taskID)
 	for _, f := range hooks.StreamEnd {
 		if f(raw) {
 			hold = true
