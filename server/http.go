@@ -285,7 +285,7 @@ func (rr rpcReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) err
 	return writeJSON(w, http.StatusOK, contentTypeJSON, a2a.EncodeRPCResult(rr.id, out))
 }
 
-func (rr rpcReply) framer() framer { return rpcFramer{id: rr.id, codec: rr.codec} }
+func (rr rpcReply) framer() framer { return rpcFramer(rr) }
 
 func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
 	h := w.Header()
