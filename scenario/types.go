@@ -13,6 +13,9 @@ type Scenario struct {
 	Server ServerSpec `yaml:"server,omitempty" doc:"server-wide settings"`
 	// Agents lists the hosted agents; the first is also served at the root.
 	Agents []AgentSpec `yaml:"agents" doc:"the hosted agents; the first is also served at the root" required:"true"`
+	// Conform drives a2amock conform: how the client under test is run and
+	// judged (see ConformSpec).
+	Conform *ConformSpec `yaml:"conform,omitempty" doc:"for a2amock conform: how the client under test is driven and judged (docs/conformance.md)"`
 
 	file string
 	pos  positions

@@ -4,6 +4,7 @@
 //	a2amock behaviors            print the misbehavior catalogue
 //	a2amock healthcheck [--url]  exit 0 when a server answers its health endpoint
 //	a2amock validate FILE...     check scenario files, printing every problem with file:line:col
+//	a2amock conform --client CMD grade an A2A client against the conformance suite
 //
 // Flags and subcommands only: everything they do is reachable from Go
 // through packages server, behaviors and testkit.
@@ -43,6 +44,7 @@ Usage:
   a2amock validate FILE...      check scenario files: every problem with file:line:col (exit 1), or ok
   a2amock record --upstream URL --out FILE   proxy a real agent and record what passes, with timing
   a2amock replay FILE [--speed S] [--splice N:fault]   serve a recording (also: serve --replay FILE)
+  a2amock conform --client 'CMD' [flags]   grade an A2A client against misbehaving agents (docs/conformance.md)
 
 Run "a2amock serve -h" for the serve flags.
 `
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return healthcheck(args[1:], stdout, stderr)
 	case "validate":
 		return validate(args[1:], stdout, stderr)
+	case "conform":
+		return conformCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/a2amock/a2amock/conform"
+)
+
+// conformCmd runs a2amock conform: flags only; package conform does the
+// work. Exit 0 when every failure is expected and no baseline entry is
+// stale, 1 otherwise, 2 for bad usage or a bad suite or baseline file.
+func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	client := fs.String("client", "", "the client command, run once per scenario (split like a shell; {agent_url}, {prompt}, {input} substituted)")
+	suiteName := fs.String("suite", conform.DefaultSuiteName, "the suite: default (built in), a file of scenario documents separated by ---, or a directory of them")
+	var ids stringList
+	fs.Var(&ids, "scenario", "run only this scenario id (repeatable)")
+	baselineFile := fs.String("expected-failures", "", "YAML file of expected failures: scenario id → check id → reason")
+	update := fs.Bool("update-baseline", false, "write the run's failures to the --expected-failures file (keeping known reasons) and exit 0")
+	grace := fs.Duration("timeout", conform.DefaultGrace, "grace period: the client is killed this long after the scenario's deadline")
+	parallel := fs.Int("parallel", 0, "scenarios run at once (default: the number of CPUs)")
+	seed := fs.Uint64("seed", 0, "replace every scenario's seed (ids, cards, random choices)")
+	reportJSON := fs.String("report-json", "", "write the JSON report (schema in docs/conformance.md) to this file")
+	junit := fs.String("junit", "", "write a JUnit XML report to this file")
+	markdown := fs.String("markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	list := fs.Bool("list", false, "list the suite's scenarios and the checks, then exit")
+	quiet := fs.Bool("quiet", false, "no progress lines")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "a2amock conform: unexpected arguments %q (quote the client command: --client 'python client.py')\n", fs.Args())
+		return 2
+	}
+	suite, err := conform.LoadSuite(*suiteName)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock conform: bad suite:\n%v\n", err)
+		return 2
+	}
+	if *list {
+		conform.WriteList(stdout, suite)
+		return 0
+	}
+	if *client == "" {
+		fmt.Fprintln(stderr, "a2amock conform: --client is required (e.g. --client 'python client.py'); see docs/conformance.md for the contract")
+		return 2
+	}
+	if *update && *baselineFile == "" {
+		fmt.Fprintln(stderr, "a2amock conform: --update-baseline needs --expected-failures FILE")
+		return 2
+	}
+	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Parallel: *parallel}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			opts.Seed = seed
+		}
+	})
+	var old *conform.Baseline
+	if *baselineFile != "" {
+		old, err = conform.LoadBaseline(*baselineFile, suite)
+		if err != nil && !(*update && os.IsNotExist(statErr(*baselineFile))) {
+			fmt.Fprintf(stderr, "a2amock conform: bad baseline:\n%v\n", err)
+			return 2
+		}
+		if !*update {
+			opts.Baseline = old
+		}
+	}
+	if !*quiet {
+		opts.Progress = stdout
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := conform.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2amock conform: %v\n", err)
+		return 2
+	}
+	fmt.Fprintln(stdout)
+	conform.WriteSummary(stdout, rep)
+	status := 0
+	write := func(path string, render func(io.Writer) error) {
+		if path == "" {
+			return
+		}
+		var buf bytes.Buffer
+		if err := render(&buf); err == nil {
+			err = os.WriteFile(path, buf.Bytes(), 0o644)
+			if err == nil {
+				return
+			}
+			fmt.Fprintf(stderr, "a2amock conform: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "a2amock conform: %s: %v\n", path, err)
+		}
+		status = 2
+	}
+	write(*reportJSON, func(w io.Writer) error {
+		b, err := rep.JSON()
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
+	})
+	write(*junit, func(w io.Writer) error { return conform.WriteJUnit(w, rep) })
+	write(*markdown, func(w io.Writer) error { return conform.WriteMarkdown(w, rep) })
+	if *update {
+		if err := conform.WriteBaseline(*baselineFile, rep, old); err != nil {
+			fmt.Fprintf(stderr, "a2amock conform: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "wrote %s (%d failures)\n", *baselineFile, rep.Summary.ChecksFailed)
+		return status
+	}
+	if status == 0 && !rep.Summary.OK {
+		status = 1
+	}
+	return status
+}
+
+func statErr(path string) error {
+	_, err := os.Stat(path)
+	return err
+}

@@ -1,0 +1,153 @@
+package conform
+
+import (
+	"slices"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+)
+
+// run is everything the checks judge about one scenario run: the journal
+// (what the agent saw and did), the wire records (what the client sent, as
+// HTTP), the process and the scenario.
+type run struct {
+	sc      *Scenario
+	journal []server.Entry
+	wire    []WireRecord
+	proc    *Process
+	// exit is when the client exited (or was killed); states the agent
+	// reached later do not count for it.
+	exit time.Time
+	// declared holds each agent's card as served, with its interfaces.
+	declared map[string]*cards.Card
+	origin   string
+
+	tasks []*taskFacts
+}
+
+// taskFacts is what the journal says about one task the client started.
+type taskFacts struct {
+	ID, ContextID, Agent string
+	// started is the response entry that first named the task.
+	started server.Entry
+	// events are the agent's status events for the task, in order.
+	events []server.Entry
+	// cancels, polls, subscribes and messages are the client's requests
+	// naming the task.
+	cancels, polls, subscribes, messages []server.Entry
+}
+
+// lastState returns the task's last state emitted by the agent at or before
+// t (zero t: ever), with its entry.
+func (tf *taskFacts) lastState(t time.Time) (a2a.TaskState, server.Entry) {
+	var st a2a.TaskState
+	var at server.Entry
+	for _, e := range tf.events {
+		if !t.IsZero() && e.Time.After(t) {
+			break
+		}
+		st, at = e.State, e
+	}
+	return st, at
+}
+
+// canceledBefore reports whether the client sent CancelTask for the task at
+// or before t.
+func (tf *taskFacts) canceledBefore(t time.Time) (server.Entry, bool) {
+	for _, e := range tf.cancels {
+		if !e.Time.After(t) {
+			return e, true
+		}
+	}
+	return server.Entry{}, false
+}
+
+// analyse derives the client's tasks from the journal: every task an
+// answer to the client's send or stream named.
+func (r *run) analyse() {
+	byID := map[string]*taskFacts{}
+	for _, e := range r.journal {
+		if e.Kind == server.EntryResponse && (e.Op == a2a.OpSend || e.Op == a2a.OpStream) && e.TaskID != "" && e.ErrorCode == 0 {
+			if _, ok := byID[e.TaskID]; !ok {
+				tf := &taskFacts{ID: e.TaskID, ContextID: e.ContextID, Agent: e.Agent, started: e}
+				byID[e.TaskID] = tf
+				r.tasks = append(r.tasks, tf)
+			}
+		}
+	}
+	for _, e := range r.journal {
+		tf, ok := byID[e.TaskID]
+		if !ok && e.Kind == server.EntryRequest && e.RefTaskID != "" {
+			tf, ok = byID[e.RefTaskID]
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case e.Kind == server.EntryEvent && e.State != "":
+			tf.events = append(tf.events, e)
+			if tf.ContextID == "" {
+				tf.ContextID = e.ContextID
+			}
+		case e.Kind == server.EntryRequest && e.Op == a2a.OpCancelTask:
+			tf.cancels = append(tf.cancels, e)
+		case e.Kind == server.EntryRequest && e.Op == a2a.OpGetTask:
+			tf.polls = append(tf.polls, e)
+		case e.Kind == server.EntryRequest && e.Op == a2a.OpSubscribe:
+			tf.subscribes = append(tf.subscribes, e)
+		case e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream) && e.RefTaskID == tf.ID:
+			tf.messages = append(tf.messages, e)
+		}
+	}
+	// A context id the agent first answered with is the task's; a
+	// response may have named none (a stream's start).
+	for _, tf := range r.tasks {
+		if tf.ContextID == "" {
+			for _, e := range r.journal {
+				if e.TaskID == tf.ID && e.ContextID != "" {
+					tf.ContextID = e.ContextID
+					break
+				}
+			}
+		}
+	}
+}
+
+// task returns the client task with the given id.
+func (r *run) task(id string) *taskFacts {
+	for _, tf := range r.tasks {
+		if tf.ID == id {
+			return tf
+		}
+	}
+	return nil
+}
+
+// requests returns the client's A2A request entries.
+func (r *run) requests() []server.Entry {
+	var out []server.Entry
+	for _, e := range r.journal {
+		if e.Kind == server.EntryRequest {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func isSend(e server.Entry) bool {
+	return e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream)
+}
+
+// agentsCalled lists the agents the client made A2A calls to, in order of
+// first call.
+func (r *run) agentsCalled() []string {
+	var out []string
+	for _, w := range r.wire {
+		if w.isA2A() && !slices.Contains(out, w.Agent) {
+			out = append(out, w.Agent)
+		}
+	}
+	return out
+}

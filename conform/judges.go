@@ -1,0 +1,502 @@
+package conform
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/server"
+)
+
+func judgeExitsInTime(r *run) verdict {
+	p := r.proc
+	switch {
+	case p.StartError != "":
+		return fail(Evidence{}, "%s", p.StartError)
+	case p.Killed:
+		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period; the runner killed its process group after %dms", r.sc.Deadline, p.DurationMS)
+	case p.Strays > 0:
+		return fail(Evidence{}, "the client exited after %dms but left %d process(es) of its process group running; the runner killed them", p.DurationMS, p.Strays)
+	}
+	return pass(fmt.Sprintf("exited after %dms (deadline %s)", p.DurationMS, r.sc.Deadline), Evidence{})
+}
+
+func judgeNoCrash(r *run) verdict {
+	p := r.proc
+	switch {
+	case p.StartError != "":
+		return fail(Evidence{}, "crash: %s", p.StartError)
+	case p.Killed:
+		return fail(Evidence{}, "hang: killed at the deadline plus the grace period; %s", outcomeSummary(p))
+	case p.Signal != "":
+		return fail(Evidence{}, "crash: the client died of signal %s; stderr ends: %s", p.Signal, tail(p.Stderr))
+	case p.ExitCode != 0:
+		return fail(Evidence{}, "crash: the client exited %d; stderr ends: %s", p.ExitCode, tail(p.Stderr))
+	case p.OutcomeProblem != "":
+		return fail(Evidence{}, "crash: %s (stdout was %d bytes)", p.OutcomeProblem, p.StdoutBytes)
+	}
+	return pass(fmt.Sprintf("exit 0, outcome %q", p.Outcome.Outcome), Evidence{})
+}
+
+func outcomeSummary(p *Process) string {
+	if p.Outcome != nil {
+		return fmt.Sprintf("it had printed outcome %q", p.Outcome.Outcome)
+	}
+	return "no outcome line"
+}
+
+// tail returns the last line or so of stderr, for one-line reasons.
+func tail(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "(empty)"
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 && len(s)-i < 200 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = "…" + s[len(s)-200:]
+	}
+	return strconvQuote(s)
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
+
+// stateOutcomes are the outcomes that name a task state.
+var stateOutcomes = map[string]a2a.TaskState{
+	"completed": a2a.StateCompleted, "failed": a2a.StateFailed, "canceled": a2a.StateCanceled,
+	"rejected": a2a.StateRejected, "input-required": a2a.StateInputRequired, "auth-required": a2a.StateAuthRequired,
+}
+
+func judgeTruthfulOutcome(r *run) verdict {
+	p := r.proc
+	var ev Evidence
+	if p.Outcome == nil {
+		return fail(ev, "no outcome to judge (%s)", orDefault(p.OutcomeProblem, "the client did not run"))
+	}
+	o := *p.Outcome
+	for _, tf := range r.tasks {
+		ev.entry(tf.started)
+		if _, e := tf.lastState(r.exit); e.Seq != 0 {
+			ev.entry(e)
+		}
+	}
+	if !slices.Contains(r.sc.Outcomes, o.Outcome) {
+		return fail(ev, "the client reported %q (task %q, detail %q); a truthful client reports %s here: %s",
+			o.Outcome, o.TaskID, o.Detail, strings.Join(r.sc.Outcomes, " or "), r.statesSummary())
+	}
+	want, names := stateOutcomes[o.Outcome]
+	if !names {
+		return pass(fmt.Sprintf("reported %q, which the scenario allows; %s", o.Outcome, r.statesSummary()), ev)
+	}
+	matches := func(tf *taskFacts) bool {
+		st, _ := tf.lastState(r.exit)
+		return st == want
+	}
+	if o.TaskID != "" {
+		tf := r.task(o.TaskID)
+		if tf == nil {
+			return fail(ev, "the client reported %q for task %q, which the agent never created for it; %s", o.Outcome, o.TaskID, r.statesSummary())
+		}
+		if !matches(tf) {
+			st, _ := tf.lastState(r.exit)
+			return fail(ev, "the client reported %q for task %s, whose last state the agent gave before the client exited was %q", o.Outcome, tf.ID, orDefault(string(st), "none"))
+		}
+	} else if !slices.ContainsFunc(r.tasks, matches) {
+		return fail(ev, "the client reported %q but no task it started was %s when it exited; %s", o.Outcome, want, r.statesSummary())
+	}
+	if want == a2a.StateCompleted && len(r.sc.Agents) > 1 {
+		for _, agent := range r.sc.Agents {
+			if !slices.ContainsFunc(r.tasks, func(tf *taskFacts) bool { return tf.Agent == agent && matches(tf) }) {
+				return fail(ev, "the client reported completed but agent %s completed no task of it; %s", agent, r.statesSummary())
+			}
+		}
+	}
+	return pass(fmt.Sprintf("reported %q, matching the agent; %s", o.Outcome, r.statesSummary()), ev)
+}
+
+// statesSummary says, per task the client started, the agent's last state
+// when the client exited.
+func (r *run) statesSummary() string {
+	if len(r.tasks) == 0 {
+		return "the agent created no task for the client"
+	}
+	parts := make([]string, len(r.tasks))
+	for i, tf := range r.tasks {
+		st, _ := tf.lastState(r.exit)
+		parts[i] = fmt.Sprintf("%s/%s=%s", tf.Agent, tf.ID, orDefault(string(st), "none"))
+	}
+	return "observed (agent/task=last state at exit): " + strings.Join(parts, ", ")
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func judgeNoOrphans(r *run) verdict {
+	var ev Evidence
+	var orphans []string
+	for _, tf := range r.tasks {
+		st, e := tf.lastState(r.exit)
+		if e.Seq != 0 {
+			ev.entry(e)
+		}
+		if st.Terminal() {
+			continue
+		}
+		if c, ok := tf.canceledBefore(r.exit); ok {
+			ev.entry(c)
+			continue
+		}
+		ev.entry(tf.started)
+		orphans = append(orphans, fmt.Sprintf("%s on %s left %s", tf.ID, tf.Agent, orDefault(string(st), "without a state")))
+	}
+	if len(orphans) > 0 {
+		return fail(ev, "the client exited without canceling tasks the agent had not ended: %s", strings.Join(orphans, "; "))
+	}
+	return pass(fmt.Sprintf("%d task(s), each terminal or canceled by the client", len(r.tasks)), ev)
+}
+
+func judgeBoundedPolling(r *run) verdict {
+	var ev Evidence
+	limit := r.sc.MaxPolls
+	for _, tf := range r.tasks {
+		if len(tf.polls) > limit {
+			ev.entry(tf.polls[limit])
+			return fail(ev, "the client polled task %s with GetTask %d times; at most %d are allowed here", tf.ID, len(tf.polls), limit)
+		}
+		var terminal server.Entry
+		for _, e := range r.journal {
+			if e.Kind == server.EntryResponse && e.TaskID == tf.ID && e.State.Terminal() && e.ErrorCode == 0 &&
+				(e.Op == a2a.OpSend || e.Op == a2a.OpGetTask || e.Op == a2a.OpCancelTask) {
+				terminal = e
+				break
+			}
+		}
+		if terminal.Seq == 0 {
+			continue
+		}
+		for _, p := range tf.polls {
+			if p.Seq > terminal.Seq {
+				ev.entry(terminal, p)
+				return fail(ev, "the client polled task %s again (GetTask, journal #%d) after the agent had answered it with the terminal state %s (journal #%d)", tf.ID, p.Seq, terminal.State, terminal.Seq)
+			}
+		}
+	}
+	n := 0
+	for _, tf := range r.tasks {
+		n += len(tf.polls)
+		ev.entry(tf.polls...)
+	}
+	return pass(fmt.Sprintf("%d GetTask call(s) over %d task(s), at most %d per task, none after a terminal answer", n, len(r.tasks), limit), ev)
+}
+
+func judgeContinuation(r *run) verdict {
+	var ev Evidence
+	asked := 0
+	for _, tf := range r.tasks {
+		for _, e := range tf.events {
+			if e.State != a2a.StateInputRequired || e.Time.After(r.exit) {
+				continue
+			}
+			asked++
+			ev.entry(e)
+			var next *server.Entry
+			for i := range r.journal {
+				j := r.journal[i]
+				if j.Seq > e.Seq && isSend(j) && j.Agent == tf.Agent {
+					next = &j
+					break
+				}
+			}
+			if next == nil {
+				return fail(ev, "the agent asked for input on task %s (journal #%d) and the client sent no answer", tf.ID, e.Seq)
+			}
+			ev.entry(*next)
+			if next.RefTaskID != tf.ID {
+				return fail(ev, "the agent asked for input on task %s (context %s); the client's next message (journal #%d) named task %q", tf.ID, tf.ContextID, next.Seq, next.RefTaskID)
+			}
+			if next.ContextID != tf.ContextID {
+				return fail(ev, "the agent asked for input on task %s (context %s); the client's answer (journal #%d) named context %q", tf.ID, tf.ContextID, next.Seq, next.ContextID)
+			}
+			break // one answer per task is what the contract asks for
+		}
+	}
+	if asked == 0 {
+		return pass("the agent never asked for input", ev)
+	}
+	return pass("every answer to input-required named the task and its context", ev)
+}
+
+func judgeCancelsOnDivergence(r *run) verdict {
+	var ev Evidence
+	var open []string
+	for _, tf := range r.tasks {
+		st, e := tf.lastState(r.exit)
+		if e.Seq != 0 {
+			ev.entry(e)
+		}
+		c, canceled := tf.canceledBefore(r.exit)
+		if canceled {
+			ev.entry(c)
+			for _, m := range tf.messages {
+				if m.Seq > c.Seq {
+					ev.entry(m)
+					return fail(ev, "the client canceled task %s (journal #%d) and then sent it another message (journal #%d)", tf.ID, c.Seq, m.Seq)
+				}
+			}
+		}
+		if !st.Terminal() && !canceled {
+			open = append(open, fmt.Sprintf("%s (%s, %s)", tf.ID, tf.Agent, orDefault(string(st), "no state")))
+		}
+	}
+	if len(open) > 0 {
+		return fail(ev, "the client left tasks the agent had not ended without CancelTask: %s; %s", strings.Join(open, ", "), outcomeOf(r.proc))
+	}
+	return pass("every task the agent left running was canceled by the client", ev)
+}
+
+func outcomeOf(p *Process) string {
+	if p.Outcome == nil {
+		return "no outcome reported"
+	}
+	return fmt.Sprintf("the client reported %q", p.Outcome.Outcome)
+}
+
+// streamLost reasons: the agent ended the stream without a terminal or
+// interrupted state.
+func streamLostByAgent(detail string) bool {
+	return !strings.HasPrefix(detail, "complete") && !strings.HasPrefix(detail, "held open") &&
+		detail != "client gone" && detail != "server shutting down"
+}
+
+func judgeRecovers(r *run) verdict {
+	var ev Evidence
+	lost := 0
+	for _, e := range r.journal {
+		if e.Kind != server.EntryStreamClose || e.TaskID == "" {
+			continue
+		}
+		tf := r.task(e.TaskID)
+		if tf == nil {
+			continue
+		}
+		var open server.Entry
+		for _, q := range r.journal {
+			if q.Kind == server.EntryRequest && q.Request == e.Request {
+				open = q
+				break
+			}
+		}
+		after := int64(0)
+		switch {
+		case streamLostByAgent(e.Detail):
+			after = e.Seq
+		case e.Detail == "client gone" || e.Detail == "server shutting down":
+			st, _ := tf.lastState(e.Time)
+			if st.Terminal() || st.Interrupted() {
+				continue
+			}
+			after = open.Seq
+		default:
+			continue
+		}
+		lost++
+		ev.entry(open, e)
+		recovered := false
+		for _, q := range append(slices.Clone(tf.polls), tf.subscribes...) {
+			if q.Seq > after && !q.Time.After(r.exit) {
+				ev.entry(q)
+				recovered = true
+				break
+			}
+		}
+		if !recovered {
+			st, _ := tf.lastState(e.Time)
+			return fail(ev, "the stream of task %s ended (%s) while the task was %s, and the client never asked for the task again (no GetTask or SubscribeToTask)", tf.ID, e.Detail, orDefault(string(st), "without a state"))
+		}
+	}
+	if lost == 0 {
+		return pass("no stream was lost", ev)
+	}
+	return pass(fmt.Sprintf("%d lost stream(s), each followed by GetTask or SubscribeToTask", lost), ev)
+}
+
+// v10Method reports whether a wire record is a call of the v1.0 method set.
+func v10Method(w WireRecord) bool {
+	if strings.Contains(w.Path, "/rest/") || strings.HasSuffix(w.Path, "/rest") {
+		return true
+	}
+	m := w.RPCMethod
+	return m != "" && !strings.Contains(m, "/") && m[0] >= 'A' && m[0] <= 'Z'
+}
+
+func judgeSendsVersion(r *run) verdict {
+	var ev Evidence
+	n := 0
+	for _, w := range r.wire {
+		if !w.isA2A() || !v10Method(w) {
+			continue
+		}
+		n++
+		if !w.VersionSent || !strings.HasPrefix(strings.TrimSpace(w.A2AVersion), "1.") {
+			ev.record(w)
+			what := "no A2A-Version header"
+			if w.VersionSent {
+				what = fmt.Sprintf("A2A-Version %q", w.A2AVersion)
+			}
+			return fail(ev, "v1.0 request %s %s (%s) carried %s; the card declares protocol version 1.0", w.Method, w.Path, orDefault(w.RPCMethod, "HTTP+JSON"), what)
+		}
+	}
+	if n == 0 {
+		return pass("no v1.0 request was made", ev)
+	}
+	return pass(fmt.Sprintf("all %d v1.0 request(s) carried A2A-Version: 1.0", n), ev)
+}
+
+func judgeDeclaredInterface(r *run) verdict {
+	var ev Evidence
+	n := 0
+	for _, w := range r.wire {
+		if !w.isA2A() {
+			continue
+		}
+		n++
+		card := r.declared[w.Agent]
+		if card == nil {
+			ev.record(w)
+			return fail(ev, "the client called %s %s on agent %q, which the scenario does not host", w.Method, w.Path, w.Agent)
+		}
+		url := r.origin + w.Path
+		ok := false
+		var declared []string
+		for _, in := range card.Interfaces {
+			declared = append(declared, fmt.Sprintf("%s %s (%s)", in.Binding, in.URL, in.Version))
+			switch in.Binding {
+			case a2a.BindingJSONRPC:
+				if w.Method == http.MethodPost && strings.TrimSuffix(url, "/") == strings.TrimSuffix(in.URL, "/") &&
+					(w.RPCMethod == "" || v10Method(w) == (in.Version == a2a.V10)) {
+					ok = true
+				}
+			case a2a.BindingREST:
+				if strings.HasPrefix(url, strings.TrimSuffix(in.URL, "/")+"/") {
+					ok = true
+				}
+			}
+		}
+		if !ok {
+			ev.record(w)
+			return fail(ev, "the client called %s %s (%s) but the card declares only %s", w.Method, url, orDefault(w.RPCMethod, "no JSON-RPC method"), strings.Join(declared, ", "))
+		}
+	}
+	return pass(fmt.Sprintf("all %d call(s) went to declared interfaces", n), ev)
+}
+
+func judgeDiscovers(r *run) verdict {
+	var ev Evidence
+	for _, agent := range r.agentsCalled() {
+		var fetched []WireRecord
+		var found bool
+		for _, w := range r.wire {
+			if w.Agent != agent {
+				continue
+			}
+			if w.isCard() {
+				fetched = append(fetched, w)
+				if w.Status == http.StatusOK {
+					found = true
+				}
+				continue
+			}
+			if w.isA2A() {
+				if !found {
+					ev.record(fetched...)
+					ev.record(w)
+					if len(fetched) == 0 {
+						return fail(ev, "the client called %s %s (%s) on agent %s without fetching its card first", w.Method, w.Path, orDefault(w.RPCMethod, "HTTP+JSON"), agent)
+					}
+					var tried []string
+					for _, f := range fetched {
+						tried = append(tried, fmt.Sprintf("%s → %d", f.Path, f.Status))
+					}
+					return fail(ev, "the client called agent %s without having read its card: it tried %s (the card is at the legacy /.well-known/agent.json when /.well-known/agent-card.json is 404)", agent, strings.Join(tried, ", "))
+				}
+				ev.record(fetched...)
+				break
+			}
+		}
+	}
+	return pass("the client read each agent's card before calling it", ev)
+}
+
+// retryAfter parses a Retry-After value: seconds or an HTTP date.
+func retryAfter(v string, at time.Time) (time.Duration, bool) {
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return t.Sub(at), true
+	}
+	return 0, false
+}
+
+// retrySlack allows for the clock reading of the recorder itself.
+const retrySlack = 5 * time.Millisecond
+
+func judgeRetryAfter(r *run) verdict {
+	var ev Evidence
+	n := 0
+	for i, w := range r.wire {
+		if (w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable) || w.RetryAfter == "" {
+			continue
+		}
+		wait, ok := retryAfter(w.RetryAfter, w.End)
+		if !ok {
+			continue
+		}
+		n++
+		for _, next := range r.wire[i+1:] {
+			if next.Agent != w.Agent || !next.isA2A() || next.Start.Before(w.Start) {
+				continue
+			}
+			if gap := next.Start.Sub(w.End); gap+retrySlack < wait {
+				ev.record(w, next)
+				return fail(ev, "the agent answered HTTP %d with Retry-After: %s; the client called again %s later (%s %s)", w.Status, w.RetryAfter, gap.Round(time.Millisecond), next.Method, orDefault(next.RPCMethod, next.Path))
+			}
+			ev.record(w, next)
+			break
+		}
+	}
+	if n == 0 {
+		return pass("no answer carried Retry-After", ev)
+	}
+	return pass(fmt.Sprintf("%d Retry-After answer(s) honoured", n), ev)
+}
+
+func judgeDuplicates(r *run) verdict {
+	var ev Evidence
+	for _, tf := range r.tasks {
+		asked := 0
+		for _, e := range tf.events {
+			if e.State == a2a.StateInputRequired {
+				asked++
+			}
+		}
+		if len(tf.messages) > asked {
+			ev.entry(tf.messages...)
+			return fail(ev, "the client answered task %s %d times but the agent asked for input %d time(s)", tf.ID, len(tf.messages), asked)
+		}
+		if len(tf.cancels) > 1 {
+			ev.entry(tf.cancels...)
+			return fail(ev, "the client canceled task %s %d times", tf.ID, len(tf.cancels))
+		}
+	}
+	return pass("no task was answered or canceled more often than the agent gave reason to", ev)
+}

@@ -1,0 +1,223 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2amock/a2amock/server"
+)
+
+// WireRecord is one HTTP exchange as the client made it, recorded in front
+// of the server: what the journal cannot say (headers, status, timing).
+type WireRecord struct {
+	Seq   int       `json:"seq"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// Agent is the agent the path addresses.
+	Agent  string `json:"agent"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	// RPCMethod is the JSON-RPC method of a POST body, when it has one.
+	RPCMethod string `json:"rpcMethod,omitempty"`
+	// A2AVersion is the A2A-Version header (or query parameter) sent;
+	// VersionSent tells an empty one from none.
+	A2AVersion  string `json:"a2aVersion,omitempty"`
+	VersionSent bool   `json:"versionSent"`
+	// Status is the HTTP status answered; 0 when the connection was taken
+	// over (a reset) before any.
+	Status     int    `json:"status"`
+	RetryAfter string `json:"retryAfter,omitempty"`
+	Hijacked   bool   `json:"hijacked,omitempty"`
+
+	body []byte // the body of a card answer (bounded), for the declared interfaces
+}
+
+// isCard reports whether the record is a card fetch.
+func (w WireRecord) isCard() bool {
+	return strings.HasSuffix(w.Path, "/.well-known/agent-card.json") || strings.HasSuffix(w.Path, "/.well-known/agent.json")
+}
+
+// isA2A reports whether the record is an A2A call (not a card fetch, not
+// the control API).
+func (w WireRecord) isA2A() bool {
+	return !w.isCard() && !strings.HasPrefix(w.Path, "/_a2amock")
+}
+
+// mock is one scenario's server, served behind the wire recorder on its own
+// listener.
+type mock struct {
+	srv    *server.Server
+	hs     *http.Server
+	url    string
+	first  string
+	cancel context.CancelFunc
+	served chan struct{}
+
+	handlers sync.WaitGroup
+	mu       sync.Mutex
+	wire     []WireRecord
+}
+
+func startMock(cfg server.Config) (*mock, error) {
+	srv, err := server.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = srv.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{})}
+	if names := srv.AgentNames(); len(names) > 0 {
+		m.first = names[0]
+	}
+	m.hs = &http.Server{
+		Handler:           http.HandlerFunc(m.record),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	go func() {
+		defer close(m.served)
+		_ = m.hs.Serve(ln)
+	}()
+	return m, nil
+}
+
+// agentURL is the base URL of the named agent.
+func (m *mock) agentURL(name string) string { return m.url + m.srv.AgentPath(name) }
+
+// close stops the server: open streams end, players stop, every
+// connection is closed, and it returns when every handler has returned (or
+// after 5s, reported as an error: a handler that outlives its server is a
+// bug of a2amock, not of the client).
+func (m *mock) close() error {
+	m.cancel()
+	err := m.srv.Close()
+	_ = m.hs.Close()
+	<-m.served
+	done := make(chan struct{})
+	go func() { m.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		err = errors.Join(err, errors.New("conform: a mock handler did not return within 5s of shutdown"))
+	}
+	return err
+}
+
+// wireLog returns a copy of the wire records, in arrival order.
+func (m *mock) wireLog() []WireRecord {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]WireRecord, len(m.wire))
+	copy(out, m.wire)
+	return out
+}
+
+const maxPeek = 1 << 20
+
+func (m *mock) record(w http.ResponseWriter, r *http.Request) {
+	m.handlers.Add(1)
+	defer m.handlers.Done()
+	rec := WireRecord{Start: time.Now().UTC(), Method: r.Method, Path: r.URL.Path, Agent: m.agentOf(r.URL.Path)}
+	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
+		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
+	} else if q := r.URL.Query(); q.Has("A2A-Version") {
+		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
+	}
+	if r.Method == http.MethodPost && r.Body != nil {
+		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+		var env struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(head, &env) == nil {
+			rec.RPCMethod = env.Method
+		}
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	}
+	rw := &recordingWriter{ResponseWriter: w, card: rec.isCard()}
+	m.srv.Handler().ServeHTTP(rw, r)
+	rec.End = time.Now().UTC()
+	rec.Status, rec.RetryAfter, rec.Hijacked = rw.status, rw.retryAfter, rw.hijacked
+	if rec.Status == 0 && !rw.hijacked {
+		rec.Status = http.StatusOK
+	}
+	rec.body = rw.body
+	m.mu.Lock()
+	rec.Seq = len(m.wire) + 1
+	m.wire = append(m.wire, rec)
+	m.mu.Unlock()
+}
+
+func (m *mock) agentOf(path string) string {
+	if rest, ok := strings.CutPrefix(path, "/agents/"); ok {
+		name, _, _ := strings.Cut(rest, "/")
+		return name
+	}
+	return m.first
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// recordingWriter notes the status and Retry-After of an answer, and keeps
+// the body of a card; Unwrap lets http.ResponseController reach the
+// connection's flusher and hijacker.
+type recordingWriter struct {
+	http.ResponseWriter
+	status     int
+	retryAfter string
+	hijacked   bool
+	card       bool
+	body       []byte
+}
+
+func (w *recordingWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+		w.retryAfter = w.Header().Get("Retry-After")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *recordingWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.card && len(w.body) < maxPeek {
+		w.body = append(w.body, b[:min(len(b), maxPeek-len(w.body))]...)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher for code that asserts it directly.
+func (w *recordingWriter) Flush() {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Hijack implements http.Hijacker for the transport-fault behaviors.
+func (w *recordingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, b, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil {
+		w.hijacked = true
+	}
+	return c, b, err
+}

@@ -1,0 +1,309 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+)
+
+// Options configure Run.
+type Options struct {
+	// Client is the client command, split by SplitCommand.
+	Client string
+	// Suite is the suite to run; nil is the default suite.
+	Suite *Suite
+	// Scenarios restricts the run to these ids (in suite order).
+	Scenarios []string
+	// Grace is how long after a scenario's deadline the client is killed;
+	// 0 means 2s.
+	Grace time.Duration
+	// Parallel bounds the scenarios run at once; 0 means the number of
+	// CPUs.
+	Parallel int
+	// Seed, when set, replaces every scenario's seed.
+	Seed *uint64
+	// Progress receives one line per scenario as it finishes; nil for
+	// none.
+	Progress io.Writer
+	// Baseline is compared with the results, if not nil.
+	Baseline *Baseline
+	// Env is the environment the client starts with (before the contract's
+	// variables); nil means os.Environ().
+	Env []string
+}
+
+// DefaultGrace is the default time between a scenario's deadline and the
+// kill of its client.
+const DefaultGrace = 2 * time.Second
+
+// Run runs the client once per scenario and judges every run. The error is
+// for problems that prevent the run as a whole (an empty client command, an
+// unknown scenario id); a client that crashes or hangs is a result.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	argv, err := SplitCommand(opts.Client)
+	if err != nil {
+		return nil, err
+	}
+	suite := opts.Suite
+	if suite == nil {
+		suite = DefaultSuite()
+	}
+	scs := suite.Scenarios
+	if len(opts.Scenarios) > 0 {
+		scs = nil
+		for _, id := range opts.Scenarios {
+			sc, ok := suite.Scenario(id)
+			if !ok {
+				return nil, fmt.Errorf("no scenario %q in suite %s; scenarios: %s", id, suite.Name, strings.Join(suite.IDs(), ", "))
+			}
+			if !slices.Contains(scs, sc) {
+				scs = append(scs, sc)
+			}
+		}
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = DefaultGrace
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = runtime.NumCPU()
+	}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	rep := &Report{Schema: ReportSchema, Version: ReportVersion, Suite: suite.Name, Client: opts.Client, Seed: opts.Seed, StartedAt: time.Now().UTC()}
+	rep.Scenarios = make([]*ScenarioResult, len(scs))
+	var (
+		wg       sync.WaitGroup
+		progress sync.Mutex
+		sem      = make(chan struct{}, opts.Parallel)
+	)
+	for i, sc := range scs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				rep.Scenarios[i] = aborted(sc, ctx.Err())
+				return
+			}
+			defer func() { <-sem }()
+			res := runScenario(ctx, sc, argv, opts)
+			rep.Scenarios[i] = res
+			if opts.Baseline != nil {
+				opts.Baseline.mark(res)
+			}
+			if opts.Progress != nil {
+				progress.Lock()
+				fmt.Fprint(opts.Progress, progressLine(res))
+				progress.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	rep.DurationMS = time.Since(rep.StartedAt).Milliseconds()
+	rep.summarize(opts.Baseline)
+	return rep, nil
+}
+
+func aborted(sc *Scenario, err error) *ScenarioResult {
+	res := newResult(sc)
+	res.Error = "not run: " + err.Error()
+	for _, id := range sc.Checks {
+		res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: res.Error})
+	}
+	return res
+}
+
+func newResult(sc *Scenario) *ScenarioResult {
+	return &ScenarioResult{ID: sc.ID, Title: sc.Title, Prompt: sc.Prompt, Input: sc.Input, Mode: sc.Mode,
+		DeadlineMS: sc.Deadline.Milliseconds(), Outcomes: sc.Outcomes}
+}
+
+// runScenario starts the scenario's mock, runs the client against it and
+// judges the run.
+func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options) *ScenarioResult {
+	res := newResult(sc)
+	start := time.Now()
+	defer func() { res.DurationMS = time.Since(start).Milliseconds() }()
+	file := *sc.File
+	if opts.Seed != nil {
+		file.Server.Seed = *opts.Seed
+	}
+	cfg, err := file.Config(nil)
+	var m *mock
+	if err == nil {
+		m, err = startMock(cfg)
+	}
+	if err != nil {
+		res.Error = "cannot start the mock: " + err.Error()
+		for _, id := range sc.Checks {
+			res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: res.Error})
+		}
+		return res
+	}
+	var urls []string
+	for _, name := range sc.Agents {
+		u := m.agentURL(name)
+		urls = append(urls, u)
+		res.Agents = append(res.Agents, AgentRef{Name: name, URL: u})
+	}
+	env := contractEnv(opts.Env, sc, urls)
+	cr := clientRun{argv: substitute(argv, urls[0], sc.Prompt, sc.Input), env: env, deadline: sc.Deadline, grace: opts.Grace}
+	proc := cr.run(ctx)
+	res.Process = proc
+	closeErr := m.close()
+	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.exited, origin: m.url}
+	if closeErr != nil {
+		res.Error = closeErr.Error()
+	}
+	r.declared = declaredCards(cfg, m.url, sc.Agents)
+	r.analyse()
+	res.JournalEntries = len(r.journal)
+	res.Pass = true
+	for _, id := range sc.Checks {
+		c, _ := CheckByID(id)
+		v := c.judge(r)
+		res.Checks = append(res.Checks, &CheckResult{ID: id, Pass: v.pass, Reason: v.reason, Evidence: v.evidence})
+		if !v.pass {
+			res.Pass = false
+		}
+	}
+	return res
+}
+
+// contractEnv is the client's environment: the runner's, without any
+// inherited contract variable, plus the contract's.
+func contractEnv(base []string, sc *Scenario, urls []string) []string {
+	env := make([]string, 0, len(base)+8)
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "A2A_AGENT_URL" || k == "A2A_AGENT_URLS" || strings.HasPrefix(k, "A2AMOCK_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"A2A_AGENT_URL="+urls[0],
+		"A2AMOCK_PROMPT="+sc.Prompt,
+		"A2AMOCK_INPUT="+sc.Input,
+		"A2AMOCK_DEADLINE_MS="+strconv.FormatInt(sc.Deadline.Milliseconds(), 10),
+		"A2AMOCK_SCENARIO="+sc.ID,
+		"A2AMOCK_MODE="+sc.Mode,
+	)
+	if len(urls) > 1 {
+		env = append(env, "A2A_AGENT_URLS="+strings.Join(urls, ","))
+	}
+	return env
+}
+
+// declaredCards renders each agent's card as the client was served it, on
+// a fresh server built from the same configuration (so nothing is added to
+// the run's journal): the current path, else the legacy one.
+func declaredCards(cfg server.Config, origin string, agents []string) map[string]*cards.Card {
+	out := map[string]*cards.Card{}
+	srv, err := server.New(cfg)
+	if err != nil {
+		return out
+	}
+	defer srv.Close()
+	host := strings.TrimPrefix(origin, "http://")
+	for _, name := range agents {
+		for _, p := range []string{"/.well-known/agent-card.json", "/.well-known/agent.json"} {
+			req := httptest.NewRequest(http.MethodGet, origin+srv.AgentPath(name)+p, nil)
+			req.Host = host
+			rec := httptest.NewRecorder()
+			srv.Handler().ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				continue
+			}
+			if c, err := cards.Parse(rec.Body.Bytes()); err == nil {
+				out[name] = c
+				break
+			}
+		}
+	}
+	return out
+}
+
+// progressLine is the terminal line of a finished scenario.
+func progressLine(res *ScenarioResult) string {
+	var b strings.Builder
+	verdict := "PASS"
+	if !res.Pass {
+		verdict = "FAIL"
+		if allExpected(res) {
+			verdict = "XFAIL"
+		}
+	}
+	fmt.Fprintf(&b, "%-5s %-34s %6dms", verdict, res.ID, res.DurationMS)
+	if res.Process != nil && res.Process.Outcome != nil {
+		fmt.Fprintf(&b, "  outcome=%s", res.Process.Outcome.Outcome)
+	}
+	b.WriteString("\n")
+	for _, c := range res.Failed() {
+		mark := "✗"
+		if c.Expected {
+			mark = "~"
+		}
+		fmt.Fprintf(&b, "      %s %s: %s\n", mark, c.ID, oneLine(c.Reason))
+	}
+	return b.String()
+}
+
+func allExpected(res *ScenarioResult) bool {
+	for _, c := range res.Failed() {
+		if !c.Expected {
+			return false
+		}
+	}
+	return true
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+func (rep *Report) summarize(b *Baseline) {
+	s := Summary{Scenarios: len(rep.Scenarios)}
+	for _, res := range rep.Scenarios {
+		if res.Pass {
+			s.ScenariosPassed++
+		}
+		for _, c := range res.Checks {
+			s.Checks++
+			if !c.Pass {
+				s.ChecksFailed++
+				if !c.Expected {
+					s.Unexpected++
+				}
+			}
+		}
+	}
+	if b != nil {
+		rep.Baseline = b.compare(rep)
+		s.Stale = len(rep.Baseline.Stale)
+	}
+	s.OK = s.Unexpected == 0 && s.Stale == 0
+	rep.Summary = s
+}
+
+// ErrFailed is returned by callers that turn a report into an exit status.
+var ErrFailed = errors.New("conform: unexpected failures or stale baseline entries")

@@ -1,0 +1,202 @@
+// Command go-robust is the robust reference client of a2amock conform: it
+// implements the client contract of docs/conformance.md on a2amock's
+// reconciling driver (package testkit/reconcile) and passes every check of
+// every scenario in the default suite, which proves that no check asks for
+// the impossible.
+//
+//	a2amock conform --client 'go run ./conformance/clients/go-robust'
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/reconcile"
+)
+
+func main() {
+	deadline := 3 * time.Second
+	if ms, err := strconv.Atoi(os.Getenv("A2AMOCK_DEADLINE_MS")); err == nil && ms > 0 {
+		deadline = time.Duration(ms) * time.Millisecond
+	}
+	var urls []string
+	if v := os.Getenv("A2A_AGENT_URLS"); v != "" {
+		urls = strings.Split(v, ",")
+	} else {
+		urls = []string{os.Getenv("A2A_AGENT_URL")}
+	}
+	cfg := config{
+		prompt:   os.Getenv("A2AMOCK_PROMPT"),
+		input:    os.Getenv("A2AMOCK_INPUT"),
+		deadline: deadline,
+		poll:     os.Getenv("A2AMOCK_MODE") == "poll",
+	}
+	// Every agent is driven at once; the reported outcome is the first
+	// agent's (in the given order) that did not complete.
+	results := make([]outcome, len(urls))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = cfg.drive(strings.TrimSuffix(u, "/"))
+		}()
+	}
+	wg.Wait()
+	final := results[0]
+	for _, r := range results {
+		if r.Outcome != "completed" {
+			final = r
+			break
+		}
+	}
+	b, _ := json.Marshal(final)
+	fmt.Println(string(b))
+}
+
+type outcome struct {
+	Outcome string `json:"outcome"`
+	TaskID  string `json:"taskId,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+type config struct {
+	prompt, input string
+	deadline      time.Duration
+	poll          bool
+}
+
+// drive runs the task on one agent and says how it ended.
+func (c config) drive(agentURL string) outcome {
+	// The client keeps a margin before the runner's deadline to cancel
+	// what it started and print its outcome.
+	ctx, cancel := context.WithTimeout(context.Background(), c.deadline*85/100)
+	defer cancel()
+	hc := &http.Client{Transport: &retryAfterTransport{base: http.DefaultTransport.(*http.Transport).Clone()}}
+	client, card, err := discover(ctx, agentURL, hc)
+	if err != nil {
+		return outcome{Outcome: "error", Detail: err.Error()}
+	}
+	defer client.CloseIdleConnections()
+	declared := reconcile.Declare(card, reconcile.Policy{})
+	skill := ""
+	if len(card.Skills) > 0 {
+		skill = card.Skills[0].ID
+	}
+	d := &reconcile.Driver{
+		Agent:           client,
+		Card:            declared,
+		PollInterval:    c.deadline / 30,
+		WorkingDeadline: c.deadline * 35 / 100,
+		MaxTurns:        1,
+		Poll:            c.poll,
+	}
+	answered := false
+	followUp := func(*a2a.Message) *a2a.Message {
+		if answered {
+			return nil
+		}
+		answered = true
+		return &a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(c.input)}}
+	}
+	msg := &a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(c.prompt)}}
+	res, err := d.Run(ctx, skill, msg, followUp)
+	return c.conclude(ctx, client, res, err)
+}
+
+// conclude maps the driver's result to an outcome, canceling whatever the
+// agent left running (the driver does not when the deadline ended the run).
+func (c config) conclude(ctx context.Context, client *testkit.Client, res *reconcile.Result, err error) outcome {
+	taskID := ""
+	if res != nil {
+		taskID = res.TaskID
+		if ids := firstTaskIDs(res); taskID == "" && len(ids) > 0 {
+			taskID = ids[0]
+		}
+	}
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		cancelOpen(client, res)
+		return outcome{Outcome: "timeout", TaskID: taskID, Detail: fmt.Sprintf("no end within %s: %v", c.deadline, err)}
+	}
+	var div *reconcile.DivergenceError
+	switch {
+	case errors.As(err, &div):
+		cancelOpen(client, res)
+		return outcome{Outcome: "diverged", TaskID: taskID, Detail: div.Error()}
+	case errors.Is(err, reconcile.ErrNoInput), errors.Is(err, reconcile.ErrTooManyTurns):
+		cancelOpen(client, res)
+		return outcome{Outcome: "input-required", TaskID: taskID, Detail: err.Error()}
+	case errors.Is(err, reconcile.ErrAuthRequired):
+		cancelOpen(client, res)
+		return outcome{Outcome: "auth-required", TaskID: taskID, Detail: err.Error()}
+	case err != nil:
+		cancelOpen(client, res)
+		return outcome{Outcome: "error", TaskID: taskID, Detail: err.Error()}
+	}
+	switch res.Outcome {
+	case reconcile.OutcomeCompleted, reconcile.OutcomeFailed, reconcile.OutcomeCanceled, reconcile.OutcomeRejected:
+		return outcome{Outcome: string(res.Outcome), TaskID: taskID}
+	case reconcile.OutcomeDiverged:
+		cancelOpen(client, res)
+		return outcome{Outcome: "diverged", TaskID: taskID}
+	}
+	cancelOpen(client, res)
+	return outcome{Outcome: "error", TaskID: taskID, Detail: fmt.Sprintf("the task ended as %s (%s)", res.Outcome, res.State)}
+}
+
+func firstTaskIDs(res *reconcile.Result) []string {
+	if res == nil || res.Ledger == nil {
+		return nil
+	}
+	var ids []string
+	for _, t := range res.Ledger.Tasks() {
+		ids = append(ids, t.TaskIDs...)
+	}
+	return ids
+}
+
+// cancelOpen cancels every task the ledger saw that is not terminal and
+// that the driver did not cancel already, on a fresh short context: the
+// run's own may be over.
+func cancelOpen(client *testkit.Client, res *reconcile.Result) {
+	if res == nil || res.Ledger == nil {
+		return
+	}
+	done := map[string]bool{}
+	for _, id := range res.Canceled {
+		done[id] = true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	for _, t := range res.Ledger.Tasks() {
+		if t.Last().Terminal() {
+			continue
+		}
+		for _, id := range t.TaskIDs {
+			if !done[id] {
+				done[id] = true
+				_, _ = client.CancelTask(ctx, id)
+			}
+		}
+	}
+}
+
+// discover reads the agent's card, falling back to the legacy path when
+// the current one is not found.
+func discover(ctx context.Context, agentURL string, hc *http.Client) (*testkit.Client, *cardT, error) {
+	client, card, err := testkit.DiscoverClient(ctx, agentURL+"/.well-known/agent-card.json", testkit.WithHTTPClient(hc))
+	if err != nil && strings.Contains(err.Error(), "HTTP 404") {
+		client, card, err = testkit.DiscoverClient(ctx, agentURL+"/.well-known/agent.json", testkit.WithHTTPClient(hc))
+	}
+	return client, card, err
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2amock/a2amock/cards"
+)
+
+type cardT = cards.Card
+
+// retryAfterTransport retries an answer of 429 or 503 that carries
+// Retry-After, no sooner than it says, while the request's context allows;
+// 503 and 429 come from in front of the agent, which never saw the request,
+// so resending even a SendMessage is safe.
+type retryAfterTransport struct {
+	base http.RoundTripper
+}
+
+func (t *retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		resp, err := t.base.RoundTrip(req)
+		if err != nil || attempt >= 3 || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
+			return resp, err
+		}
+		wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"))
+		if !ok || req.GetBody == nil && req.Body != nil {
+			return resp, nil
+		}
+		if dl, has := req.Context().Deadline(); has && time.Until(dl) < wait {
+			return resp, nil
+		}
+		resp.Body.Close()
+		// A small margin over the advertised wait: Retry-After is measured
+		// from when the answer was sent.
+		timer := time.NewTimer(wait + 20*time.Millisecond)
+		select {
+		case <-timer.C:
+		case <-req.Context().Done():
+			timer.Stop()
+			return nil, req.Context().Err()
+		}
+		if req.GetBody != nil {
+			body, err := req.GetBody()
+			if err != nil {
+				return nil, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = body
+		}
+	}
+}
+
+func parseRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(time.Until(at), 0), true
+	}
+	return 0, false
+}
