@@ -14,6 +14,7 @@ unit:
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRPC$$' -fuzztime=$(FUZZTIME) ./a2a
 	$(GO) test -run='^$$' -fuzz='^FuzzJSONRPC$$' -fuzztime=$(FUZZTIME) ./server
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./scenario
 
 interop-deps:
 	npm ci --prefix interop/js --no-audit --no-fund

@@ -15,7 +15,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 
@@ -46,7 +45,7 @@ func Default() *Scenario {
 
 // Load reads and parses the scenario file at path.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil, &Error{Problems: []Problem{{File: path, Message: err.Error()}}}
 	}
@@ -57,8 +56,14 @@ func Load(path string) (*Scenario, error) {
 // positions only. Every structural problem (syntax, unknown key, wrong type,
 // bad enum value, bad duration, missing key) is reported at once in an
 // *Error; semantic checks that need the behavior catalogue are Config's.
+// A file over MaxFileBytes, nested deeper than MaxDepth or whose aliases
+// expand past MaxNodes is refused before it is decoded, with the position
+// where it crosses the bound.
 func Parse(data []byte, filename string) (*Scenario, error) {
 	ps := &problems{file: filename}
+	if !checkSize(ps, data) || !checkDepth(ps, data) {
+		return nil, ps.err()
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		yamlProblem(ps, err, "invalid YAML")
@@ -77,6 +82,9 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 	}
 	if body == nil {
 		ps.add(position{Line: 1, Column: 1}, "", "the file is empty; a scenario needs at least the key \"agents\"")
+		return nil, ps.err()
+	}
+	if !checkExpansion(ps, body) {
 		return nil, ps.err()
 	}
 	c := &checker{ps: ps, pos: positions{}, raw: map[string]string{}}
