@@ -28,6 +28,7 @@ func Catalogue() *Registry {
 		slowStreamSpec,
 		artifactChunkFaultsSpec,
 		streamErrorAsJSONSpec,
+		sseFramingSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

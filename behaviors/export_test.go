@@ -1,0 +1,4 @@
+package behaviors
+
+// CutPoints exposes the seeded cut offsets of sse-framing:variant=split.
+var CutPoints = cutPoints

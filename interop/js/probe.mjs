@@ -1,0 +1,94 @@
+// Runs one @a2a-js/sdk client call against an A2A agent and prints, as one
+// JSON line on stdout, what the SDK observed: the result or the stream's
+// events, and the error it raised (class name and message). The behavior
+// interop tests (behaviors_faults_test.go and friends) use it to record
+// what the JS SDK does under each fault.
+//
+// Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]
+//
+// Actions: card (discover only), send, stream, get <taskId>,
+// list (follows nextPageToken for at most 5 pages of pageSize 1),
+// subscribe <taskId>. The process exits non-zero only when it cannot run.
+
+import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
+import { GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, taskStateToJSON } from "@a2a-js/sdk";
+
+const [baseUrl, transport, action, arg] = process.argv.slice(2);
+if (!baseUrl || !transport || !action) {
+  console.error("usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]");
+  process.exit(2);
+}
+const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS ?? 5000);
+const opts = () => ({ signal: AbortSignal.timeout(timeoutMs) });
+const stateName = (s) => (s === undefined ? undefined : taskStateToJSON(s));
+
+const summariseEvent = (ev) => {
+  const c = ev.payload?.$case;
+  const v = ev.payload?.value;
+  switch (c) {
+    case "task":
+      return { kind: c, taskId: v.id, state: stateName(v.status?.state) };
+    case "statusUpdate":
+      return { kind: c, taskId: v.taskId, state: stateName(v.status?.state) };
+    case "artifactUpdate":
+      return { kind: c, taskId: v.taskId };
+    case "message":
+      return { kind: c };
+    default:
+      return { kind: String(c) };
+  }
+};
+const describeError = (e) => ({ name: e?.name ?? typeof e, message: String(e?.message ?? e) });
+
+const out = { transport, action };
+try {
+  const factory = new ClientFactory({
+    transports: [transport === "JSONRPC" ? new JsonRpcTransportFactory() : new RestTransportFactory()],
+    preferredTransports: [transport],
+  });
+  const client = await factory.createFromUrl(baseUrl);
+  out.card = { streaming: !!client.agentCard?.capabilities?.streaming };
+  const message = (text) =>
+    SendMessageRequest.fromJSON({ message: { messageId: `probe-${process.pid}`, role: "ROLE_USER", parts: [{ text }] } });
+  switch (action) {
+    case "card":
+      break;
+    case "send": {
+      const r = await client.sendMessage(message("probe"), opts());
+      out.result = { id: r.id, state: stateName(r.status?.state), messageId: r.messageId };
+      break;
+    }
+    case "stream":
+    case "subscribe": {
+      out.events = [];
+      const it =
+        action === "stream"
+          ? client.sendMessageStream(message("probe"), opts())
+          : client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: arg }), opts());
+      for await (const ev of it) out.events.push(summariseEvent(ev));
+      out.ended = true;
+      break;
+    }
+    case "get": {
+      const t = await client.getTask(GetTaskRequest.fromJSON({ id: arg }), opts());
+      out.result = { id: t.id, state: stateName(t.status?.state) };
+      break;
+    }
+    case "list": {
+      out.pages = [];
+      let token = "";
+      do {
+        const p = await client.listTasks(ListTasksRequest.fromJSON({ pageSize: 1, pageToken: token }), opts());
+        out.pages.push(p.tasks.map((t) => t.id));
+        token = p.nextPageToken;
+      } while (token && out.pages.length < 5);
+      break;
+    }
+    default:
+      console.error(`unknown action ${action}`);
+      process.exit(2);
+  }
+} catch (e) {
+  out.error = describeError(e);
+}
+process.stdout.write(JSON.stringify(out) + "\n");
