@@ -29,6 +29,8 @@ func Catalogue() *Registry {
 		artifactChunkFaultsSpec,
 		streamErrorAsJSONSpec,
 		sseFramingSpec,
+		contentTypeSpec,
+		errorDataShapeSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -189,3 +189,52 @@ func (c *corruptWriter) Write(b []byte) (int, error) {
 func (c *corruptWriter) FlushError() error {
 	return http.NewResponseController(c.w).Flush()
 }
+
+// rewriteWriter lets a fault rewrite a unary answer whole (status, headers,
+// body) and the headers of a streamed one. The server sends unary answers
+// with a Content-Length and one Write, so such an answer is held at
+// WriteHeader until its body arrives; an answer without Content-Length (an
+// event stream) has only its headers rewritten and then passes through.
+type rewriteWriter struct {
+	w http.ResponseWriter
+	// unary rewrites a whole answer; it may change h in place.
+	unary func(status int, h http.Header, body []byte) (int, []byte)
+	// stream rewrites the headers of a streamed answer; nil leaves them.
+	stream  func(h http.Header)
+	code    int
+	pending bool
+}
+
+func (r *rewriteWriter) Header() http.Header { return r.w.Header() }
+
+func (r *rewriteWriter) WriteHeader(code int) {
+	if r.pending {
+		return
+	}
+	if r.w.Header().Get("Content-Length") != "" && r.unary != nil {
+		r.code, r.pending = code, true
+		return
+	}
+	if r.stream != nil {
+		r.stream(r.w.Header())
+	}
+	r.w.WriteHeader(code)
+}
+
+func (r *rewriteWriter) Write(b []byte) (int, error) {
+	if !r.pending {
+		return r.w.Write(b)
+	}
+	r.pending = false
+	status, body := r.unary(r.code, r.w.Header(), bytes.Clone(b))
+	r.w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	r.w.WriteHeader(status)
+	if _, err := r.w.Write(body); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (r *rewriteWriter) FlushError() error {
+	return http.NewResponseController(r.w).Flush()
+}

@@ -1,0 +1,138 @@
+package interop
+
+import (
+	"testing"
+	"time"
+
+	v03 "github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// TestBehaviorContentType: neither a2a-go v2 nor @a2a-js/sdk looks at the
+// Content-Type of a unary answer (text/plain, application/json and
+// application/a2a+json are all read as JSON). On streams they differ: the
+// JS SDK refuses anything but text/event-stream with an error, while
+// a2a-go v2 reads a stream under application/json as usual and, given one
+// JSON body instead of events, yields zero events and no error.
+func TestBehaviorContentType(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"content-type", "content-type:type=application/json", "content-type:type=application/a2a+json"} {
+		t.Run(spec, func(t *testing.T) {
+			t.Parallel()
+			m := behaviorMock(t, 911, 5*time.Millisecond, testkit.WithBehavior("", spec))
+			forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+				c, _ := v1Client(t, m.URL, b)
+				task := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x")})
+				assert.Equal(t, a2a.TaskStateCompleted, task.Status.State)
+			})
+			for _, tr := range jsTransports {
+				r := jsProbe(t, m.URL, tr, "send")
+				require.Nil(t, r.Error, "%s: %s", tr, r.Raw)
+				assert.Equal(t, "TASK_STATE_COMPLETED", r.Result.State, tr)
+			}
+		})
+	}
+	t.Run("stream", func(t *testing.T) {
+		t.Parallel()
+		for _, spec := range []string{"content-type:stream=type,type=application/json", "content-type:stream=json,type=application/json"} {
+			m := behaviorMock(t, 912, 5*time.Millisecond, testkit.WithBehavior("", spec))
+			forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+				c, _ := v1Client(t, m.URL, b)
+				d := drain(c.SendStreamingMessage(shortCtx(t, 5*time.Second), &a2a.SendMessageRequest{Message: userText("x")}))
+				require.NoError(t, d.err, "a2a-go v2 does not check the stream's Content-Type")
+				if spec == "content-type:stream=type,type=application/json" {
+					assert.Equal(t, honestKinds, kinds(d.events))
+				} else {
+					assert.Empty(t, d.events, "one JSON body: no data: line, so no event, and no error")
+				}
+			})
+			for _, tr := range jsTransports {
+				r := jsProbe(t, m.URL, tr, "stream")
+				assert.Empty(t, r.Events, tr)
+				if assert.NotNil(t, r.Error, tr) {
+					assert.Contains(t, r.Error.Message, "Expected 'text/event-stream'", tr)
+				}
+			}
+		}
+	})
+}
+
+// TestBehaviorErrorDataShape asks each SDK for an unknown task while the
+// mock's JSON-RPC error.data has each shape, and records whether the SDK
+// still types the error as task-not-found. a2a-go v2 (and its v0.3 compat
+// client) decodes data only as a list, a2a-go v0.3.15 only as an object:
+// any other shape turns the typed error into a decode failure. data being
+// absent is fine for both. @a2a-js/sdk types every shape.
+func TestBehaviorErrorDataShape(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		shape               string
+		v2, v03, compat, js bool // typed as task not found
+	}{
+		{"object", false, true, false, true},
+		{"list", true, false, true, true},
+		{"string", false, false, false, true},
+		{"absent", true, true, true, true},
+	} {
+		t.Run(tc.shape, func(t *testing.T) {
+			t.Parallel()
+			spec := "error-data-shape:shape=" + tc.shape
+			m := behaviorMock(t, 921, 5*time.Millisecond, testkit.WithBehavior("", spec))
+			c, _ := v1Client(t, m.URL, v1Bindings[0])
+			_, err := c.GetTask(testCtx(t), &a2a.GetTaskRequest{ID: "nope"})
+			require.Error(t, err)
+			assertTyped(t, "a2a-go v2", err, a2a.ErrTaskNotFound, tc.v2)
+
+			r := jsProbe(t, m.URL, "JSONRPC", "get", "nope")
+			require.NotNil(t, r.Error, r.Raw)
+			assert.Equal(t, tc.js, r.Error.Name == "TaskNotFoundError", "@a2a-js/sdk: %+v", r.Error)
+
+			ac := v03Agent("legacy", 922)
+			ac.Behaviors = append(ac.Behaviors, must(behaviors.Parse(spec)))
+			s := startMock(t, server.Config{Seed: 922, StepDelay: 5 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+			c3, _ := v03Client(t, s.URL())
+			_, err = c3.GetTask(testCtx(t), &v03.TaskQueryParams{ID: "nope"})
+			require.Error(t, err)
+			assertTyped(t, "a2a-go v0.3", err, v03.ErrTaskNotFound, tc.v03)
+
+			cc := compatClient(t, s.URL())
+			_, err = cc.GetTask(testCtx(t), &a2a.GetTaskRequest{ID: "nope"})
+			require.Error(t, err)
+			assertTyped(t, "a2a-go v2 a2av0", err, a2a.ErrTaskNotFound, tc.compat)
+		})
+	}
+}
+
+// assertTyped checks that err is (typed) or is not (a decode failure)
+// target.
+func assertTyped(t *testing.T, sdk string, err, target error, typed bool) {
+	t.Helper()
+	if typed {
+		assert.ErrorIs(t, err, target, sdk)
+		return
+	}
+	assert.NotErrorIs(t, err, target, sdk)
+	assert.Contains(t, err.Error(), "failed to decode response", sdk)
+}
+
+// compatClient is a2a-go v2 reaching a v0.3 agent through a2acompat/a2av0.
+func compatClient(t *testing.T, base string) *a2aclient.Client {
+	t.Helper()
+	hc := httpClient(t)
+	card, err := (&agentcard.Resolver{Client: hc, CardParser: a2av0.NewAgentCardParser()}).Resolve(testCtx(t), base)
+	require.NoError(t, err)
+	c, err := a2aclient.NewFromCard(testCtx(t), card, a2aclient.WithDefaultsDisabled(),
+		a2aclient.WithCompatTransport("0.3", a2a.TransportProtocolJSONRPC, a2av0.NewJSONRPCTransportFactory(a2av0.JSONRPCTransportConfig{Client: hc})))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Destroy() })
+	return c
+}
