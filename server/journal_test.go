@@ -161,7 +161,7 @@ func TestControlAPIGuard(t *testing.T) {
 		{"token right, remote", tokened, "GET", "/_a2amock/journal", "203.0.113.7:5555", "Bearer s3cret", 200},
 		{"token right, reset", tokened, "POST", "/_a2amock/reset", "203.0.113.7:5555", "Bearer s3cret", 204},
 	} {
-		req := httptest.NewRequest(tc.method, "http://mock.example"+tc.path, nil)
+		req := httptest.NewRequest(tc.method, "http://127.0.0.1:8080"+tc.path, nil)
 		req.RemoteAddr = tc.remote
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)

@@ -61,6 +61,14 @@ type Config struct {
 	// (/_a2amock/...) requires; when empty the control API only answers
 	// requests from loopback addresses.
 	ControlToken string
+	// ControlFrontSecret, when set, makes the control API answer only calls
+	// that carry it in the ControlFrontHeader header. A process that puts a
+	// front before the server (a2amock serve --gateway) sets it to a random
+	// per-process value and adds it to the control calls it vouches for,
+	// after applying the loopback rule to the real client; a request whose
+	// path only became /_a2amock/... after the front rewrote it is then
+	// refused, whatever address it came from.
+	ControlFrontSecret string
 	// Registry resolves behavior names at run time (control API, CLI);
 	// nil means behaviors.Catalogue().
 	Registry *behaviors.Registry

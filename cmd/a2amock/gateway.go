@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,7 @@ func gatewayRequested(flagValue, flagGiven bool, scenarioFile string) bool {
 // listens on a loopback port of its own and the gateway serves on addr, so
 // every client of addr sees the gateway's task ids and correlation ids.
 func runGateway(ctx context.Context, cfg server.Config, addr string, names []string, stdout, stderr io.Writer, logger *slog.Logger, ready chan<- string) int {
+	cfg.ControlFrontSecret = newFrontSecret()
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
@@ -51,7 +53,7 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 		return 1
 	}
 	defer srv.Close()
-	front, err := newGatewayFront(srv.URL(), cfg.Seed, cfg.ControlToken)
+	front, err := newGatewayFront(srv.URL(), cfg.Seed, cfg.ControlToken, cfg.ControlFrontSecret)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 		return 1
@@ -104,18 +106,31 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 	return code
 }
 
+// newFrontSecret returns a random per-process secret by which the front
+// vouches for the control calls it forwards (server.ControlFrontHeader).
+func newFrontSecret() string {
+	return rand.Text()
+}
+
 // gatewayFront routes the control API straight to the mock, unchanged (its
 // journal must show the ids the mock used, and a rewritten journal would
 // hide the very difference the gateway is there to create), and everything
 // else through the gateway.
+//
+// The mock answers only the control calls that carry the front's secret:
+// the gateway rewrites any path segment that is a task alias, and a v0.1
+// client chooses its own task ids, so a task named "_a2amock" would
+// otherwise turn /<alias>/journal into a control call that reaches the mock
+// from loopback, past the front's checks.
 type gatewayFront struct {
 	gw             *gateway.Gateway
 	control        *httputil.ReverseProxy
 	proxyTransport *http.Transport
 	controlToken   string
+	secret         string
 }
 
-func newGatewayFront(upstream string, seed uint64, controlToken string) (*gatewayFront, error) {
+func newGatewayFront(upstream string, seed uint64, controlToken, secret string) (*gatewayFront, error) {
 	gw, err := gateway.New(gateway.Config{Upstream: upstream, Seed: seed})
 	if err != nil {
 		return nil, err
@@ -126,16 +141,23 @@ func newGatewayFront(upstream string, seed uint64, controlToken string) (*gatewa
 	}
 	tr := &http.Transport{MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second}
 	rp := &httputil.ReverseProxy{
-		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			// The mock compares Origin with Host for state-changing calls:
+			// it must see the Host the client addressed.
+			pr.Out.Host = pr.In.Host
+			pr.Out.Header.Set(server.ControlFrontHeader, secret)
+		},
 		Transport:     tr,
 		FlushInterval: -1,
 	}
-	return &gatewayFront{gw: gw, control: rp, proxyTransport: tr, controlToken: controlToken}, nil
+	return &gatewayFront{gw: gw, control: rp, proxyTransport: tr, controlToken: controlToken, secret: secret}, nil
 }
 
 // ServeHTTP implements http.Handler.
 func (f *gatewayFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != controlPath && !strings.HasPrefix(r.URL.Path, controlPath+"/") {
+		r.Header.Del(server.ControlFrontHeader)
 		f.gw.ServeHTTP(w, r)
 		return
 	}

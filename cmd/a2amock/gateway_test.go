@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/gateway"
 	"github.com/a2amock/a2amock/server"
 )
@@ -163,19 +165,19 @@ func TestServeGatewayFromScenario(t *testing.T) {
 
 func TestGatewayFrontGuardsControlAPI(t *testing.T) {
 	t.Parallel()
-	srv, err := server.New(server.Config{StepDelay: -1})
+	srv, err := server.New(server.Config{StepDelay: -1, ControlFrontSecret: "k1"})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start("127.0.0.1:0"))
 	defer srv.Close()
 
-	open, err := newGatewayFront(srv.URL(), 1, "")
+	open, err := newGatewayFront(srv.URL(), 1, "", "k1")
 	require.NoError(t, err)
 	defer open.proxyTransport.CloseIdleConnections()
-	srvTok, err := server.New(server.Config{StepDelay: -1, ControlToken: "s3cret"})
+	srvTok, err := server.New(server.Config{StepDelay: -1, ControlToken: "s3cret", ControlFrontSecret: "k2"})
 	require.NoError(t, err)
 	require.NoError(t, srvTok.Start("127.0.0.1:0"))
 	defer srvTok.Close()
-	withToken, err := newGatewayFront(srvTok.URL(), 1, "s3cret")
+	withToken, err := newGatewayFront(srvTok.URL(), 1, "s3cret", "k2")
 	require.NoError(t, err)
 	defer withToken.proxyTransport.CloseIdleConnections()
 
@@ -229,4 +231,60 @@ func TestServeGatewayShutdownWithOpenStream(t *testing.T) {
 	assert.Less(t, time.Since(start), 4*time.Second, "shutdown did not wait on the open stream")
 	// The stream ends (cleanly or cut): ReadAll returns instead of hanging.
 	_, _ = io.ReadAll(resp.Body)
+}
+
+// TestGatewayFrontRefusesControlByAlias reproduces the probe: a v0.1
+// client names its task "_a2amock"; the gateway's alias of that task, used
+// as a path segment, was rewritten back to "_a2amock", so /<alias>/journal
+// and /<alias>/reset reached the control API from the front's loopback
+// connection — from any address, without a token. The mock now answers
+// only the control calls the front vouches for.
+func TestGatewayFrontRefusesControlByAlias(t *testing.T) {
+	t.Parallel()
+	card := cards.Generate("agent", 1)
+	card.Dialect = a2a.V01
+	srv, err := server.New(server.Config{StepDelay: -1, ControlFrontSecret: "k3", Agents: []server.AgentConfig{{Name: "agent", Card: card}}})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	defer srv.Close()
+	front, err := newGatewayFront(srv.URL(), 1, "", "k3")
+	require.NoError(t, err)
+	defer front.proxyTransport.CloseIdleConnections()
+
+	call := func(method, path, body string, hdr map[string]string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r.RemoteAddr = "198.51.100.9:40000"
+		r.Header.Set("Content-Type", "application/json")
+		for k, v := range hdr {
+			r.Header.Set(k, v)
+		}
+		w := httptest.NewRecorder()
+		front.ServeHTTP(w, r)
+		return w
+	}
+	send := call(http.MethodPost, "/", `{"jsonrpc":"2.0","id":1,"method":"tasks/send","params":{"id":"_a2amock","message":{"role":"user","parts":[{"type":"text","text":"hi"}]}}}`, nil)
+	require.Equal(t, http.StatusOK, send.Code, send.Body.String())
+	alias := front.gw.Alias(gateway.ChannelReply, "_a2amock")
+	require.Contains(t, send.Body.String(), alias, "the reply carries the task's alias")
+
+	for _, tc := range []struct{ method, path string }{
+		{http.MethodGet, "/" + alias + "/journal"},
+		{http.MethodPost, "/" + alias + "/reset"},
+		{http.MethodDelete, "/" + alias + "/behaviors"},
+	} {
+		w := call(tc.method, tc.path, "", nil)
+		assert.Equal(t, http.StatusForbidden, w.Code, "%s %s: %s", tc.method, tc.path, w.Body)
+		// Nor does a client's own copy of the header help it.
+		w = call(tc.method, tc.path, "", map[string]string{server.ControlFrontHeader: "guess"})
+		assert.Equal(t, http.StatusForbidden, w.Code, "%s %s with a forged header: %s", tc.method, tc.path, w.Body)
+	}
+	assert.NotEmpty(t, srv.Journal().Entries(), "the journal was not reset")
+	// The real control path is still refused to this remote client...
+	assert.Equal(t, http.StatusForbidden, call(http.MethodGet, "/_a2amock/journal", "", nil).Code)
+	// ...and open to a loopback one.
+	r := httptest.NewRequest(http.MethodGet, "/_a2amock/journal", nil)
+	r.RemoteAddr = "127.0.0.1:40000"
+	w := httptest.NewRecorder()
+	front.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
 }
