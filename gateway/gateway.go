@@ -15,13 +15,17 @@
 //
 // Push configs are rewritten too: the client's webhook URL is replaced by
 // one of the gateway's, which rewrites each notification and forwards it to
-// the client's webhook (loopback only unless Config.AllowAnyPushHost).
+// the client's webhook (loopback only unless Config.AllowAnyPushHost). The
+// gateway's webhook URLs carry a key, so only the upstream agent can push
+// through them, and a redirect from the client's webhook is not followed.
 package gateway
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -65,6 +69,11 @@ type Config struct {
 	// AllowAnyPushHost lets the gateway forward push notifications to
 	// non-loopback webhooks.
 	AllowAnyPushHost bool
+	// PushKey is the secret the gateway's own webhook URLs carry (in their
+	// query string, which the mock's journal never shows), so that only
+	// the upstream agent, which was given those URLs, can push through the
+	// gateway. Empty means a random key per Gateway.
+	PushKey string
 }
 
 // Gateway is the id-rewriting reverse proxy. It is an http.Handler.
@@ -72,6 +81,9 @@ type Gateway struct {
 	cfg      Config
 	upstream *url.URL
 	client   *http.Client
+	// pushClient forwards notifications; it follows no redirect, so a
+	// webhook cannot send the notification and its token to another host.
+	pushClient *http.Client
 
 	mu       sync.Mutex
 	toUp     map[string]string // client alias → upstream id
@@ -91,7 +103,12 @@ func New(cfg Config) (*Gateway, error) {
 	if c == nil {
 		c = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	}
-	return &Gateway{cfg: cfg, upstream: u, client: c, toUp: map[string]string{}, aliases: map[string]string{},
+	pc := *c
+	pc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if cfg.PushKey == "" {
+		cfg.PushKey = rand.Text()
+	}
+	return &Gateway{cfg: cfg, upstream: u, client: c, pushClient: &pc, toUp: map[string]string{}, aliases: map[string]string{},
 		hookOf: map[string]int{}, ownHooks: map[string]string{}}, nil
 }
 
@@ -283,7 +300,7 @@ func (g *Gateway) ownHook(self, clientURL string) string {
 		g.hooks = append(g.hooks, clientURL)
 		g.hookOf[clientURL] = n
 	}
-	own := self + pushPrefix + strconv.Itoa(n)
+	own := self + pushPrefix + strconv.Itoa(n) + "?key=" + url.QueryEscape(g.cfg.PushKey)
 	g.ownHooks[own] = clientURL
 	return own
 }
@@ -417,8 +434,20 @@ func (g *Gateway) proxyStream(w http.ResponseWriter, resp *http.Response, self s
 }
 
 // servePush rewrites one upstream notification and forwards it to the
-// client's webhook.
+// client's webhook. Only a caller that knows the push key (the upstream
+// agent, given the gateway's webhook URL in a push config) may use it;
+// anyone else could forge notifications to a client's webhook.
 func (g *Gateway) servePush(w http.ResponseWriter, r *http.Request, n string) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "gateway: push notifications are POSTed", http.StatusMethodNotAllowed)
+		return
+	}
+	got, want := sha256.Sum256([]byte(r.URL.Query().Get("key"))), sha256.Sum256([]byte(g.cfg.PushKey))
+	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		http.Error(w, "gateway: only the upstream agent may push through the gateway", http.StatusForbidden)
+		return
+	}
 	i, err := strconv.Atoi(n)
 	g.mu.Lock()
 	var dest string
@@ -453,7 +482,7 @@ func (g *Gateway) servePush(w http.ResponseWriter, r *http.Request, n string) {
 	if corr != "" {
 		req.Header.Set(CorrelationHeader, corr)
 	}
-	resp, err := g.client.Do(req)
+	resp, err := g.pushClient.Do(req)
 	if err != nil {
 		http.Error(w, "gateway: webhook unreachable", http.StatusBadGateway)
 		return

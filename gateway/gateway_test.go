@@ -28,7 +28,7 @@ func TestAliasesAreDeterministicPerChannel(t *testing.T) {
 
 func TestRewriteBothWays(t *testing.T) {
 	t.Parallel()
-	g, _ := New(Config{Upstream: "http://127.0.0.1:1", Seed: 1})
+	g, _ := New(Config{Upstream: "http://127.0.0.1:1", Seed: 1, PushKey: "k"})
 	out, corr := g.rewriteResponseBody([]byte(`{"jsonrpc":"2.0","id":"up-1","result":{"task":{"id":"up-1","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}}`), ChannelReply, "http://gw")
 	alias := g.Alias(ChannelReply, "up-1")
 	assert.Contains(t, string(out), `"id":"`+alias+`"`)
@@ -41,8 +41,8 @@ func TestRewriteBothWays(t *testing.T) {
 	assert.Equal(t, "/rest/tasks/up-1:cancel", g.rewritePathIn("/rest/tasks/"+alias+":cancel"))
 
 	in = g.rewriteRequestBody([]byte(`{"jsonrpc":"2.0","id":1,"method":"CreateTaskPushNotificationConfig","params":{"taskId":"`+alias+`","url":"http://127.0.0.1:9/hook"}}`), "http://gw", false)
-	assert.Contains(t, string(in), `"url":"http://gw/_gateway/push/0"`)
-	out, _ = g.rewriteResponseBody([]byte(`{"result":{"taskId":"up-1","url":"http://gw/_gateway/push/0"}}`), ChannelReply, "http://gw")
+	assert.Contains(t, string(in), `"url":"http://gw/_gateway/push/0?key=k"`)
+	out, _ = g.rewriteResponseBody([]byte(`{"result":{"taskId":"up-1","url":"http://gw/_gateway/push/0?key=k"}}`), ChannelReply, "http://gw")
 	assert.Contains(t, string(out), `"url":"http://127.0.0.1:9/hook"`, "the client sees its own webhook")
 	assert.Error(t, g.checkForward("http://10.1.1.1/x"))
 	assert.NoError(t, g.checkForward("http://127.0.0.1:9/x"))
