@@ -3,10 +3,10 @@ GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: test unit fuzz interop interop-deps bench lint generate serve
+.PHONY: test unit fuzz interop interop-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
 
-## test: everything CI checks: vet, race-enabled unit tests, a short fuzz run, interop with real SDKs
-test: lint-fast unit fuzz interop
+## test: everything CI checks: vet, race-enabled unit tests, a short fuzz run, interop with real SDKs, the conform suite against the reference clients
+test: lint-fast unit fuzz interop conformance
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -22,6 +22,46 @@ interop-deps:
 interop: interop-deps
 	cd interop && $(GO) test -race -count=1 ./...
 
+## conformance: the default conform suite against the four reference clients
+## (conformance/clients/), each judged against its committed expected-failures baseline
+CLIENTS := conformance/clients
+PYVENV := $(CLIENTS)/python-a2a-sdk/.venv
+CONFORM_CLIENT_go-robust := bin/go-robust
+CONFORM_CLIENT_go-a2a := bin/go-a2a
+CONFORM_CLIENT_python-a2a-sdk := $(PYVENV)/bin/python $(CLIENTS)/python-a2a-sdk/client.py
+CONFORM_CLIENT_js-a2a-sdk := node $(CLIENTS)/js-a2a-sdk/client.mjs
+CONFORM_REFS := go-robust go-a2a python-a2a-sdk js-a2a-sdk
+CONFORM_FLAGS ?=
+
+conformance-deps:
+	$(GO) build -o bin/a2amock ./cmd/a2amock
+	$(GO) build -o bin/go-robust ./$(CLIENTS)/go-robust
+	cd $(CLIENTS)/go-a2a && $(GO) build -o ../../../bin/go-a2a .
+	test -x $(PYVENV)/bin/python || python3 -m venv $(PYVENV)
+	$(PYVENV)/bin/pip install --quiet --disable-pip-version-check -r $(CLIENTS)/python-a2a-sdk/requirements.txt
+	npm ci --prefix $(CLIENTS)/js-a2a-sdk --no-audit --no-fund
+
+conformance: conformance-deps
+	@for c in $(CONFORM_REFS); do \
+	  echo "== a2amock conform: $$c"; \
+	  case $$c in \
+	    go-robust) cmd='$(CONFORM_CLIENT_go-robust)';; \
+	    go-a2a) cmd='$(CONFORM_CLIENT_go-a2a)';; \
+	    python-a2a-sdk) cmd='$(CONFORM_CLIENT_python-a2a-sdk)';; \
+	    js-a2a-sdk) cmd='$(CONFORM_CLIENT_js-a2a-sdk)';; \
+	  esac; \
+	  bin/a2amock conform --quiet --client "$$cmd" --expected-failures $(CLIENTS)/$$c/expected-failures.yaml \
+	    --report-json bin/conform-$$c.json $(CONFORM_FLAGS) || exit 1; \
+	done
+
+## conformance-baselines: rewrite every reference client's baseline from a fresh run (review the diff: each entry needs a reason)
+conformance-baselines: CONFORM_FLAGS = --update-baseline
+conformance-baselines: conformance
+
+## scorecard: run the reference clients, then rewrite the README's scorecard from their reports
+scorecard: conformance
+	$(GO) run ./conformance/scorecard -readme README.md $(foreach c,$(CONFORM_REFS),$(c)=bin/conform-$(c).json)
+
 ## bench: the benchmarks behind the figures in the issues' closing notes
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./server ./testkit ./sse
@@ -30,6 +70,7 @@ lint-fast:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd interop && $(GO) vet ./...
+	cd conformance/clients/go-a2a && $(GO) vet ./...
 
 ## lint: gofmt, go vet and staticcheck (needs the module proxy for staticcheck)
 lint: lint-fast

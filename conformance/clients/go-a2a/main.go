@@ -1,0 +1,159 @@
+// Command go-a2a is an A2A client on the official Go SDK
+// (github.com/a2aproject/a2a-go/v2), written as a typical user would.
+//
+// It implements the a2amock conform client contract (docs/conformance.md)
+// the plain way: resolve the agent's card, create a client from it, stream
+// the prompt, answer input-required once, bound the whole run by the
+// deadline (canceling the task when it passes) and print one outcome line.
+// It does no checks of its own beyond what the SDK does; the scorecard shows
+// what that misses.
+//
+//	cd conformance/clients/go-a2a && go build -o go-a2a . && a2amock conform --client ./go-a2a
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+)
+
+var outcomes = map[a2a.TaskState]string{
+	a2a.TaskStateCompleted:     "completed",
+	a2a.TaskStateFailed:        "failed",
+	a2a.TaskStateCanceled:      "canceled",
+	a2a.TaskStateRejected:      "rejected",
+	a2a.TaskStateInputRequired: "input-required",
+	a2a.TaskStateAuthRequired:  "auth-required",
+}
+
+type result struct {
+	Outcome string `json:"outcome"`
+	TaskID  string `json:"taskId"`
+	Detail  string `json:"detail"`
+}
+
+// run is the task the client drives.
+type run struct {
+	client    *a2aclient.Client
+	taskID    a2a.TaskID
+	contextID string
+	state     a2a.TaskState
+}
+
+// send sends a message and follows what comes back until the stream ends.
+func (r *run) send(ctx context.Context, msg *a2a.Message) error {
+	for event, err := range r.client.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
+		if err != nil {
+			return err
+		}
+		switch ev := event.(type) {
+		case *a2a.Task:
+			if r.taskID == "" {
+				r.taskID = ev.ID
+			}
+			r.contextID = ev.ContextID
+			r.state = ev.Status.State
+		case *a2a.TaskStatusUpdateEvent:
+			r.state = ev.Status.State
+		case *a2a.Message:
+			// The agent answered with a message instead of a task.
+			r.state = a2a.TaskStateCompleted
+		}
+	}
+	return nil
+}
+
+// wait polls the task until it is done or asks for something.
+func (r *run) wait(ctx context.Context) error {
+	for outcomes[r.state] == "" {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+		task, err := r.client.GetTask(ctx, &a2a.GetTaskRequest{ID: r.taskID})
+		if err != nil {
+			return err
+		}
+		r.state = task.Status.State
+	}
+	return nil
+}
+
+func (r *run) drive(ctx context.Context, prompt, input string) (string, error) {
+	if err := r.send(ctx, a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(prompt))); err != nil {
+		return "", err
+	}
+	if err := r.wait(ctx); err != nil {
+		return "", err
+	}
+	if r.state == a2a.TaskStateInputRequired {
+		reply := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(input))
+		reply.TaskID, reply.ContextID = r.taskID, r.contextID
+		if err := r.send(ctx, reply); err != nil {
+			return "", err
+		}
+		if err := r.wait(ctx); err != nil {
+			return "", err
+		}
+		if r.state == a2a.TaskStateInputRequired {
+			if _, err := r.client.CancelTask(ctx, &a2a.CancelTaskRequest{ID: r.taskID}); err != nil {
+				return "", err
+			}
+		}
+	}
+	return outcomes[r.state], nil
+}
+
+func main() {
+	deadline := 30 * time.Second
+	if ms, err := strconv.Atoi(os.Getenv("A2AMOCK_DEADLINE_MS")); err == nil {
+		deadline = time.Duration(ms) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+
+	res := result{Outcome: "error"}
+	r := &run{}
+	err := func() error {
+		card, err := agentcard.DefaultResolver.Resolve(ctx, os.Getenv("A2A_AGENT_URL"))
+		if err != nil {
+			return err
+		}
+		r.client, err = a2aclient.NewFromCard(ctx, card)
+		if err != nil {
+			return err
+		}
+		res.Outcome, err = r.drive(ctx, os.Getenv("A2AMOCK_PROMPT"), os.Getenv("A2AMOCK_INPUT"))
+		return err
+	}()
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		res.Outcome = "timeout"
+		res.Detail = fmt.Sprintf("no answer within %s", deadline)
+		if r.client != nil && r.taskID != "" {
+			cctx, ccancel := context.WithTimeout(context.Background(), time.Second)
+			if _, err := r.client.CancelTask(cctx, &a2a.CancelTaskRequest{ID: r.taskID}); err != nil {
+				res.Detail += "; cancel failed: " + err.Error()
+			}
+			ccancel()
+		}
+	case err != nil:
+		res.Outcome = "error"
+		res.Detail = err.Error()
+	}
+	if r.client != nil {
+		_ = r.client.Destroy()
+	}
+	res.TaskID = string(r.taskID)
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+}

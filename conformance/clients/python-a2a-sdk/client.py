@@ -1,0 +1,120 @@
+"""A2A client on the official Python SDK (a2a-sdk), written as a typical user would.
+
+It implements the a2amock conform client contract (docs/conformance.md) the
+plain way: create a client from the agent's URL with the SDK, stream the
+prompt, answer input-required once, bound the whole run by the deadline
+(cancelling the task when it passes) and print one outcome line. It does no
+checks of its own beyond what the SDK does; the scorecard shows what that
+misses.
+
+    a2amock conform --client '.venv/bin/python client.py'
+"""
+
+import asyncio
+import json
+import os
+
+from a2a.client import ClientConfig, create_client
+from a2a.helpers.proto_helpers import new_text_message
+from a2a.types.a2a_pb2 import (
+    CancelTaskRequest,
+    GetTaskRequest,
+    Role,
+    SendMessageRequest,
+    TaskState,
+)
+from a2a.utils.constants import TransportProtocol
+
+OUTCOMES = {
+    TaskState.TASK_STATE_COMPLETED: "completed",
+    TaskState.TASK_STATE_FAILED: "failed",
+    TaskState.TASK_STATE_CANCELED: "canceled",
+    TaskState.TASK_STATE_REJECTED: "rejected",
+    TaskState.TASK_STATE_INPUT_REQUIRED: "input-required",
+    TaskState.TASK_STATE_AUTH_REQUIRED: "auth-required",
+}
+DONE = {
+    TaskState.TASK_STATE_COMPLETED,
+    TaskState.TASK_STATE_FAILED,
+    TaskState.TASK_STATE_CANCELED,
+    TaskState.TASK_STATE_REJECTED,
+}
+
+
+class Run:
+    def __init__(self, client):
+        self.client = client
+        self.task_id = ""
+        self.context_id = ""
+        self.state = TaskState.TASK_STATE_UNSPECIFIED
+
+    async def send(self, message):
+        """Sends a message and follows what comes back until the stream ends."""
+        async for event in self.client.send_message(SendMessageRequest(message=message)):
+            if event.HasField("task"):
+                self.task_id = self.task_id or event.task.id
+                self.context_id = event.task.context_id
+                self.state = event.task.status.state
+            elif event.HasField("status_update"):
+                self.state = event.status_update.status.state
+            elif event.HasField("message"):
+                # The agent answered with a message instead of a task.
+                self.state = TaskState.TASK_STATE_COMPLETED
+
+    async def wait(self):
+        """Polls the task until it is done or asks for something."""
+        while self.state not in DONE and self.state not in OUTCOMES:
+            await asyncio.sleep(0.5)
+            task = await self.client.get_task(GetTaskRequest(id=self.task_id))
+            self.state = task.status.state
+
+    async def drive(self, prompt, answer):
+        await self.send(new_text_message(prompt, role=Role.ROLE_USER))
+        await self.wait()
+        if self.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+            reply = new_text_message(
+                answer, role=Role.ROLE_USER, task_id=self.task_id, context_id=self.context_id
+            )
+            await self.send(reply)
+            await self.wait()
+            if self.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+                await self.client.cancel_task(CancelTaskRequest(id=self.task_id))
+        return OUTCOMES[self.state]
+
+
+async def main():
+    url = os.environ["A2A_AGENT_URL"]
+    deadline = int(os.environ.get("A2AMOCK_DEADLINE_MS", "30000")) / 1000
+    config = ClientConfig(
+        supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
+    )
+    result = {"outcome": "error", "taskId": "", "detail": ""}
+    client = None
+    run = None
+    try:
+        async with asyncio.timeout(deadline):
+            client = await create_client(url, client_config=config)
+            run = Run(client)
+            result["outcome"] = await run.drive(
+                os.environ.get("A2AMOCK_PROMPT", "hello"), os.environ.get("A2AMOCK_INPUT", "yes")
+            )
+    except TimeoutError:
+        result["outcome"] = "timeout"
+        result["detail"] = f"no answer within {deadline}s"
+        if run and run.task_id:
+            try:
+                await run.client.cancel_task(CancelTaskRequest(id=run.task_id))
+            except Exception as e:  # noqa: BLE001
+                result["detail"] += f"; cancel failed: {e!r}"
+    except Exception as e:  # noqa: BLE001
+        result["detail"] = repr(e)
+    finally:
+        if client:
+            await client.close()
+    if run:
+        result["taskId"] = run.task_id
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
