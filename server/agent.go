@@ -50,6 +50,10 @@ type agent struct {
 	created uint64
 	// sinceSweep counts sends since evictLocked last swept the whole store.
 	sinceSweep int
+	// running counts the tasks not in a terminal state, and bytes the
+	// content the stored tasks hold (store.go).
+	running int
+	bytes   int64
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
@@ -70,6 +74,8 @@ type taskEntry struct {
 	dialect a2a.Dialect
 	// pushState queues the task's push notifications (push.go).
 	pushState *taskPush
+	// bytes is the task's content size as last counted (store.go).
+	bytes int64
 }
 
 // streamItem is what a subscriber receives.
@@ -142,6 +148,8 @@ func (a *agent) resetLocked() {
 	a.pushSeq = 0
 	a.created = 0
 	a.sinceSweep = 0
+	a.running = 0
+	a.bytes = 0
 }
 
 func (a *agent) reset() {
@@ -424,11 +432,14 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		a.initPushLocked(e, x)
 		a.tasks[id] = e
 		a.order = append(a.order, e)
+		a.running++
 		a.evictLocked()
 	default:
 		a.mu.Unlock()
 		return "", a2a.Errorf(a2a.CodeInternal, "decision %q cannot start a task", d.Kind)
 	}
+	a.resizeLocked(e)
+	a.boundLocked(e)
 	if sub != nil {
 		e.subs[sub] = struct{}{}
 	}
@@ -476,6 +487,7 @@ func (a *agent) evictLocked() {
 			e := a.order[i]
 			if e.evictable() {
 				delete(a.tasks, e.task.ID)
+				a.bytes -= e.bytes
 				copy(a.order[1:i+1], a.order[:i])
 				a.order[0] = nil
 				a.order = a.order[1:]
@@ -503,6 +515,7 @@ func (a *agent) sweepLocked(limit int) {
 	for _, e := range a.order {
 		if excess > 0 && e.evictable() {
 			delete(a.tasks, e.task.ID)
+			a.bytes -= e.bytes
 			excess--
 			continue
 		}
@@ -606,6 +619,12 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		ctxID = st.ContextID
 	}
 	touchStore := !st.EventOnly && st.TaskID == ""
+	// A task the store already forgot (evicted when terminal) may still
+	// have a player: it no longer counts in the store's bounds.
+	stored := touchStore && a.tasks[t.ID] == e
+	if stored {
+		defer a.resizeLocked(e)
+	}
 	now := a.srv.clock.Now().UTC()
 	switch st.Kind {
 	case timeline.StepState:
@@ -615,6 +634,9 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 				Parts: []a2a.Part{a2a.TextPart(st.Message)}}
 		}
 		if touchStore {
+			if stored {
+				a.noteStateLocked(t.Status.State, status.State)
+			}
 			t.Status = status
 			if status.Message != nil {
 				t.History = append(t.History, *status.Message)

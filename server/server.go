@@ -50,6 +50,16 @@ type Config struct {
 	// TaskRetention bounds the tasks kept per agent: beyond it the oldest
 	// terminal tasks are forgotten. 0 means 10,000.
 	TaskRetention int
+	// TaskRetentionBytes bounds the content (parts, metadata, ids) of the
+	// tasks kept per agent: beyond it the oldest terminal tasks are
+	// forgotten, then the oldest running ones dropped (journaled as
+	// EntryDropped). 0 means DefaultTaskRetentionBytes (256 MiB).
+	TaskRetentionBytes int64
+	// MaxRunningTasks caps the tasks per agent that are not in a terminal
+	// state: a new task beyond it drops the oldest running task (its
+	// player stops, its streams end, EntryDropped is journaled). 0 means
+	// DefaultMaxRunningTasks (100,000).
+	MaxRunningTasks int
 	// KeepAliveInterval is the period of SSE keep-alive comments on streams
 	// held open; 0 means 15s.
 	KeepAliveInterval time.Duration
@@ -148,6 +158,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.TaskRetention <= 0 {
 		cfg.TaskRetention = 10_000
+	}
+	if cfg.TaskRetentionBytes <= 0 {
+		cfg.TaskRetentionBytes = DefaultTaskRetentionBytes
+	}
+	if cfg.MaxRunningTasks <= 0 {
+		cfg.MaxRunningTasks = DefaultMaxRunningTasks
 	}
 	if cfg.KeepAliveInterval <= 0 {
 		cfg.KeepAliveInterval = 15 * time.Second
