@@ -31,6 +31,8 @@ func Catalogue() *Registry {
 		sseFramingSpec,
 		contentTypeSpec,
 		errorDataShapeSpec,
+		restErrorDialectSpec,
+		sendResultEnvelopeSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -136,3 +136,71 @@ func compatClient(t *testing.T, base string) *a2aclient.Client {
 	t.Cleanup(func() { _ = c.Destroy() })
 	return c
 }
+
+// TestBehaviorRESTErrorDialect asks each SDK over HTTP+JSON for an unknown
+// task (404) while the error body is in each dialect. Both SDKs type an
+// error only from google.rpc.Status details: they never fall back to the
+// HTTP status, and they believe an ErrorInfo.reason that contradicts it.
+// a2a-go v2 reports problem+json as a bare "server error" and a string body
+// as a decode failure; the JS SDK keeps at least the status line.
+func TestBehaviorRESTErrorDialect(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode     string
+		goTarget error  // a2a-go v2: the error it types, nil for none
+		goText   string // a2a-go v2: a part of its message
+		jsName   string
+		jsText   string
+	}{
+		{"problem", nil, "server error", "A2AError", "404 Not Found"},
+		{"string", nil, "failed to decode error response", "A2AError", "404 Not Found"},
+		{"no-details", nil, "task not found: nope", "A2AError", "task not found: nope"},
+		{"reason-mismatch", a2a.ErrUnsupportedOperation, "task not found: nope", "UnsupportedOperationError", "task not found: nope"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			m := behaviorMock(t, 931, 5*time.Millisecond, testkit.WithBehavior("", "rest-error-dialect:mode="+tc.mode))
+			c, _ := v1Client(t, m.URL, v1Bindings[1])
+			_, err := c.GetTask(testCtx(t), &a2a.GetTaskRequest{ID: "nope"})
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, a2a.ErrTaskNotFound, "the 404 alone does not make a task-not-found")
+			if tc.goTarget != nil {
+				assert.ErrorIs(t, err, tc.goTarget)
+			}
+			assert.Contains(t, err.Error(), tc.goText)
+
+			r := jsProbe(t, m.URL, "HTTP+JSON", "get", "nope")
+			require.NotNil(t, r.Error, r.Raw)
+			assert.Equal(t, tc.jsName, r.Error.Name)
+			assert.Contains(t, r.Error.Message, tc.jsText)
+		})
+	}
+}
+
+// TestBehaviorSendResultEnvelope: a v1.0 SendMessage answered with a bare
+// Task (with or without kind) is refused by both SDKs on both bindings,
+// with an error, not read as an empty result.
+func TestBehaviorSendResultEnvelope(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"send-result-envelope", "send-result-envelope:kind=true"} {
+		t.Run(spec, func(t *testing.T) {
+			t.Parallel()
+			m := behaviorMock(t, 941, 5*time.Millisecond, testkit.WithBehavior("", spec))
+			forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+				c, _ := v1Client(t, m.URL, b)
+				res, err := c.SendMessage(testCtx(t), &a2a.SendMessageRequest{Message: userText("x")})
+				assert.Nil(t, res)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "could not determine type: unknown event type")
+			})
+			want := map[string]string{"JSONRPC": "Invalid response: missing payload", "HTTP+JSON": "Invalid SendMessageResponse: missing result"}
+			for _, tr := range jsTransports {
+				r := jsProbe(t, m.URL, tr, "send")
+				assert.Nil(t, r.Result, tr)
+				if assert.NotNil(t, r.Error, tr) {
+					assert.Equal(t, want[tr], r.Error.Message)
+				}
+			}
+		})
+	}
+}
