@@ -354,6 +354,11 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 // check the credentials, apply the behaviors' hooks and answer it, unary or
 // streamed.
 func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *a2a.Request, rp reply) error {
+	if e := s.checkSizes(req); e != nil {
+		reqNo := s.recordRequest(a, req, r.URL.Path)
+		s.recordResponse(a, req, reqNo, nil, e)
+		return rp.fail(w, e)
+	}
 	reqNo := s.recordRequest(a, req, r.URL.Path)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
@@ -406,9 +411,9 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) int64 {
 	n := s.reqSeq.Add(1)
 	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
-		Binding: req.Binding, Request: n, TaskID: req.TaskID, Path: path}
+		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path)}
 	if m := req.Message; m != nil {
-		e.RefTaskID, e.ContextID, e.MessageID = m.TaskID, m.ContextID, m.MessageID
+		e.RefTaskID, e.ContextID, e.MessageID = journalID(m.TaskID), journalID(m.ContextID), journalID(m.MessageID)
 		for k := range m.Metadata {
 			e.MetadataKeys = append(e.MetadataKeys, k)
 		}
@@ -420,7 +425,7 @@ func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) int64 {
 
 func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2a.Result, err *a2a.Error) {
 	e := Entry{Agent: a.name, Kind: EntryResponse, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
-		Binding: req.Binding, Request: reqNo, TaskID: req.TaskID}
+		Binding: req.Binding, Request: reqNo, TaskID: journalID(req.TaskID)}
 	if err != nil {
 		e.ErrorCode, e.Detail = err.Code, err.Message
 	}
@@ -428,7 +433,7 @@ func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2
 		e.TaskID, e.ContextID, e.State = res.Task.ID, res.Task.ContextID, res.Task.Status.State
 	}
 	if req.Message != nil {
-		e.RefTaskID = req.Message.TaskID
+		e.RefTaskID = journalID(req.Message.TaskID)
 	}
 	s.record(e)
 }

@@ -122,7 +122,7 @@ func checkID(what, id string) *a2a.Error {
 	if id == "" {
 		return a2a.ErrInvalidParams(what, "is empty").WithHTTPStatus(http.StatusBadRequest)
 	}
-	if len(id) > 256 || strings.ContainsAny(id, " \t\r\n\x00") {
+	if len(id) > MaxIDBytes || strings.ContainsAny(id, " \t\r\n\x00") {
 		return a2a.ErrInvalidParams(what, "is not a valid id").WithHTTPStatus(http.StatusBadRequest)
 	}
 	return nil

@@ -45,6 +45,13 @@ type Config struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
 	MaxBodyBytes int64
+	// MaxMessageBytes bounds the content (parts and metadata) of a
+	// message, and MaxPartBytes that of each part, on both bindings; a
+	// larger one is answered with InvalidParamsError. 0 means
+	// DefaultMaxMessageBytes (2 MiB) and DefaultMaxPartBytes (1 MiB). Ids
+	// are bounded by MaxIDBytes.
+	MaxMessageBytes int
+	MaxPartBytes    int
 	// JournalRetention bounds the journal; 0 means 100,000 entries.
 	JournalRetention int
 	// TaskRetention bounds the tasks kept per agent: beyond it the oldest
@@ -158,6 +165,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.TaskRetention <= 0 {
 		cfg.TaskRetention = 10_000
+	}
+	if cfg.MaxMessageBytes <= 0 {
+		cfg.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if cfg.MaxPartBytes <= 0 {
+		cfg.MaxPartBytes = DefaultMaxPartBytes
 	}
 	if cfg.TaskRetentionBytes <= 0 {
 		cfg.TaskRetentionBytes = DefaultTaskRetentionBytes
