@@ -33,6 +33,7 @@ func Catalogue() *Registry {
 		errorDataShapeSpec,
 		restErrorDialectSpec,
 		sendResultEnvelopeSpec,
+		cardUnderclaimsSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -85,6 +85,9 @@ type Hooks struct {
 	StreamNotStream func(rpcID []byte) (status int, contentType string, body []byte)
 	// Card hooks may change the card served (a copy).
 	Card []func(c *cards.Card)
+	// CardJSON hooks rewrite the rendered card (JSON) served at a
+	// well-known path, after Card hooks and rendering.
+	CardJSON []func(b []byte) []byte
 	// HideCardPath hides the card at the named well-known paths (404).
 	HideCardPath []string
 	// Delay holds the answer back before it starts.
@@ -134,6 +137,12 @@ func (x *Exchange) AnswerStreamWithJSON(f func(rpcID []byte) (status int, conten
 
 // OnCard registers a change of the served card.
 func (x *Exchange) OnCard(f func(c *cards.Card)) { x.hooks.Card = append(x.hooks.Card, f) }
+
+// OnCardJSON registers a rewrite of the rendered card, for faults in what
+// rendering owns (interfaces, signatures).
+func (x *Exchange) OnCardJSON(f func(b []byte) []byte) {
+	x.hooks.CardJSON = append(x.hooks.CardJSON, f)
+}
 
 // HideCardAt makes the card path answer 404.
 func (x *Exchange) HideCardAt(path string) { x.hooks.HideCardPath = append(x.hooks.HideCardPath, path) }

@@ -147,6 +147,9 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if err != nil {
 		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "render card: %v", err))
 	}
+	for _, f := range x.Hooks().CardJSON {
+		b = f(b)
+	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
 	h := w.Header()

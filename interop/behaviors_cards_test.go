@@ -1,0 +1,90 @@
+package interop
+
+import (
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	mocka2a "github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+)
+
+// underclaimingMock serves an agent that has streaming, push and an
+// extended card, behind a card changed by spec.
+func underclaimingMock(t *testing.T, spec string) *server.Server {
+	t.Helper()
+	ac := agentWith("vip", 22, func(c *cards.Card) {
+		c.Capabilities.ExtendedAgentCard = true
+		c.Capabilities.PushNotifications = true
+	})
+	ac.ExtendedCard = cards.Generate("vip", 22)
+	ac.Behaviors = []behaviors.Behavior{must(behaviors.Parse(spec))}
+	return startMock(t, server.Config{Seed: 22, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+}
+
+// ops counts the A2A requests of op the mock received.
+func ops(s *server.Server, op mocka2a.Op) int {
+	n := 0
+	for _, e := range s.Journal().Entries() {
+		if e.Kind == server.EntryRequest && e.Op == op {
+			n++
+		}
+	}
+	return n
+}
+
+// TestBehaviorCardUnderclaims: both SDKs believe a card that denies
+// streaming and fall back to SendMessage (one Task event, no stream
+// request). a2a-go v2 also refuses GetExtendedAgentCard locally (the server
+// is never asked), but still sends push-config calls. A wrong interface
+// protocolVersion makes a2a-go v2 find no compatible transport at all,
+// while @a2a-js/sdk ignores protocolVersion and talks v1.0 anyway.
+func TestBehaviorCardUnderclaims(t *testing.T) {
+	t.Parallel()
+	t.Run("capabilities", func(t *testing.T) {
+		t.Parallel()
+		s := underclaimingMock(t, "card-underclaims:claims=streaming|pushNotifications|extendedAgentCard")
+		for _, b := range v1Bindings {
+			c, card := v1Client(t, s.URL(), b)
+			require.False(t, card.Capabilities.Streaming)
+			d := drain(c.SendStreamingMessage(testCtx(t), &a2a.SendMessageRequest{Message: userText("x")}))
+			require.NoError(t, d.err)
+			assert.Equal(t, []string{"task:completed"}, kinds(d.events), "SendMessage's answer as the only event")
+			_, err := c.GetExtendedAgentCard(testCtx(t), &a2a.GetExtendedAgentCardRequest{})
+			assert.ErrorIs(t, err, a2a.ErrExtendedCardNotConfigured)
+			_, err = c.ListTaskPushConfigs(testCtx(t), &a2a.ListTaskPushConfigRequest{TaskID: "x"})
+			assert.ErrorIs(t, err, a2a.ErrTaskNotFound, "the push call reached the server")
+		}
+		for _, tr := range jsTransports {
+			r := jsProbe(t, s.URL(), tr, "stream")
+			require.Nil(t, r.Error, r.Raw)
+			assert.Equal(t, []string{"task:TASK_STATE_COMPLETED"}, r.eventKinds(), tr)
+		}
+		assert.Zero(t, ops(s, mocka2a.OpStream), "no SDK asked to stream")
+		assert.Zero(t, ops(s, mocka2a.OpExtendedCard))
+		assert.Equal(t, 2, ops(s, mocka2a.OpListPushConfigs))
+	})
+	t.Run("protocol-version", func(t *testing.T) {
+		t.Parallel()
+		s := underclaimingMock(t, "card-underclaims:claims=protocol-version")
+		card, err := agentcard.NewResolver(httpClient(t)).Resolve(testCtx(t), s.URL())
+		require.NoError(t, err)
+		for _, b := range v1Bindings {
+			_, err = a2aclient.NewFromCard(testCtx(t), card, a2aclient.WithDefaultsDisabled(), b.option(t))
+			require.Error(t, err, b.name)
+			assert.Contains(t, err.Error(), "no compatible transports found", b.name)
+		}
+		for _, tr := range jsTransports {
+			r := jsProbe(t, s.URL(), tr, "stream")
+			require.Nil(t, r.Error, r.Raw)
+			assert.Equal(t, jsHonest, r.eventKinds(), tr)
+		}
+	})
+}
