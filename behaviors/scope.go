@@ -40,58 +40,10 @@ type Scope struct {
 	Probability float64
 }
 
-// Matches reports whether x is in scope.
+// Matches reports whether x is in scope (Miss says why not).
 func (s Scope) Matches(x *Exchange) bool {
-	if s.Agent != "" && s.Agent != x.Agent {
-		return false
-	}
-	if s.Skill != "" && (x.Skill == nil || x.Skill.ID != s.Skill) {
-		return false
-	}
-	if len(s.Ops) > 0 && !slices.Contains(s.Ops, x.Op) {
-		return false
-	}
-	if len(s.Methods) > 0 && (x.Request == nil || !slices.Contains(s.Methods, x.Request.Method)) {
-		return false
-	}
-	if len(s.Dialects) > 0 && !slices.Contains(s.Dialects, x.Dialect) {
-		return false
-	}
-	if len(s.Bindings) > 0 && !slices.Contains(s.Bindings, x.Binding) {
-		return false
-	}
-	var msg *a2a.Message
-	if x.Request != nil {
-		msg = x.Request.Message
-	}
-	if s.IfMetadata != "" {
-		if msg == nil {
-			return false
-		}
-		if _, ok := msg.Metadata[s.IfMetadata]; !ok {
-			return false
-		}
-	}
-	if s.UnlessMetadata != "" && msg != nil {
-		if _, ok := msg.Metadata[s.UnlessMetadata]; ok {
-			return false
-		}
-	}
-	if s.Text != nil && (msg == nil || !s.Text.MatchString(msg.Text())) {
-		return false
-	}
-	if s.CallFrom > 0 && x.Call < s.CallFrom {
-		return false
-	}
-	if s.CallTo > 0 && x.Call > s.CallTo {
-		return false
-	}
-	if s.Probability > 0 && s.Probability < 1 {
-		if x.Rand == nil || x.Rand.Float64() >= s.Probability {
-			return false
-		}
-	}
-	return true
+	key, _ := s.Miss(x)
+	return key == ""
 }
 
 // set applies one scope key from Parse; it reports false for keys that are
@@ -105,6 +57,9 @@ func (s *Scope) set(key, val string) (bool, error) {
 		s.Skill = val
 	case "op":
 		for _, v := range list() {
+			if !slices.Contains(knownOps, a2a.Op(v)) {
+				return true, fmt.Errorf("%q is not an op (%s)", v, joinAny(knownOps))
+			}
 			s.Ops = append(s.Ops, a2a.Op(v))
 		}
 	case "method":

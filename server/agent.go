@@ -33,7 +33,17 @@ type agent struct {
 	scripted []ScriptedTimeline
 	seed     uint64
 
-	bhv atomic.Pointer[[]behaviors.Behavior]
+	bhv atomic.Pointer[behaviorSet]
+
+	// ctx ends when the agent is removed (control API) or the server
+	// closes: its players, waiting sends and open streams watch it.
+	ctx  context.Context
+	stop context.CancelFunc
+	// dynamic agents were created through the control API and may be
+	// removed; journalFrom is the journal sequence number before the agent
+	// was created or last reset: its journal view starts after it.
+	dynamic     bool
+	journalFrom atomic.Int64
 
 	mu    sync.Mutex
 	rng   *rand.Rand
@@ -133,6 +143,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		scripted: ac.Scripts,
 		seed:     seed,
 	}
+	a.ctx, a.stop = context.WithCancel(s.ctx)
 	a.resetLocked()
 	a.setBehaviors(ac.Behaviors)
 	return a, nil
@@ -173,13 +184,12 @@ func (a *agent) reset() {
 }
 
 func (a *agent) setBehaviors(bs []behaviors.Behavior) {
-	c := slices.Clone(bs)
-	a.bhv.Store(&c)
+	a.bhv.Store(newBehaviorSet(bs))
 }
 
 func (a *agent) currentBehaviors() []behaviors.Behavior {
 	if p := a.bhv.Load(); p != nil {
-		return slices.Clone(*p)
+		return slices.Clone(p.list)
 	}
 	return nil
 }
@@ -223,8 +233,8 @@ func (a *agent) sentenceLocked() string {
 }
 
 // exchange builds the behaviors' view of a request and applies the agent's
-// behaviors to it.
-func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) *behaviors.Exchange {
+// behaviors to it; the report says which acted and which were out of scope.
+func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) (*behaviors.Exchange, behaviorReport) {
 	bs := a.bhv.Load()
 	a.mu.Lock()
 	a.calls[op]++
@@ -243,16 +253,13 @@ func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) *beh
 		x.Dialect, x.Binding = req.Dialect, req.Binding
 		x.Skill = a.skillFor(req.Message)
 	}
-	if bs == nil || len(*bs) == 0 {
-		return x
+	if bs == nil || len(bs.list) == 0 {
+		return x, behaviorReport{}
 	}
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(op))
 	x.Rand = rand.New(rand.NewPCG(a.seed^h.Sum64(), uint64(call)))
-	for _, b := range *bs {
-		b.Apply(x)
-	}
-	return x
+	return x, bs.apply(x)
 }
 
 // skillFor picks the skill a message addresses: metadata "skillId" (or
@@ -554,7 +561,7 @@ func (a *agent) play(e *taskEntry, tl timeline.Timeline) {
 		a.finish(e, gen)
 		return
 	}
-	ctx, cancel := context.WithCancel(a.srv.ctx)
+	ctx, cancel := context.WithCancel(a.ctx)
 	a.mu.Lock()
 	if e.gen != gen {
 		a.mu.Unlock()

@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -94,38 +93,13 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// controlRoutes serves the journal, reset and health endpoints.
+// controlRoutes serves the journal, reset and health endpoints, the
+// behaviors, the agents, the metrics and the OpenAPI description.
 func (s *Server) controlRoutes(g *echo.Group) {
-	g.GET("/journal", func(c echo.Context) error {
-		var since int64
-		if v := c.QueryParam("since"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return c.JSON(http.StatusBadRequest, map[string]any{"error": map[string]any{
-					"code": 400, "status": "INVALID_ARGUMENT", "message": "since must be an integer sequence number"}})
-			}
-			since = n
-		}
-		entries := s.journal.Since(since)
-		if name := c.QueryParam("agent"); name != "" {
-			kept := entries[:0:0]
-			for _, e := range entries {
-				if e.Agent == name {
-					kept = append(kept, e)
-				}
-			}
-			entries = kept
-		}
-		if entries == nil {
-			entries = []Entry{}
-		}
-		return c.JSON(http.StatusOK, map[string]any{"entries": entries})
-	})
-	g.POST("/reset", func(c echo.Context) error {
-		s.Reset()
-		return c.NoContent(http.StatusNoContent)
-	})
+	g.GET("/journal", s.serveJournal)
+	g.POST("/reset", s.serveReset)
 	s.behaviorRoutes(g)
+	s.agentRoutes(g)
 	g.GET("/healthz", func(c echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{"status": "ok", "agents": s.AgentNames()})
 	})

@@ -66,6 +66,9 @@ func specText(reg *behaviors.Registry, b behaviors.Behavior) string {
 type behaviorsBody struct {
 	Agent     string   `json:"agent"`
 	Behaviors []string `json:"behaviors"`
+	// Stats says, per behavior, how many requests it acted on and how many
+	// it skipped (out of scope), by scope key: "why didn't it fire".
+	Stats []behaviorStatJSON `json:"stats"`
 }
 
 // catalogueParam and catalogueEntry are the JSON of GET /_a2amock/catalogue.
@@ -97,14 +100,14 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 		if name == "" {
 			return s.agents[0], nil
 		}
-		if a, ok := s.byName[name]; ok {
+		if a, ok := s.lookupAgent(name); ok {
 			return a, nil
 		}
 		return nil, controlError(c, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("no agent named %q", name), s.AgentNames())
 	}
 	list := func(c echo.Context, a *agent) error {
 		reg := s.registry()
-		out := behaviorsBody{Agent: a.name, Behaviors: []string{}}
+		out := behaviorsBody{Agent: a.name, Behaviors: []string{}, Stats: a.behaviorStats()}
 		for _, b := range a.currentBehaviors() {
 			out.Behaviors = append(out.Behaviors, specText(reg, b))
 		}

@@ -71,7 +71,7 @@ func (s *Server) dispatch(c echo.Context) error {
 		if u, err := url.PathUnescape(name); err == nil {
 			name = u
 		}
-		a, found := s.byName[name]
+		a, found := s.lookupAgent(name)
 		if !found {
 			return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
 		}
@@ -129,8 +129,9 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		w.Header().Set("Allow", "GET, HEAD")
 		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
-	x := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
-	s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path})
+	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
+	s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped})
+	s.countBehaviors(a, rep)
 	if slices.Contains(x.Hooks().HideCardPath, path) {
 		return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
@@ -357,12 +358,20 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 // check the credentials, apply the behaviors' hooks and answer it, unary or
 // streamed.
 func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *a2a.Request, rp reply) error {
+	if a.dynamic {
+		// Removing the agent ends the request as a client leaving would:
+		// behaviors that hold it, delays and waits all watch its context.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(a.ctx, cancel)()
+		r = r.WithContext(ctx)
+	}
 	if e := s.checkSizes(req); e != nil {
-		reqNo := s.recordRequest(a, req, r.URL.Path)
+		reqNo, _ := s.recordRequest(a, req, r.URL.Path)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)
 	}
-	reqNo := s.recordRequest(a, req, r.URL.Path)
+	reqNo, seq := s.recordRequest(a, req, r.URL.Path)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == a2a.CodeUnauthenticated {
@@ -370,7 +379,8 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		}
 		return rp.fail(w, rp.authError(e))
 	}
-	x := a.exchange(req.Op, req, exchangeHTTP{r})
+	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
+	s.noteBehaviors(a, seq, rep)
 	hooks := x.Hooks()
 	if !s.delay(r.Context(), hooks.Delay) {
 		return nil
@@ -411,7 +421,9 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) int64 {
+// recordRequest journals a decoded request; it returns the request's number
+// and the journal entry's sequence number.
+func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) (reqNo, seq int64) {
 	n := s.reqSeq.Add(1)
 	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path)}
@@ -422,8 +434,7 @@ func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) int64 {
 		}
 		slices.Sort(e.MetadataKeys)
 	}
-	s.record(e)
-	return n
+	return n, s.record(e)
 }
 
 func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2a.Result, err *a2a.Error) {

@@ -53,6 +53,11 @@ type Entry struct {
 	// Metadata holds the message metadata keys (values are not kept, so
 	// no credential ends up in the journal).
 	MetadataKeys []string `json:"metadataKeys,omitempty"`
+	// Behaviors lists the behaviors that acted on the request (their spec
+	// text); Skipped those configured on the agent that were out of scope,
+	// with the scope key that excluded them.
+	Behaviors []string          `json:"behaviors,omitempty"`
+	Skipped   []SkippedBehavior `json:"skipped,omitempty"`
 }
 
 // Journal is the ordered, bounded record of everything the server did. It
@@ -76,8 +81,9 @@ func newJournal(retention int) *Journal {
 	return &Journal{retention: retention}
 }
 
-func (j *Journal) add(e Entry) {
+func (j *Journal) add(e Entry) int64 {
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	j.seq++
 	e.Seq = j.seq
 	last := len(j.blocks) - 1
@@ -96,7 +102,7 @@ func (j *Journal) add(e Entry) {
 			j.blocks = j.blocks[1:]
 		}
 	}
-	j.mu.Unlock()
+	return e.Seq
 }
 
 // Entries returns a copy of the retained entries, oldest first.

@@ -47,7 +47,8 @@ func start(t testing.TB, cfg server.Config) *harness {
 	require.NoError(t, err)
 	require.NoError(t, s.Start("127.0.0.1:0"))
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
-	h := &harness{t: t, srv: s, url: s.URL(), client: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	// Every control-API answer a test gets is checked against openapi.json.
+	h := &harness{t: t, srv: s, url: s.URL(), client: &http.Client{Transport: openAPICheck{t, tr}, Timeout: 30 * time.Second}}
 	t.Cleanup(func() {
 		require.NoError(t, s.Close())
 		tr.CloseIdleConnections()

@@ -99,6 +99,10 @@ type Config struct {
 	// AllowPushTo lists webhook hosts (names, IPs or CIDRs) besides
 	// loopback that push configs may name.
 	AllowPushTo []string
+	// Scenarios reads scenario documents for POST /_a2amock/agents (cards,
+	// timelines, scenario fragments); nil accepts names and behavior specs
+	// only. scenario.Config sets it.
+	Scenarios ScenarioLoader
 	// AllowAnyPushHost lets push configs name any host: the mock then
 	// forwards to wherever a scenario says, so use it only on purpose.
 	AllowAnyPushHost bool
@@ -151,6 +155,12 @@ type Server struct {
 	url      string
 	connMu   sync.Mutex
 	newConns map[net.Conn]struct{}
+
+	// roster holds the agents created through the control API, metrics the
+	// counters GET /_a2amock/metrics serves (control_agents.go,
+	// control_metrics.go).
+	roster  roster
+	metrics metrics
 }
 
 // New builds a server from cfg. It does not listen; see Start or Handler.
@@ -268,10 +278,12 @@ func (s *Server) URL() string { return s.url }
 // Journal returns the server's journal.
 func (s *Server) Journal() *Journal { return s.journal }
 
-// AgentNames lists the hosted agents in order.
+// AgentNames lists the hosted agents in order: the configured ones, then
+// those created through the control API.
 func (s *Server) AgentNames() []string {
-	out := make([]string, len(s.agents))
-	for i, a := range s.agents {
+	all := s.allAgents()
+	out := make([]string, len(all))
+	for i, a := range all {
 		out[i] = a.name
 	}
 	return out
@@ -283,7 +295,7 @@ func (s *Server) AgentPath(name string) string { return "/agents/" + name }
 // SetBehaviors replaces the behaviors of the named agent while the server
 // runs.
 func (s *Server) SetBehaviors(agentName string, bs []behaviors.Behavior) error {
-	a, ok := s.byName[agentName]
+	a, ok := s.lookupAgent(agentName)
 	if !ok {
 		return fmt.Errorf("no agent named %q (agents: %s)", agentName, strings.Join(s.AgentNames(), ", "))
 	}
@@ -293,7 +305,7 @@ func (s *Server) SetBehaviors(agentName string, bs []behaviors.Behavior) error {
 
 // Behaviors returns the behaviors of the named agent.
 func (s *Server) Behaviors(agentName string) []behaviors.Behavior {
-	if a, ok := s.byName[agentName]; ok {
+	if a, ok := s.lookupAgent(agentName); ok {
 		return a.currentBehaviors()
 	}
 	return nil
@@ -301,19 +313,21 @@ func (s *Server) Behaviors(agentName string) []behaviors.Behavior {
 
 // Card returns the declared card of the named agent (without interfaces).
 func (s *Server) Card(agentName string) *cards.Card {
-	if a, ok := s.byName[agentName]; ok {
+	if a, ok := s.lookupAgent(agentName); ok {
 		return a.card
 	}
 	return nil
 }
 
 // Reset forgets every task and clears the journal; players of running tasks
-// stop.
+// stop. Agents created through the control API stay, with no tasks.
 func (s *Server) Reset() {
-	for _, a := range s.agents {
+	for _, a := range s.allAgents() {
 		a.reset()
+		a.journalFrom.Store(0)
 	}
 	s.journal.reset()
+	s.metrics.resetPending()
 	// Request numbers start over with the journal, so a run after a reset
 	// journals exactly what the same run on a fresh server does.
 	s.reqSeq.Store(0)
@@ -361,7 +375,11 @@ func (s *Server) trackConn(c net.Conn, st http.ConnState) {
 	delete(s.newConns, c)
 }
 
-func (s *Server) record(e Entry) {
+// record journals e and returns its sequence number.
+func (s *Server) record(e Entry) int64 {
 	e.Time = s.clock.Now().UTC()
-	s.journal.add(e)
+	seq := s.journal.add(e)
+	e.Seq = seq
+	s.metrics.observe(&e)
+	return seq
 }

@@ -263,6 +263,12 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		case <-s.ctx.Done():
 			closeReason = "server shutting down"
 			return nil
+		case <-a.ctx.Done():
+			closeReason = "agent removed"
+			if s.ctx.Err() != nil {
+				closeReason = "server shutting down"
+			}
+			return nil
 		}
 	}
 }
@@ -295,7 +301,7 @@ func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw *sse.Writ
 			}
 		case <-r.Context().Done():
 			return true
-		case <-s.ctx.Done():
+		case <-a.ctx.Done():
 			return true
 		}
 	}

@@ -146,7 +146,7 @@ func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber) {
 			}
 		case <-ctx.Done():
 			return
-		case <-a.srv.ctx.Done():
+		case <-a.ctx.Done():
 			return
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
 )
@@ -219,6 +220,9 @@ func build(opts []Option) (*server.Server, error) {
 		}
 		a := s.agent(target)
 		a.Behaviors = append(a.Behaviors, bs...)
+	}
+	if s.cfg.Scenarios == nil {
+		s.cfg.Scenarios = scenario.Loader(s.cfg.Registry)
 	}
 	return server.New(s.cfg)
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 )
 
@@ -176,6 +177,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 
 // runServer serves cfg on addr until ctx ends or SIGINT/SIGTERM arrives.
 func runServer(ctx context.Context, cfg server.Config, addr string, names []string, stdout, stderr io.Writer, logger *slog.Logger, ready chan<- string) int {
+	if cfg.Scenarios == nil {
+		cfg.Scenarios = scenario.Loader(cfg.Registry) // POST /_a2amock/agents with cards and timelines
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)

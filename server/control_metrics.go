@@ -1,0 +1,311 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+// The metrics are counted from the journal as it is written (Server.record)
+// and from the agents' state at scrape time, and served by hand in the
+// Prometheus text exposition format (version 0.0.4): a few counters, gauges
+// and one histogram do not need a client library. Latencies are measured on
+// the server's clock, from a request's journal entry to its response's, so
+// a virtual clock gives repeatable figures.
+
+// latencyBuckets are the upper bounds of the request-duration histogram, in
+// seconds.
+var latencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
+
+// maxPending bounds the requests waiting for their response entry (a
+// request that never gets one, e.g. a client gone during a latency
+// behavior, would otherwise stay).
+const maxPending = 10_000
+
+type requestKey struct{ agent, method, dialect, binding, outcome, code string }
+
+type latencyKey struct{ agent, method, binding string }
+
+type histogram struct {
+	counts []int64 // per bucket, not cumulative; the last is +Inf
+	sum    float64
+	n      int64
+}
+
+type pendingRequest struct {
+	at                     int64 // unix nanoseconds on the server clock
+	agent, method, binding string
+}
+
+// metrics is the zero-value-ready store behind GET /_a2amock/metrics.
+type metrics struct {
+	mu       sync.Mutex
+	requests map[requestKey]int64
+	cards    map[string]int64
+	latency  map[latencyKey]*histogram
+	pending  map[int64]pendingRequest
+	acted    map[[2]string]int64 // agent, behavior
+	skipped  map[[3]string]int64 // agent, behavior, scope key
+	push     map[[2]string]int64 // agent, result
+}
+
+func (m *metrics) init() {
+	if m.requests == nil {
+		m.requests = map[requestKey]int64{}
+		m.cards = map[string]int64{}
+		m.latency = map[latencyKey]*histogram{}
+		m.pending = map[int64]pendingRequest{}
+		m.acted = map[[2]string]int64{}
+		m.skipped = map[[3]string]int64{}
+		m.push = map[[2]string]int64{}
+	}
+}
+
+// observe counts one journal entry.
+func (m *metrics) observe(e *Entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	method := e.Method
+	if method == "" {
+		method = string(e.Op)
+	}
+	switch e.Kind {
+	case EntryRequest:
+		if len(m.pending) >= maxPending {
+			clear(m.pending)
+		}
+		m.pending[e.Request] = pendingRequest{at: e.Time.UnixNano(), agent: e.Agent, method: method, binding: string(e.Binding)}
+	case EntryResponse:
+		outcome, code := "ok", ""
+		if e.ErrorCode != 0 || e.Detail != "" {
+			outcome, code = "error", strconv.Itoa(e.ErrorCode)
+		}
+		m.requests[requestKey{e.Agent, method, string(e.Dialect), string(e.Binding), outcome, code}]++
+		if p, ok := m.pending[e.Request]; ok && p.agent == e.Agent {
+			delete(m.pending, e.Request)
+			k := latencyKey{p.agent, p.method, p.binding}
+			h := m.latency[k]
+			if h == nil {
+				h = &histogram{counts: make([]int64, len(latencyBuckets)+1)}
+				m.latency[k] = h
+			}
+			d := float64(e.Time.UnixNano()-p.at) / 1e9
+			i, _ := slices.BinarySearch(latencyBuckets, d)
+			h.counts[i]++
+			h.sum += d
+			h.n++
+		}
+	case EntryCard:
+		m.cards[e.Agent]++
+	case EntryPush:
+		result := "failed"
+		switch {
+		case e.HTTP >= 200 && e.HTTP <= 299:
+			result = "delivered"
+		case e.HTTP != 0:
+			result = "http_error"
+		}
+		m.push[[2]string{e.Agent, result}]++
+	}
+}
+
+// behaviors counts what the behaviors of one request did.
+func (m *metrics) behaviors(agent string, rep behaviorReport) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	for _, name := range rep.names {
+		m.acted[[2]string{agent, name}]++
+	}
+	for _, sk := range rep.skipped {
+		m.skipped[[3]string{agent, sk.Behavior, sk.Key}]++
+	}
+}
+
+// forget drops the series of a removed agent, so agents created per test
+// do not grow the metrics without end.
+func (m *metrics) forget(agent string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.init()
+	for k := range m.requests {
+		if k.agent == agent {
+			delete(m.requests, k)
+		}
+	}
+	for k := range m.latency {
+		if k.agent == agent {
+			delete(m.latency, k)
+		}
+	}
+	for k := range m.acted {
+		if k[0] == agent {
+			delete(m.acted, k)
+		}
+	}
+	for k := range m.skipped {
+		if k[0] == agent {
+			delete(m.skipped, k)
+		}
+	}
+	for k := range m.push {
+		if k[0] == agent {
+			delete(m.push, k)
+		}
+	}
+	delete(m.cards, agent)
+}
+
+// resetPending forgets requests waiting for a response: request numbers
+// start over after a reset.
+func (m *metrics) resetPending() {
+	m.mu.Lock()
+	clear(m.pending)
+	m.mu.Unlock()
+}
+
+// series is one line of the exposition: label pairs and a value.
+type series struct {
+	labels []string // name, value, name, value...
+	value  string
+}
+
+func labelText(pairs []string) string {
+	if len(pairs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(pairs[i])
+		b.WriteString(`="`)
+		b.WriteString(labelEscaper.Replace(pairs[i+1]))
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+func writeFamily(w *bufio.Writer, name, typ, help string, ss []series) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
+	slices.SortFunc(ss, func(a, b series) int { return strings.Compare(labelText(a.labels), labelText(b.labels)) })
+	for _, s := range ss {
+		fmt.Fprintf(w, "%s%s %s\n", name, labelText(s.labels), s.value)
+	}
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// serveMetrics is GET /_a2amock/metrics.
+func (s *Server) serveMetrics(c echo.Context) error {
+	type agentState struct {
+		name    string
+		states  map[a2a.TaskState]int
+		streams int
+	}
+	agents := s.allAgents()
+	live := make([]agentState, 0, len(agents))
+	for _, a := range agents {
+		st := agentState{name: a.name, states: map[a2a.TaskState]int{}}
+		a.mu.Lock()
+		for _, e := range a.tasks {
+			st.states[e.task.Status.State]++
+			for sub := range e.subs {
+				if !sub.lossy {
+					st.streams++
+				}
+			}
+		}
+		a.mu.Unlock()
+		live = append(live, st)
+	}
+
+	m := &s.metrics
+	m.mu.Lock()
+	m.init()
+	var reqs, cards, acted, skipped, push []series
+	for k, v := range m.requests {
+		reqs = append(reqs, series{[]string{"agent", k.agent, "method", k.method, "dialect", k.dialect, "binding", k.binding, "outcome", k.outcome, "code", k.code}, strconv.FormatInt(v, 10)})
+	}
+	for k, v := range m.cards {
+		cards = append(cards, series{[]string{"agent", k}, strconv.FormatInt(v, 10)})
+	}
+	for k, v := range m.acted {
+		acted = append(acted, series{[]string{"agent", k[0], "behavior", k[1]}, strconv.FormatInt(v, 10)})
+	}
+	for k, v := range m.skipped {
+		skipped = append(skipped, series{[]string{"agent", k[0], "behavior", k[1], "key", k[2]}, strconv.FormatInt(v, 10)})
+	}
+	for k, v := range m.push {
+		push = append(push, series{[]string{"agent", k[0], "result", k[1]}, strconv.FormatInt(v, 10)})
+	}
+	type latLine struct {
+		k latencyKey
+		h histogram
+	}
+	lats := make([]latLine, 0, len(m.latency))
+	for k, h := range m.latency {
+		lats = append(lats, latLine{k, histogram{counts: slices.Clone(h.counts), sum: h.sum, n: h.n}})
+	}
+	m.mu.Unlock()
+
+	var tasks, streams, agentCount []series
+	dynamic := 0
+	for i, st := range live {
+		for state, n := range st.states {
+			tasks = append(tasks, series{[]string{"agent", st.name, "state", string(state)}, strconv.Itoa(n)})
+		}
+		streams = append(streams, series{[]string{"agent", st.name}, strconv.Itoa(st.streams)})
+		if agents[i].dynamic {
+			dynamic++
+		}
+	}
+	agentCount = append(agentCount, series{[]string{"kind", "configured"}, strconv.Itoa(len(live) - dynamic)},
+		series{[]string{"kind", "runtime"}, strconv.Itoa(dynamic)})
+
+	resp := c.Response()
+	resp.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	resp.WriteHeader(http.StatusOK)
+	w := bufio.NewWriter(resp)
+	writeFamily(w, "a2amock_requests_total", "counter", "A2A requests answered, by agent, method, dialect, binding and outcome (ok, or error with the A2A error code).", reqs)
+	writeFamily(w, "a2amock_card_requests_total", "counter", "Agent Card fetches, by agent.", cards)
+	fmt.Fprintf(w, "# HELP a2amock_request_duration_seconds Time from a request to its answer (unary) or to the start of its stream, on the server clock.\n# TYPE a2amock_request_duration_seconds histogram\n")
+	slices.SortFunc(lats, func(a, b latLine) int {
+		return strings.Compare(a.k.agent+"\xff"+a.k.method+"\xff"+a.k.binding, b.k.agent+"\xff"+b.k.method+"\xff"+b.k.binding)
+	})
+	for _, l := range lats {
+		base := []string{"agent", l.k.agent, "method", l.k.method, "binding", l.k.binding}
+		var cum int64
+		for i, le := range latencyBuckets {
+			cum += l.h.counts[i]
+			fmt.Fprintf(w, "a2amock_request_duration_seconds_bucket%s %d\n", labelText(append(slices.Clone(base), "le", formatFloat(le))), cum)
+		}
+		cum += l.h.counts[len(latencyBuckets)]
+		fmt.Fprintf(w, "a2amock_request_duration_seconds_bucket%s %d\n", labelText(append(slices.Clone(base), "le", "+Inf")), cum)
+		fmt.Fprintf(w, "a2amock_request_duration_seconds_sum%s %s\n", labelText(base), formatFloat(l.h.sum))
+		fmt.Fprintf(w, "a2amock_request_duration_seconds_count%s %d\n", labelText(base), l.h.n)
+	}
+	writeFamily(w, "a2amock_behavior_applied_total", "counter", "Requests a behavior acted on (faults applied), by agent and behavior name.", acted)
+	writeFamily(w, "a2amock_behavior_skipped_total", "counter", "Requests a configured behavior skipped as out of scope, by agent, behavior spec and the scope key that excluded them.", skipped)
+	writeFamily(w, "a2amock_open_streams", "gauge", "Streams open now, by agent.", streams)
+	writeFamily(w, "a2amock_tasks", "gauge", "Tasks the agents hold now, by agent and state.", tasks)
+	writeFamily(w, "a2amock_push_deliveries_total", "counter", "Push-notification delivery attempts, by agent and result (delivered, http_error, failed).", push)
+	writeFamily(w, "a2amock_journal_entries", "gauge", "Journal entries retained.", []series{{nil, strconv.Itoa(s.journal.Len())}})
+	writeFamily(w, "a2amock_journal_appended_total", "counter", "Journal entries written since start or the last reset.", []series{{nil, strconv.FormatInt(s.journal.lastSeq(), 10)}})
+	writeFamily(w, "a2amock_agents", "gauge", "Hosted agents: configured at start, or created at run time through the control API.", agentCount)
+	return w.Flush()
+}

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/a2amock/a2amock/behaviors"
+)
+
+// SkippedBehavior is a behavior configured on an agent that did not act on
+// a request because the request was out of its scope: Key is the scope key
+// that excluded it (agent, skill, op, method, dialect, binding, if-metadata,
+// unless-metadata, text, call, probability) and Detail what the request had
+// against what the scope wants.
+type SkippedBehavior struct {
+	Behavior string `json:"behavior"`
+	Key      string `json:"key"`
+	Detail   string `json:"detail"`
+}
+
+// behaviorSet is an agent's behaviors and, for each, how many requests it
+// acted on and how many it skipped since it was set.
+type behaviorSet struct {
+	list  []behaviors.Behavior
+	text  []string
+	names []string
+	stats []behaviorStat
+}
+
+type behaviorStat struct {
+	acted, skipped atomic.Int64
+	mu             sync.Mutex
+	byKey          map[string]int64
+	lastSkip       string
+}
+
+func newBehaviorSet(bs []behaviors.Behavior) *behaviorSet {
+	set := &behaviorSet{list: append([]behaviors.Behavior(nil), bs...), stats: make([]behaviorStat, len(bs))}
+	reg := defaultRegistry()
+	for _, b := range bs {
+		text, name := specText(reg, b), ""
+		if sc, ok := b.(*behaviors.Scoped); ok {
+			name = sc.Name
+		}
+		if name == "" {
+			name = text
+		}
+		set.text = append(set.text, text)
+		set.names = append(set.names, name)
+	}
+	return set
+}
+
+// behaviorReport is what the behaviors of one request did.
+type behaviorReport struct {
+	acted   []string
+	names   []string // registered names of acted, for the metrics
+	skipped []SkippedBehavior
+}
+
+// apply applies every behavior in scope and reports which acted and which
+// were skipped, with why. Unscoped behaviors (given as values) always act.
+func (set *behaviorSet) apply(x *behaviors.Exchange) behaviorReport {
+	var rep behaviorReport
+	for i, b := range set.list {
+		st := &set.stats[i]
+		if sc, ok := b.(*behaviors.Scoped); ok {
+			if key, detail := sc.Scope.Miss(x); key != "" {
+				st.skipped.Add(1)
+				st.mu.Lock()
+				if st.byKey == nil {
+					st.byKey = map[string]int64{}
+				}
+				st.byKey[key]++
+				st.lastSkip = detail
+				st.mu.Unlock()
+				rep.skipped = append(rep.skipped, SkippedBehavior{Behavior: set.text[i], Key: key, Detail: detail})
+				continue
+			}
+			sc.Behavior.Apply(x)
+		} else {
+			b.Apply(x)
+		}
+		st.acted.Add(1)
+		rep.acted = append(rep.acted, set.text[i])
+		rep.names = append(rep.names, set.names[i])
+	}
+	return rep
+}
+
+// behaviorStatJSON is one behavior's line in GET /_a2amock/behaviors.
+type behaviorStatJSON struct {
+	Behavior  string           `json:"behavior"`
+	Acted     int64            `json:"acted"`
+	Skipped   int64            `json:"skipped"`
+	SkippedBy map[string]int64 `json:"skippedBy"`
+	LastSkip  string           `json:"lastSkip,omitempty"`
+}
+
+// behaviorStats reports, per behavior of the agent, how many requests it
+// acted on and how many it skipped, by scope key.
+func (a *agent) behaviorStats() []behaviorStatJSON {
+	set := a.bhv.Load()
+	out := []behaviorStatJSON{}
+	if set == nil {
+		return out
+	}
+	for i := range set.list {
+		st := &set.stats[i]
+		line := behaviorStatJSON{Behavior: set.text[i], Acted: st.acted.Load(), Skipped: st.skipped.Load(), SkippedBy: map[string]int64{}}
+		st.mu.Lock()
+		keys := make([]string, 0, len(st.byKey))
+		for k := range st.byKey {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			line.SkippedBy[k] = st.byKey[k]
+		}
+		line.LastSkip = st.lastSkip
+		st.mu.Unlock()
+		out = append(out, line)
+	}
+	return out
+}
+
+// noteBehaviors writes what the behaviors did into the request's journal
+// entry (journaled before the behaviors ran) and counts it.
+func (s *Server) noteBehaviors(a *agent, seq int64, rep behaviorReport) {
+	if len(rep.acted) > 0 || len(rep.skipped) > 0 {
+		s.journal.amend(seq, func(e *Entry) {
+			e.Behaviors, e.Skipped = rep.acted, rep.skipped
+		})
+	}
+	s.countBehaviors(a, rep)
+}
+
+// countBehaviors counts the behaviors that acted and skipped in the
+// metrics.
+func (s *Server) countBehaviors(a *agent, rep behaviorReport) {
+	if len(rep.acted) == 0 && len(rep.skipped) == 0 {
+		return
+	}
+	s.metrics.behaviors(a.name, rep)
+}
