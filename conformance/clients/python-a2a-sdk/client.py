@@ -10,20 +10,26 @@ misses.
     a2amock conform --client '.venv/bin/python client.py'
 """
 
-import asyncio
-import json
-import os
+import time
 
-from a2a.client import ClientConfig, create_client
-from a2a.helpers.proto_helpers import new_text_message
-from a2a.types.a2a_pb2 import (
+# The deadline counts from the start of the process, as the runner's does:
+# importing the SDK alone can take a good part of a second.
+STARTED = time.monotonic()
+
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+
+from a2a.client import ClientConfig, create_client  # noqa: E402
+from a2a.helpers.proto_helpers import new_text_message  # noqa: E402
+from a2a.types.a2a_pb2 import (  # noqa: E402
     CancelTaskRequest,
     GetTaskRequest,
     Role,
     SendMessageRequest,
     TaskState,
 )
-from a2a.utils.constants import TransportProtocol
+from a2a.utils.constants import TransportProtocol  # noqa: E402
 
 OUTCOMES = {
     TaskState.TASK_STATE_COMPLETED: "completed",
@@ -92,7 +98,7 @@ async def main():
     client = None
     run = None
     try:
-        async with asyncio.timeout(deadline):
+        async with asyncio.timeout(deadline - (time.monotonic() - STARTED)):
             client = await create_client(url, client_config=config)
             run = Run(client)
             result["outcome"] = await run.drive(
