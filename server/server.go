@@ -24,6 +24,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/timeline"
 )
 
@@ -67,6 +68,13 @@ type Config struct {
 	// player stops, its streams end, EntryDropped is journaled). 0 means
 	// DefaultMaxRunningTasks (100,000).
 	MaxRunningTasks int
+	// ReadTimeout bounds the reading of a request, body included (its
+	// headers are bounded by 10s); once the body is read a response may
+	// last (streams, blocking sends). 0 means 30s.
+	ReadTimeout time.Duration
+	// IdleTimeout closes kept-alive connections that carry no request;
+	// 0 means 60s.
+	IdleTimeout time.Duration
 	// KeepAliveInterval is the period of SSE keep-alive comments on streams
 	// held open; 0 means 15s.
 	KeepAliveInterval time.Duration
@@ -149,13 +157,10 @@ type Server struct {
 	players  sync.WaitGroup
 	streams  sync.WaitGroup
 	reqSeq   atomic.Int64
-	httpSrv  *http.Server
+	httpSrv  *httpserve.Server
 	listener net.Listener
 	closed   atomic.Bool
 	url      string
-	connMu   sync.Mutex
-	newConns map[net.Conn]struct{}
-
 	// roster holds the agents created through the control API, metrics the
 	// counters GET /_a2amock/metrics serves (control_agents.go,
 	// control_metrics.go).
@@ -257,12 +262,7 @@ func (s *Server) Start(addr string) error {
 func (s *Server) Serve(ln net.Listener) {
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
-	s.httpSrv = &http.Server{
-		Handler:           s.echo,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return s.ctx },
-		ConnState:         s.trackConn,
-	}
+	s.httpSrv = httpserve.New(s.echo, httpserve.Timeouts{Read: s.cfg.ReadTimeout, Idle: s.cfg.IdleTimeout}, s.ctx)
 	s.streams.Add(1)
 	go func() {
 		defer s.streams.Done()
@@ -340,39 +340,17 @@ func (s *Server) Close() error {
 		return nil
 	}
 	s.stop()
-	// http.Server.Shutdown waits up to 5s for a connection that was opened
-	// but never carried a request (clients dial ahead); nothing will come on
-	// those now, so close them first.
-	s.connMu.Lock()
-	for c := range s.newConns {
-		_ = c.Close()
-	}
-	s.connMu.Unlock()
+	// Shutdown first ends what it would wait for: connections that never
+	// carried a request, and reads of requests still arriving.
 	var err error
 	if s.httpSrv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = s.httpSrv.Shutdown(ctx)
 		cancel()
-		if err != nil {
-			_ = s.httpSrv.Close()
-		}
 	}
 	s.players.Wait()
 	s.streams.Wait()
 	return err
-}
-
-func (s *Server) trackConn(c net.Conn, st http.ConnState) {
-	s.connMu.Lock()
-	defer s.connMu.Unlock()
-	if st == http.StateNew {
-		if s.newConns == nil {
-			s.newConns = map[net.Conn]struct{}{}
-		}
-		s.newConns[c] = struct{}{}
-		return
-	}
-	delete(s.newConns, c)
 }
 
 // record journals e and returns its sequence number.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/gateway"
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 )
@@ -64,7 +65,7 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 		fmt.Fprintf(stderr, "a2amock serve: listen %s: %v\n", addr, err)
 		return 1
 	}
-	hs := &http.Server{Handler: front, ReadHeaderTimeout: 10 * time.Second}
+	hs := httpserve.New(front, httpserve.Timeouts{Read: cfg.ReadTimeout, Idle: cfg.IdleTimeout}, nil)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
@@ -95,7 +96,6 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		_ = hs.Close()
 		logger.Error("gateway shutdown", "err", err)
 		code = 1
 	}

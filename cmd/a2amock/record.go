@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -16,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/record"
 )
 
@@ -56,7 +55,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock record: listen %s: %v\n", *addr, err)
 		return 1
 	}
-	srv := &http.Server{Handler: proxy, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
@@ -74,9 +73,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	}
 	// Streams still open get a moment to finish; what is cut is left out.
 	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close()
-	}
+	_ = srv.Shutdown(sctx)
 	cancel()
 	<-served
 	rec := proxy.Recording()
@@ -197,7 +194,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock replay: listen %s: %v\n", *addr, err)
 		return 1
 	}
-	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpserve.New(rp, httpserve.Timeouts{}, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
@@ -216,9 +213,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	}
 	rp.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		_ = srv.Close()
-	}
+	_ = srv.Shutdown(sctx)
 	cancel()
 	return code
 }
