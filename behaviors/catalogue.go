@@ -34,6 +34,7 @@ func Catalogue() *Registry {
 		restErrorDialectSpec,
 		sendResultEnvelopeSpec,
 		cardUnderclaimsSpec,
+		listPaginationLoopSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -204,3 +205,49 @@ func TestBehaviorSendResultEnvelope(t *testing.T) {
 		})
 	}
 }
+
+// TestBehaviorListPaginationLoop: neither SDK pages by itself; both hand
+// the repeated nextPageToken to the caller as if the listing advanced. The
+// JS probe follows tokens for five pages and gets page 1 five times;
+// AssertNoPageTokenLoop flags exactly that from the journal.
+func TestBehaviorListPaginationLoop(t *testing.T) {
+	t.Parallel()
+	m := behaviorMock(t, 951, -1, testkit.WithBehavior("", "list-pagination-loop"))
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		c, _ := v1Client(t, m.URL, b)
+		for range 2 {
+			sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x")})
+		}
+		first, err := c.ListTasks(testCtx(t), &a2a.ListTasksRequest{PageSize: 1})
+		require.NoError(t, err)
+		require.NotEmpty(t, first.NextPageToken)
+		second, err := c.ListTasks(testCtx(t), &a2a.ListTasksRequest{PageSize: 1, PageToken: first.NextPageToken})
+		require.NoError(t, err, "no error for a page that does not advance")
+		assert.Equal(t, first.NextPageToken, second.NextPageToken)
+		assert.Equal(t, first.Tasks[0].ID, second.Tasks[0].ID)
+	})
+	t.Run("js", func(t *testing.T) {
+		t.Parallel()
+		m := behaviorMock(t, 952, -1, testkit.WithBehavior("", "list-pagination-loop"))
+		for _, tr := range jsTransports {
+			r := jsProbe(t, m.URL, tr, "send")
+			require.Nil(t, r.Error, r.Raw)
+			r = jsProbe(t, m.URL, tr, "send")
+			require.Nil(t, r.Error, r.Raw)
+			r = jsProbe(t, m.URL, tr, "list")
+			require.Nil(t, r.Error, r.Raw)
+			require.Len(t, r.Pages, 5, "the probe stopped at its own bound, not the SDK's")
+			for _, p := range r.Pages {
+				assert.Equal(t, r.Pages[0], p)
+			}
+		}
+		rt := &failRecorder{}
+		assert.False(t, testkit.AssertNoPageTokenLoop(rt, m.Journal()))
+		assert.Contains(t, rt.msg, "ListTasks followed a nextPageToken that repeated")
+	})
+}
+
+// failRecorder is an assert.TestingT that keeps the failure message.
+type failRecorder struct{ msg string }
+
+func (f *failRecorder) Errorf(format string, args ...any) { f.msg += fmt.Sprintf(format, args...) }

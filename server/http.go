@@ -367,11 +367,11 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		r = r.WithContext(ctx)
 	}
 	if e := s.checkSizes(req); e != nil {
-		reqNo, _ := s.recordRequest(a, req, r.URL.Path)
+		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)
 	}
-	reqNo, seq := s.recordRequest(a, req, r.URL.Path)
+	reqNo, seq := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == a2a.CodeUnauthenticated {
@@ -421,14 +421,19 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// recordRequest journals a decoded request; it returns the request's number
-// and the journal entry's sequence number.
-func (s *Server) recordRequest(a *agent, req *a2a.Request, path string) (reqNo, seq int64) {
+// recordRequest journals a decoded request with the A2A-Version it carried;
+// it returns the request's number and the journal entry's sequence number.
+func (s *Server) recordRequest(a *agent, req *a2a.Request, path, version string) (reqNo, seq int64) {
 	n := s.reqSeq.Add(1)
 	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
-		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path)}
+		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path), Version: journalID(version)}
+	if req.Op == a2a.OpListTasks {
+		e.PageToken = journalID(req.List.PageToken)
+	}
 	if m := req.Message; m != nil {
 		e.RefTaskID, e.ContextID, e.MessageID = journalID(m.TaskID), journalID(m.ContextID), journalID(m.MessageID)
+		sum := sha256.Sum256([]byte(m.Text()))
+		e.MessageDigest = hex.EncodeToString(sum[:8])
 		for k := range m.Metadata {
 			e.MetadataKeys = append(e.MetadataKeys, k)
 		}
@@ -445,6 +450,9 @@ func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2
 	}
 	if res != nil && res.Task != nil {
 		e.TaskID, e.ContextID, e.State = res.Task.ID, res.Task.ContextID, res.Task.Status.State
+	}
+	if res != nil && res.Page != nil {
+		e.PageToken = res.Page.NextPageToken
 	}
 	if req.Message != nil {
 		e.RefTaskID = journalID(req.Message.TaskID)

@@ -48,6 +48,16 @@ type Entry struct {
 	ErrorCode int    `json:"errorCode,omitempty"`
 	HTTP      int    `json:"http,omitempty"`
 	Detail    string `json:"detail,omitempty"`
+	// PageToken is, on a ListTasks request, the pageToken the client sent;
+	// on its response, the nextPageToken the agent answered.
+	PageToken string `json:"pageToken,omitempty"`
+	// MessageDigest fingerprints a request message's text (the first 8
+	// bytes of its SHA-256, hex), so a resent message can be recognised
+	// without the journal keeping what it said.
+	MessageDigest string `json:"messageDigest,omitempty"`
+	// Version is the A2A-Version a request carried (header or query), empty
+	// when it sent none.
+	Version string `json:"version,omitempty"`
 	// Path is the HTTP path of card fetches and REST requests.
 	Path string `json:"path,omitempty"`
 	// Metadata holds the message metadata keys (values are not kept, so

@@ -1,0 +1,226 @@
+package testkit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/server"
+)
+
+// The assertions in this file catch client-side bugs reported against real
+// A2A clients, from the mock's journal alone, so they apply to a client in
+// any language (fetch its journal with FetchJournal). Filter the journal
+// with JournalFor when the mock hosts several agents.
+
+func isSend(e server.Entry) bool {
+	return e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream)
+}
+
+// AssertContinuationCarriesTaskID asserts that every message the client
+// sent in answer to a task waiting for it (input-required or
+// auth-required) named the task by its taskId, with the task's contextId
+// (or none). The message answering the task is the client's next send in
+// the task's context after the task was interrupted. Clients seen sending
+// the contextId only (the Vercel AI SDK provider, the AG-UI adapter and
+// ADK: adk-python#4934, adcp-client#729) start a new task instead of
+// continuing.
+func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry) bool {
+	helper(t)
+	ctxOf := map[string]string{}
+	for _, e := range journal {
+		if e.TaskID != "" && e.ContextID != "" && e.Kind != server.EntryRequest {
+			if _, ok := ctxOf[e.TaskID]; !ok {
+				ctxOf[e.TaskID] = e.ContextID
+			}
+		}
+	}
+	// waiting maps a context to the interrupted task awaiting an answer.
+	type wait struct {
+		task  string
+		state a2a.TaskState
+		seq   int64
+	}
+	waiting := map[string]wait{}
+	var msgs []string
+	for _, e := range journal {
+		switch {
+		case (e.Kind == server.EntryEvent || e.Kind == server.EntryResponse) && e.State.Interrupted() && e.TaskID != "":
+			if c := ctxOf[e.TaskID]; c != "" {
+				waiting[c] = wait{task: e.TaskID, state: e.State, seq: e.Seq}
+			}
+		case isSend(e):
+			ctx := e.ContextID
+			if ctx == "" && e.RefTaskID != "" {
+				ctx = ctxOf[e.RefTaskID]
+			}
+			w, ok := waiting[ctx]
+			if !ok {
+				continue
+			}
+			delete(waiting, ctx)
+			switch {
+			case e.RefTaskID == "":
+				msgs = append(msgs, failure(fmt.Sprintf("task %q: its %s was answered without its taskId", w.task, w.state),
+					fmt.Sprintf("%s (entry %d, message %s) with contextId %s only", e.Method, e.Seq, e.MessageID, e.ContextID),
+					fmt.Sprintf("a continuation of a task in %s (entry %d) carries taskId %s", w.state, w.seq, w.task),
+					"no taskId: the agent starts a new task in the same context", ""))
+			case e.RefTaskID != w.task:
+				msgs = append(msgs, failure(fmt.Sprintf("task %q: its %s was answered to another task", w.task, w.state),
+					fmt.Sprintf("%s (entry %d, message %s) naming task %s", e.Method, e.Seq, e.MessageID, e.RefTaskID),
+					fmt.Sprintf("a continuation carries taskId %s", w.task), "taskId "+e.RefTaskID, ""))
+			case e.ContextID != "" && e.ContextID != ctx:
+				msgs = append(msgs, failure(fmt.Sprintf("task %q: continued with another contextId", w.task),
+					fmt.Sprintf("%s (entry %d, message %s)", e.Method, e.Seq, e.MessageID),
+					"a continuation carries the task's contextId "+ctx+" (or none)", "contextId "+e.ContextID, ""))
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return true
+	}
+	return assert.Fail(t, fmt.Sprintf("%d continuation(s) without the task's ids:\n%s", len(msgs), strings.Join(msgs, "\n")))
+}
+
+// AssertSentVersionHeader asserts that every v1.0 request in the journal
+// carried an A2A-Version of 1.0 (header or query parameter). A v1.0 request
+// without one is a v0.3 request by the spec's rule (§1.6), which a strict
+// agent refuses.
+func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry) bool {
+	helper(t)
+	var bad []string
+	n := 0
+	for _, e := range journal {
+		if e.Kind != server.EntryRequest || e.Dialect != a2a.V10 {
+			continue
+		}
+		n++
+		if e.Version == "1.0" || strings.HasPrefix(e.Version, "1.0.") {
+			continue
+		}
+		v := "none"
+		if e.Version != "" {
+			v = fmt.Sprintf("%q", e.Version)
+		}
+		id := e.TaskID
+		if id == "" {
+			id = e.RefTaskID
+		}
+		bad = append(bad, fmt.Sprintf("\n\t\t%s over %s (entry %d, task %q): A2A-Version %s", e.Method, e.Binding, e.Seq, id, v))
+	}
+	if len(bad) == 0 {
+		return true
+	}
+	return assert.Fail(t, failure(fmt.Sprintf("%d of %d v1.0 request(s) without A2A-Version: 1.0", len(bad), n),
+		fmt.Sprintf("sent %d v1.0 requests", n), "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", strings.Join(bad, ""), ""))
+}
+
+// AssertNoPageTokenLoop asserts that the client never sent ListTasks the
+// same pageToken again after the agent had answered that very token with
+// it as nextPageToken: a listing that does not advance (see the behavior
+// list-pagination-loop) must end, not be followed for ever.
+func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry) bool {
+	helper(t)
+	sent := map[int64]server.Entry{}
+	// looped holds the tokens an answer repeated back, by agent.
+	looped := map[string]int64{}
+	var msgs []string
+	reported := map[string]bool{}
+	for _, e := range journal {
+		if e.Op != a2a.OpListTasks {
+			continue
+		}
+		key := e.Agent + "\x00" + e.PageToken
+		switch e.Kind {
+		case server.EntryRequest:
+			sent[e.Request] = e
+			if at, ok := looped[key]; ok && e.PageToken != "" && !reported[key] {
+				reported[key] = true
+				msgs = append(msgs, failure(fmt.Sprintf("agent %s: ListTasks followed a nextPageToken that repeated", e.Agent),
+					fmt.Sprintf("sent pageToken %q again (entry %d)", e.PageToken, e.Seq),
+					"a client stops (or reports the agent) when nextPageToken repeats the pageToken it sent",
+					fmt.Sprintf("the answer at entry %d gave back pageToken %q as its nextPageToken", at, e.PageToken), ""))
+			}
+		case server.EntryResponse:
+			req, ok := sent[e.Request]
+			if ok && e.PageToken != "" && e.PageToken == req.PageToken {
+				if _, seen := looped[key]; !seen {
+					looped[key] = e.Seq
+				}
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return true
+	}
+	return assert.Fail(t, strings.Join(msgs, "\n"))
+}
+
+// AssertRetryReusedMessageID asserts that when the client sent the same
+// message text twice to the same task or context (a retry, after a failed
+// or lost answer), it reused the messageId, so the agent can recognise the
+// retry instead of acting twice (A2A#928, #1893, #1987). The journal keeps
+// a digest of each message's text, not the text. A client that sends the
+// same text twice on purpose, as two messages, fails this assertion: keep
+// such a test's messages distinct.
+func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry) bool {
+	helper(t)
+	first := map[string]server.Entry{}
+	var msgs []string
+	for _, e := range journal {
+		if !isSend(e) || e.MessageDigest == "" {
+			continue
+		}
+		key := e.Agent + "\x00" + e.RefTaskID + "\x00" + e.ContextID + "\x00" + e.MessageDigest
+		prev, ok := first[key]
+		if !ok {
+			first[key] = e
+			continue
+		}
+		if prev.MessageID != e.MessageID {
+			subject := fmt.Sprintf("agent %s: a message was resent with a new messageId", e.Agent)
+			if e.RefTaskID != "" {
+				subject = fmt.Sprintf("task %q: a message to it was resent with a new messageId", e.RefTaskID)
+			}
+			msgs = append(msgs, failure(subject,
+				fmt.Sprintf("%s (entry %d) then %s (entry %d) with the same text", prev.Method, prev.Seq, e.Method, e.Seq),
+				"a retry reuses the messageId "+prev.MessageID, "messageId "+e.MessageID, ""))
+		}
+	}
+	if len(msgs) == 0 {
+		return true
+	}
+	return assert.Fail(t, strings.Join(msgs, "\n"))
+}
+
+// AssertCardRefetchedOnChange asserts that after the agent's card changed
+// (at journal sequence number changedAt: take the last entry's Seq when the
+// test changes the card) the client fetched the card again before its next
+// A2A request to that agent. The mock serves cards with an ETag and
+// Cache-Control: no-cache, so a client that honours HTTP caching
+// revalidates; one that caches the card for the process's lifetime keeps
+// using what the card no longer says.
+func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agent string, changedAt int64) bool {
+	helper(t)
+	for _, e := range journal {
+		if e.Seq <= changedAt || e.Agent != agent {
+			continue
+		}
+		switch e.Kind {
+		case server.EntryCard:
+			return true
+		case server.EntryRequest:
+			id := e.TaskID
+			if id == "" {
+				id = e.RefTaskID
+			}
+			return assert.Fail(t, failure(fmt.Sprintf("agent %s: card changed but not fetched again", agent),
+				fmt.Sprintf("%s over %s (entry %d, task %q)", e.Method, e.Binding, e.Seq, id),
+				fmt.Sprintf("the card changed at entry %d (ETag changed, Cache-Control: no-cache): refetch it before using the agent", changedAt),
+				"no card fetch between the change and this request", ""))
+		}
+	}
+	return true
+}
