@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -36,6 +37,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 	if s.Server.KeepAlive != "" {
 		cfg.KeepAliveInterval, _ = parseDuration(string(s.Server.KeepAlive))
 	}
+	s.Server.Limits.apply(&cfg)
 	if len(s.Agents) == 0 {
 		ps.add(s.pos.at("agents"), "agents", "a scenario needs at least one agent")
 	}
@@ -371,4 +373,23 @@ func jsonable(v any) any {
 		return out
 	}
 	return v
+}
+
+// apply sets the server's bounds the file gives; absent keys keep the
+// server's defaults. Values beyond what an int holds are clamped.
+func (l LimitsSpec) apply(cfg *server.Config) {
+	clamp := func(v uint64) int {
+		return int(min(v, uint64(math.MaxInt)))
+	}
+	cfg.MaxBodyBytes = int64(clamp(l.MaxBodyBytes))
+	cfg.TaskRetention = clamp(l.TaskRetention)
+	cfg.TaskRetentionBytes = int64(clamp(l.TaskRetentionBytes))
+	cfg.MaxRunningTasks = clamp(l.MaxRunningTasks)
+	cfg.JournalRetention = clamp(l.JournalRetention)
+	if l.ReadTimeout != "" {
+		cfg.ReadTimeout, _ = parseDuration(string(l.ReadTimeout)) // checked by Parse
+	}
+	if l.IdleTimeout != "" {
+		cfg.IdleTimeout, _ = parseDuration(string(l.IdleTimeout))
+	}
 }

@@ -36,6 +36,27 @@ type ServerSpec struct {
 	// Gateway puts the id-rewriting gateway (package gateway) in front of
 	// the agents when the file is served by a2amock serve.
 	Gateway bool `yaml:"gateway,omitempty" doc:"serve the agents behind the id-rewriting gateway: task ids differ per channel and a correlation id is added (a2amock serve --gateway overrides it)"`
+	// Limits bounds what the server keeps and accepts.
+	Limits LimitsSpec `yaml:"limits,omitempty" doc:"bounds on what the server keeps and accepts; absent keys keep the defaults (a2amock serve's flags of the same names override them)"`
+}
+
+// LimitsSpec bounds the server's memory and its patience with clients. An
+// absent or zero key keeps the server's default.
+type LimitsSpec struct {
+	// MaxBodyBytes bounds request bodies.
+	MaxBodyBytes uint64 `yaml:"maxBodyBytes,omitempty" doc:"largest request body in bytes; default 4194304 (4 MiB)"`
+	// TaskRetention bounds the terminal tasks kept per agent.
+	TaskRetention uint64 `yaml:"taskRetention,omitempty" doc:"terminal tasks kept per agent, oldest forgotten first; default 10000"`
+	// TaskRetentionBytes bounds the content of the tasks kept per agent.
+	TaskRetentionBytes uint64 `yaml:"taskRetentionBytes,omitempty" doc:"content bytes (parts, metadata, ids) of the tasks kept per agent: oldest terminal tasks are forgotten first, then the oldest running ones dropped (journaled); default 268435456 (256 MiB)"`
+	// MaxRunningTasks caps the tasks per agent not in a terminal state.
+	MaxRunningTasks uint64 `yaml:"maxRunningTasks,omitempty" doc:"tasks per agent not in a terminal state; a new task past it drops the oldest running one, journaled as dropped; default 100000"`
+	// JournalRetention bounds the journal.
+	JournalRetention uint64 `yaml:"journalRetention,omitempty" doc:"journal entries kept, oldest dropped first; default 100000"`
+	// ReadTimeout bounds the reading of a request, body included.
+	ReadTimeout Duration `yaml:"readTimeout,omitempty" doc:"time to read a whole request, body included (responses such as streams may last longer); default 30s"`
+	// IdleTimeout closes kept-alive connections that carry no request.
+	IdleTimeout Duration `yaml:"idleTimeout,omitempty" doc:"time a kept-alive connection may sit idle; default 60s"`
 }
 
 // AgentSpec is one hosted agent.

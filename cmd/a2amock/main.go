@@ -104,6 +104,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
 	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
 	gatewayFlag := fs.Bool("gateway", false, "serve the agents behind the id-rewriting gateway on --addr (task ids differ per channel, X-Correlation-Id and metadata correlationId added; the control API passes through)")
+	limits := addLimitFlags(fs)
 	scenarioFile := fs.String("scenario", "", "serve this scenario file (see a2amock validate); --addr, --seed, --step-delay and --behavior override it when given")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -137,6 +138,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 			return 2
 		}
 		cfg.Logger, cfg.ControlToken, cfg.StrictVersion = logger, *controlToken, cfg.StrictVersion || *strict
+		if err := limits.apply(&cfg, explicit); err != nil {
+			fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+			return 2
+		}
 		return runServer(ctx, cfg, addrOut, names, stdout, stderr, logger, ready)
 	}
 	d := a2a.Dialect(*dialect)
@@ -150,6 +155,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		return 2
 	}
 	cfg := server.Config{Seed: *seed, StepDelay: *stepDelay, Logger: logger, ControlToken: *controlToken, StrictVersion: *strict}
+	if err := limits.apply(&cfg, explicit); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
+		return 2
+	}
 	if *stepDelay == 0 {
 		cfg.StepDelay = -1
 	}
