@@ -24,6 +24,10 @@ type ProxyOptions struct {
 	// MaxBodyBytes bounds request bodies and non-stream answers; 0 means
 	// 16 MiB.
 	MaxBodyBytes int64
+	// KeepCredentials keeps credentials in the recording; by default
+	// Recording redacts them (see Redact), since recordings are meant to
+	// be committed.
+	KeepCredentials bool
 }
 
 // Proxy is a transparent A2A proxy that records what passes through it. It
@@ -34,6 +38,7 @@ type Proxy struct {
 	own      *http.Transport
 	limit    int64
 	start    time.Time
+	keepCred bool
 
 	mu    sync.Mutex
 	slots []*slot
@@ -54,7 +59,7 @@ var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Proxy
 // NewProxy returns a proxy to the agent at upstream. A path in upstream is
 // the agent's base: a request for /x is sent to upstream's path + /x.
 func NewProxy(upstream *url.URL, opts ProxyOptions) *Proxy {
-	p := &Proxy{upstream: upstream, client: opts.Client, limit: opts.MaxBodyBytes, start: time.Now()}
+	p := &Proxy{upstream: upstream, client: opts.Client, limit: opts.MaxBodyBytes, start: time.Now(), keepCred: opts.KeepCredentials}
 	if p.limit <= 0 {
 		p.limit = 16 << 20
 	}
@@ -73,17 +78,24 @@ func (p *Proxy) Close() {
 }
 
 // Recording returns the exchanges completed so far, in the order their
-// requests arrived. Streams still open are not included.
+// requests arrived, with credentials redacted unless
+// ProxyOptions.KeepCredentials. Streams still open are not included.
 func (p *Proxy) Recording() *Recording {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	rec := &Recording{Version: FormatVersion, Upstream: p.upstream.String(), Exchanges: []Exchange{}}
+	rec := &Recording{Version: FormatVersion, Upstream: redactURL(p.upstream.String()), Exchanges: []Exchange{}}
+	if p.keepCred {
+		rec.Upstream = p.upstream.String()
+	}
 	for _, s := range p.slots {
 		if s.done {
 			rec.Exchanges = append(rec.Exchanges, s.x)
 		}
 	}
-	return rec
+	p.mu.Unlock()
+	if p.keepCred {
+		return rec
+	}
+	return Redact(rec)
 }
 
 func (p *Proxy) target(r *http.Request) *url.URL {

@@ -27,6 +27,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	upstream := fs.String("upstream", "", "base URL of the A2A agent to record, e.g. http://127.0.0.1:9999 (required)")
 	out := fs.String("out", "", "recording file to write when stopped (Ctrl-C); .yaml or .yml writes YAML, anything else JSON (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the proxy; point the client at the URL it prints")
+	keepCred := fs.Bool("keep-credentials", false, "keep credentials in the recording (query-string values, push tokens and credentials, webhook URL queries); by default they are written as REDACTED, so the file can be committed")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -48,7 +49,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock record: --out: %v\n", err)
 		return 2
 	}
-	proxy := record.NewProxy(up, record.ProxyOptions{})
+	proxy := record.NewProxy(up, record.ProxyOptions{KeepCredentials: *keepCred})
 	defer proxy.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

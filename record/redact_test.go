@@ -1,0 +1,62 @@
+package record
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRecordingRedactsCredentials: a recording kept query-string API keys,
+// push tokens and credentials and webhook URL query strings, while the
+// README suggests committing recordings. They are redacted as the journal
+// leaves them out, unless KeepCredentials.
+func TestRecordingRedactsCredentials(t *testing.T) {
+	t.Parallel()
+	// The upstream echoes the request body, as a push-config call does.
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":` + string(b) + `}`))
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	secrets := []string{"key-in-query", "tok-secret", "cred-secret", "sig-in-webhook", "pw-in-userinfo"}
+	body := `{"taskId":"t1","url":"http://bob:pw-in-userinfo@127.0.0.1:9/hook?sig=sig-in-webhook","token":"tok-secret",` +
+		`"authentication":{"schemes":["Bearer"],"credentials":"cred-secret"},"note":"a <b> & c"}`
+
+	for _, keep := range []bool{false, true} {
+		p := NewProxy(u, ProxyOptions{KeepCredentials: keep})
+		req := httptest.NewRequest(http.MethodPost, "/?api_key=key-in-query", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		p.ServeHTTP(w, req)
+		require.Equal(t, http.StatusOK, w.Code)
+		assert.Contains(t, w.Body.String(), "tok-secret", "the client still gets the upstream's answer unchanged")
+		b, err := json.Marshal(p.Recording())
+		require.NoError(t, err)
+		for _, s := range secrets {
+			if keep {
+				assert.Contains(t, string(b), s, "--keep-credentials keeps %s", s)
+			} else {
+				assert.NotContains(t, string(b), s, "the recording keeps a credential")
+			}
+		}
+		if !keep {
+			rec := p.Recording()
+			require.Len(t, rec.Exchanges, 1)
+			x := rec.Exchanges[0]
+			assert.Equal(t, "/?api_key=REDACTED", x.Path)
+			assert.Contains(t, string(x.Request), `"url":"http://REDACTED@127.0.0.1:9/hook?sig=REDACTED"`)
+			assert.Contains(t, string(x.Request), `"note":"a <b> & c"`, "everything else is kept as it was")
+			assert.Contains(t, string(x.Response), `"token":"REDACTED"`)
+		}
+		p.Close()
+	}
+}
