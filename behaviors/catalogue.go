@@ -35,6 +35,8 @@ func Catalogue() *Registry {
 		sendResultEnvelopeSpec,
 		cardUnderclaimsSpec,
 		listPaginationLoopSpec,
+		bufferedBurstSpec,
+		idleGapSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,52 @@ func TestBehaviorSSEFramingJS(t *testing.T) {
 				assert.Equal(t, jsHonest, r.eventKinds(), tr)
 			}
 		})
+	}
+}
+
+// TestBehaviorBufferedBurst: both SDKs read a burst of every event of the
+// stream in one chunk correctly; they just see nothing until the end.
+func TestBehaviorBufferedBurst(t *testing.T) {
+	t.Parallel()
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		start := time.Now()
+		_, d := streamOnce(t, b, 961, 5*time.Second, "slow-stream:delay=100ms", "buffered-burst")
+		require.NoError(t, d.err)
+		assert.Equal(t, honestKinds, kinds(d.events))
+		assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond)
+	})
+	m := behaviorMock(t, 962, 5*time.Millisecond, testkit.WithBehavior("", "buffered-burst"))
+	for _, tr := range jsTransports {
+		r := jsProbe(t, m.URL, tr, "stream")
+		require.Nil(t, r.Error, r.Raw)
+		assert.Equal(t, jsHonest, r.eventKinds(), tr)
+	}
+}
+
+// TestBehaviorIdleGap: neither SDK has an idle timeout of its own. a2a-go v2
+// waits through the silence for as long as the caller's context allows
+// (then fails with the context's error, after the events before the gap);
+// @a2a-js/sdk likewise, bounded only by the caller's AbortSignal.
+func TestBehaviorIdleGap(t *testing.T) {
+	t.Parallel()
+	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+		_, d := streamOnce(t, b, 971, 5*time.Second, "idle-gap:after=2,gap=1s")
+		require.NoError(t, d.err, "a 1s silence is waited out")
+		assert.Equal(t, honestKinds, kinds(d.events))
+
+		_, d = streamOnce(t, b, 972, 600*time.Millisecond, "idle-gap:after=2,gap=5s")
+		assert.Equal(t, honestKinds[:2], kinds(d.events))
+		assert.ErrorIs(t, d.err, context.DeadlineExceeded)
+	})
+	m := behaviorMock(t, 973, 5*time.Millisecond, testkit.WithBehavior("", "idle-gap:after=2,gap=1s"))
+	for _, tr := range jsTransports {
+		r := jsProbe(t, m.URL, tr, "stream")
+		require.Nil(t, r.Error, r.Raw)
+		assert.Equal(t, jsHonest, r.eventKinds(), tr)
+		r = jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=500"}, m.URL, tr, "stream")
+		assert.Equal(t, jsHonest[:2], r.eventKinds(), tr)
+		if assert.NotNil(t, r.Error, tr) {
+			assert.Equal(t, "TimeoutError", r.Error.Name, "%+v", r.Error)
+		}
 	}
 }

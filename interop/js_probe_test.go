@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -46,10 +47,18 @@ func (r jsProbeResult) eventKinds() []string {
 // base over transport ("JSONRPC" or "HTTP+JSON").
 func jsProbe(t *testing.T, base, transport, action string, args ...string) jsProbeResult {
 	t.Helper()
+	return jsProbeEnv(t, nil, base, transport, action, args...)
+}
+
+// jsProbeEnv is jsProbe with extra environment variables for probe.mjs
+// (PROBE_TIMEOUT_MS bounds the call, 5000 by default).
+func jsProbeEnv(t *testing.T, env []string, base, transport, action string, args ...string) jsProbeResult {
+	t.Helper()
 	requireJSInstalled(t)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join("js", "probe.mjs"), base, transport, action}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "node js/probe.mjs failed:\n%s", stderr.String())

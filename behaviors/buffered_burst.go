@@ -1,0 +1,71 @@
+package behaviors
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/a2amock/a2amock/a2a"
+)
+
+var bufferedBurstSpec = Spec{
+	Name: "buffered-burst",
+	Doc: `Reproduces a buffering proxy (nginx with proxy_buffering on, a gzip
+middleware) in front of a streaming agent: the stream opens at once, but
+its events are held back and reach the client together, in one write,
+when the stream's last event (terminal, or input-required/auth-required)
+is produced; the keep-alive comments the agent writes meanwhile are
+swallowed by the buffer. The events themselves are unchanged. Every
+streaming operation, both bindings, every dialect. Tests that a client
+does not depend on seeing progress while a task runs (no UI stuck on
+"submitted", no timeout that assumes the first event arrives early) and
+reads a burst of several events from one chunk correctly. Evidence:
+xagent#1358 (events delivered all at once behind a proxy), CopilotKit#6980.`,
+	New: func() Behavior { return &BufferedBurst{} },
+}
+
+// BufferedBurst holds a stream's events back until its last one.
+type BufferedBurst struct{}
+
+// Apply implements Behavior.
+func (b *BufferedBurst) Apply(x *Exchange) {
+	if !x.Op.Streaming() {
+		return
+	}
+	var held []byte
+	holding := true
+	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
+		return &commentFilter{ResponseWriter: w, drop: func() bool { return holding }}
+	})
+	x.OnStreamEvent(func(ev a2a.Event, _ func(a2a.Event) error, raw RawStream) error {
+		frame, err := raw.Encode(ev)
+		if err != nil {
+			return err
+		}
+		held = append(held, frame...)
+		if st := ev.State(); !st.Terminal() && !st.Interrupted() {
+			return nil
+		}
+		holding = false
+		out := held
+		held = nil
+		return raw.WriteRaw(out)
+	})
+}
+
+// commentFilter drops SSE comment writes (keep-alives) while drop says so,
+// as a buffer between agent and client would hold them.
+type commentFilter struct {
+	http.ResponseWriter
+	drop func() bool
+}
+
+func (c *commentFilter) Write(b []byte) (int, error) {
+	if len(b) > 0 && b[0] == ':' && c.drop() && !bytes.Contains(b, []byte("data:")) {
+		return len(b), nil
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *commentFilter) FlushError() error {
+	return http.NewResponseController(c.ResponseWriter).Flush()
+}
