@@ -74,6 +74,11 @@ type Config struct {
 	// the upstream agent, which was given those URLs, can push through the
 	// gateway. Empty means a random key per Gateway.
 	PushKey string
+	// MaxTasks bounds the upstream task ids the gateway keeps aliases
+	// for, and the client webhooks it keeps: beyond it the oldest are
+	// forgotten (an alias of a forgotten task is passed upstream as it is,
+	// which then does not know it). 0 means 100,000.
+	MaxTasks int
 }
 
 // Gateway is the id-rewriting reverse proxy. It is an http.Handler.
@@ -88,9 +93,11 @@ type Gateway struct {
 	mu       sync.Mutex
 	toUp     map[string]string // client alias → upstream id
 	aliases  map[string]string // channel + "\x00" + upstream id → alias
-	hooks    []string          // client webhook URLs, by index
+	ups      fifo              // upstream ids with aliases, oldest first
+	hooks    map[int]string    // client webhook URLs, by index
 	hookOf   map[string]int
-	ownHooks map[string]string // gateway webhook URL → client's
+	hookSeq  fifo // hook indexes (as strings), oldest first
+	nextHook int
 }
 
 // New returns a gateway in front of cfg.Upstream.
@@ -108,8 +115,11 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.PushKey == "" {
 		cfg.PushKey = rand.Text()
 	}
+	if cfg.MaxTasks <= 0 {
+		cfg.MaxTasks = 100_000
+	}
 	return &Gateway{cfg: cfg, upstream: u, client: c, pushClient: &pc, toUp: map[string]string{}, aliases: map[string]string{},
-		hookOf: map[string]int{}, ownHooks: map[string]string{}}, nil
+		hooks: map[int]string{}, hookOf: map[string]int{}}, nil
 }
 
 func (g *Gateway) hash(parts ...string) [32]byte {
@@ -140,9 +150,44 @@ func (g *Gateway) aliasLocked(channel, up string) string {
 	}
 	s := g.hash("alias", channel, up)
 	a := fmt.Sprintf("gw-%x-%x-%x", s[0:4], s[4:6], s[6:12])
+	if !g.hasAliasLocked(up) {
+		g.ups.push(up)
+		for g.ups.len() > g.cfg.MaxTasks {
+			g.forgetLocked(g.ups.pop())
+		}
+	}
 	g.aliases[k] = a
 	g.toUp[a] = up
 	return a
+}
+
+var channels = []string{ChannelReply, ChannelStream, ChannelPush}
+
+func (g *Gateway) hasAliasLocked(up string) bool {
+	for _, ch := range channels {
+		if _, ok := g.aliases[ch+"\x00"+up]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetLocked drops the aliases of upstream id up.
+func (g *Gateway) forgetLocked(up string) {
+	for _, ch := range channels {
+		k := ch + "\x00" + up
+		if a, ok := g.aliases[k]; ok {
+			delete(g.aliases, k)
+			delete(g.toUp, a)
+		}
+	}
+}
+
+// Sizes reports how many aliases and client webhooks the gateway holds.
+func (g *Gateway) Sizes() (aliases, webhooks int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.toUp), len(g.hooks)
 }
 
 // Upstream returns the upstream task id of a client-facing alias.
@@ -296,13 +341,40 @@ func (g *Gateway) ownHook(self, clientURL string) string {
 	defer g.mu.Unlock()
 	n, ok := g.hookOf[clientURL]
 	if !ok {
-		n = len(g.hooks)
-		g.hooks = append(g.hooks, clientURL)
+		n = g.nextHook
+		g.nextHook++
+		g.hooks[n] = clientURL
 		g.hookOf[clientURL] = n
+		g.hookSeq.push(strconv.Itoa(n))
+		for g.hookSeq.len() > g.cfg.MaxTasks {
+			old, _ := strconv.Atoi(g.hookSeq.pop())
+			delete(g.hookOf, g.hooks[old])
+			delete(g.hooks, old)
+		}
 	}
-	own := self + pushPrefix + strconv.Itoa(n) + "?key=" + url.QueryEscape(g.cfg.PushKey)
-	g.ownHooks[own] = clientURL
-	return own
+	return self + pushPrefix + strconv.Itoa(n) + "?key=" + url.QueryEscape(g.cfg.PushKey)
+}
+
+// clientHook returns the client's webhook URL behind one of the gateway's
+// own webhook URLs (whatever host it was reached by), or false.
+func (g *Gateway) clientHook(s string) (string, bool) {
+	i := strings.Index(s, pushPrefix)
+	if i < 0 || !strings.HasPrefix(s, "http") {
+		return "", false
+	}
+	n, query, _ := strings.Cut(s[i+len(pushPrefix):], "?")
+	idx, err := strconv.Atoi(n)
+	if err != nil {
+		return "", false
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil || q.Get("key") != g.cfg.PushKey {
+		return "", false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	dest, ok := g.hooks[idx]
+	return dest, ok
 }
 
 // rewriteResponseBody maps upstream task ids to the channel's aliases and
@@ -381,10 +453,7 @@ func (g *Gateway) walkOut(v any, channel, self string, corr *string) any {
 			x[i] = g.walkOut(x[i], channel, self, corr)
 		}
 	case string:
-		g.mu.Lock()
-		orig, ok := g.ownHooks[x]
-		g.mu.Unlock()
-		if ok {
+		if orig, ok := g.clientHook(x); ok {
 			return orig
 		}
 		if rest, ok := strings.CutPrefix(x, g.upstream.Scheme+"://"+g.upstream.Host); ok && self != "" {
@@ -451,7 +520,7 @@ func (g *Gateway) servePush(w http.ResponseWriter, r *http.Request, n string) {
 	i, err := strconv.Atoi(n)
 	g.mu.Lock()
 	var dest string
-	if err == nil && i >= 0 && i < len(g.hooks) {
+	if err == nil {
 		dest = g.hooks[i]
 	}
 	g.mu.Unlock()
@@ -508,4 +577,25 @@ func (g *Gateway) checkForward(dest string) error {
 		return nil
 	}
 	return errors.New("webhook host is not loopback")
+}
+
+// fifo is a queue of strings that reuses its backing array.
+type fifo struct {
+	items []string
+	head  int
+}
+
+func (f *fifo) push(s string) { f.items = append(f.items, s) }
+
+func (f *fifo) len() int { return len(f.items) - f.head }
+
+func (f *fifo) pop() string {
+	s := f.items[f.head]
+	f.items[f.head] = ""
+	f.head++
+	if f.head > len(f.items)/2 && f.head > 1024 {
+		f.items = append(f.items[:0], f.items[f.head:]...)
+		f.head = 0
+	}
+	return s
 }
