@@ -3,10 +3,10 @@ GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: test unit fuzz interop interop-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
+.PHONY: test unit fuzz interop interop-deps python-client python-client-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
 
 ## test: everything CI checks: vet, race-enabled unit tests, a short fuzz run, interop with real SDKs, the conform suite against the reference clients
-test: lint-fast unit fuzz interop conformance
+test: lint-fast unit fuzz interop conformance python-client
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -21,6 +21,20 @@ interop-deps:
 
 interop: interop-deps
 	cd interop && $(GO) test -race -count=1 ./...
+
+## python-client: the pytest plugin (clients/python) against the real binary, and its example suite
+## with the official a2a-sdk as the client under test, in a virtualenv from pinned versions
+PYCLIENT := clients/python
+PYCLIENT_VENV := $(PYCLIENT)/.venv
+
+python-client-deps:
+	$(GO) build -o bin/a2amock ./cmd/a2amock
+	test -x $(PYCLIENT_VENV)/bin/python || python3 -m venv $(PYCLIENT_VENV)
+	$(PYCLIENT_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(PYCLIENT)/requirements-test.txt
+	$(PYCLIENT_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation ./$(PYCLIENT)
+
+python-client: python-client-deps
+	cd $(PYCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock .venv/bin/python -m pytest -q -p no:cacheprovider
 
 ## conformance: the default conform suite against the four reference clients
 ## (conformance/clients/), each judged against its committed expected-failures baseline

@@ -1,0 +1,229 @@
+"""Finding, starting and talking to an a2amock server."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+import httpx
+
+from .errors import (
+    BinaryNotFoundError,
+    ConflictError,
+    ControlAPIError,
+    InvalidRequestError,
+    NotFoundError,
+    ServerStartError,
+)
+
+INSTALL_HINT = (
+    "a2amock needs its server: set A2AMOCK_URL to a running a2amock server or container "
+    "(e.g. http://127.0.0.1:8080), or put the a2amock binary on PATH or in A2AMOCK_BIN. "
+    "Install the binary with `go install github.com/a2amock/a2amock/cmd/a2amock@latest` "
+    "(or `go build -o bin/a2amock ./cmd/a2amock` in a clone), or run the container image."
+)
+
+_SERVING = re.compile(r"serving \d+ agent\(s\) at (http://\S+)")
+
+
+def find_binary() -> str | None:
+    """The a2amock binary: A2AMOCK_BIN when set, else a2amock on PATH."""
+    env = os.environ.get("A2AMOCK_BIN")
+    if env:
+        if not (os.path.isfile(env) and os.access(env, os.X_OK)):
+            raise BinaryNotFoundError(f"A2AMOCK_BIN={env!r} is not an executable file. {INSTALL_HINT}")
+        return env
+    return shutil.which("a2amock")
+
+
+class Server:
+    """An a2amock server: one this process started (``start``) or one
+    already running (``connect``, e.g. a container given by A2AMOCK_URL).
+
+    ``control`` calls its control API (/_a2amock/...), raising
+    ControlAPIError with the server's message on a 4xx or 5xx.
+    """
+
+    def __init__(self, url: str, process: subprocess.Popen[bytes] | None = None,
+                 token: str | None = None, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self.process = process
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout, trust_env=False)
+        self._drains: list[threading.Thread] = []
+
+    # -- construction -------------------------------------------------
+
+    @classmethod
+    def from_env(cls, args: Sequence[str] = ()) -> Server:
+        """Connects to A2AMOCK_URL when set, else starts the binary
+        (A2AMOCK_BIN or PATH); fails with how to install it otherwise."""
+        url = os.environ.get("A2AMOCK_URL")
+        token = os.environ.get("A2AMOCK_TOKEN")
+        if url:
+            return cls.connect(url, token=token)
+        binary = find_binary()
+        if binary is None:
+            raise BinaryNotFoundError(INSTALL_HINT)
+        return cls.start(binary, args=args, token=token)
+
+    @classmethod
+    def connect(cls, url: str, token: str | None = None, timeout: float = 10.0) -> Server:
+        """Connects to a running server and waits until it answers
+        /_a2amock/healthz."""
+        srv = cls(url, token=token)
+        try:
+            srv.wait_healthy(timeout)
+        except BaseException:
+            srv.http.close()
+            raise
+        return srv
+
+    @classmethod
+    def start(cls, binary: str | None = None, args: Sequence[str] = (), token: str | None = None,
+              timeout: float = 15.0) -> Server:
+        """Starts ``a2amock serve`` on a free loopback port and waits until
+        it answers /_a2amock/healthz."""
+        binary = binary or find_binary()
+        if binary is None:
+            raise BinaryNotFoundError(INSTALL_HINT)
+        cmd = [binary, "serve", "--addr", "127.0.0.1:0", "--log-level", "warn", *args]
+        if token:
+            cmd += ["--control-token", token]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("A2AMOCK_")}
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env=env, start_new_session=True)
+        except OSError as e:
+            raise ServerStartError(f"could not run {binary}: {e}. {INSTALL_HINT}") from e
+        lines: queue.Queue[str | None] = queue.Queue()
+        stderr_tail: list[str] = []
+        drains = [
+            threading.Thread(target=_drain, args=(proc.stdout, lines, None), daemon=True),
+            threading.Thread(target=_drain, args=(proc.stderr, None, stderr_tail), daemon=True),
+        ]
+        for t in drains:
+            t.start()
+        deadline = time.monotonic() + timeout
+        url = None
+        while url is None:
+            left = deadline - time.monotonic()
+            try:
+                line = lines.get(timeout=max(left, 0.01))
+            except queue.Empty:
+                line = None
+                left = 0
+            if line is None and (left <= 0 or proc.poll() is not None):
+                _stop(proc)
+                for t in drains:
+                    t.join(timeout=2)
+                raise ServerStartError(f"{' '.join(cmd)} did not report its address within {timeout}s "
+                                       f"(exit code {proc.returncode}); stderr:\n" + "".join(stderr_tail[-20:]))
+            if line:
+                m = _SERVING.search(line)
+                if m:
+                    url = m.group(1)
+        srv = cls(url, process=proc, token=token)
+        srv._drains = drains
+        try:
+            srv.wait_healthy(max(deadline - time.monotonic(), 1.0))
+        except BaseException:
+            srv.close()
+            raise
+        return srv
+
+    # -- life ----------------------------------------------------------
+
+    def wait_healthy(self, timeout: float) -> None:
+        """Polls /_a2amock/healthz until it answers 200."""
+        deadline = time.monotonic() + timeout
+        last: str = ""
+        while True:
+            try:
+                r = self.http.get("/_a2amock/healthz", timeout=2.0)
+                if r.status_code == 200:
+                    return
+                last = f"HTTP {r.status_code}: {r.text[:200]}"
+            except httpx.HTTPError as e:
+                last = str(e)
+            if time.monotonic() >= deadline:
+                raise ServerStartError(f"a2amock at {self.url} did not answer /_a2amock/healthz within {timeout}s ({last})")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        """Stops the process this object started (SIGTERM, then SIGKILL after
+        5s) and closes the HTTP client; a server it only connected to is left
+        running."""
+        self.http.close()
+        if self.process is not None:
+            _stop(self.process)
+            for t in self._drains:
+                t.join(timeout=2)
+            self.process = None
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- control API ---------------------------------------------------
+
+    def control(self, method: str, path: str, params: Mapping[str, Any] | None = None,
+                json: Any = None) -> httpx.Response:
+        """Calls the control API at /_a2amock{path}; raises ControlAPIError
+        (NotFoundError, ConflictError, InvalidRequestError) on a 4xx/5xx."""
+        full = "/_a2amock" + path
+        r = self.http.request(method, full, params={k: v for k, v in (params or {}).items() if v is not None},
+                              json=json)
+        if r.status_code < 400:
+            return r
+        message, field, errors = r.text[:500], None, None
+        try:
+            body = r.json()
+            err = body.get("error", {})
+            message = err.get("message", message)
+            field = err.get("field")
+            errors = body.get("errors")
+        except ValueError:
+            pass
+        cls: type[ControlAPIError] = ControlAPIError
+        if r.status_code == 404:
+            cls = NotFoundError
+        elif r.status_code == 409:
+            cls = ConflictError
+        elif r.status_code in (400, 413, 415):
+            cls = InvalidRequestError
+        raise cls(method, full, r.status_code, message, field=field, errors=errors, body=r.text)
+
+
+def _drain(stream: IO[bytes] | None, lines: queue.Queue[str | None] | None, tail: list[str] | None) -> None:
+    if stream is None:
+        return
+    for raw in stream:
+        line = raw.decode("utf-8", "replace")
+        if lines is not None:
+            lines.put(line)
+        if tail is not None:
+            tail.append(line)
+            del tail[:-50]
+    stream.close()
+    if lines is not None:
+        lines.put(None)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

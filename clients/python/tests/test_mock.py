@@ -1,0 +1,219 @@
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+import a2amock
+from a2amock import Entry, InvalidRequestError, Mock, NotFoundError, Server
+
+from rpc import call, send, task_of
+
+REPO = Path(__file__).resolve().parents[3]
+FIELD_NOTE = REPO / "examples" / "incidents" / "three-worker-incident.yaml"
+
+
+def test_default_agent_and_card(a2amock: Mock) -> None:
+    agent = a2amock.agent()
+    assert agent.name == "agent"
+    assert agent.server_name.startswith("agent-")
+    assert a2amock.url == agent.url
+    assert a2amock.url.endswith(f"/agents/{agent.server_name}/")
+    card = a2amock.card()
+    assert card["supportedInterfaces"][0]["url"] == a2amock.url
+
+
+def test_add_agent_with_card_behaviors_and_journal(a2amock: Mock) -> None:
+    w = a2amock.add_agent("desk", card={"name": "Intake desk", "skills": [{"id": "intake"}, {"id": "report"}]},
+                          behaviors=["skip-working:skill=report"])
+    assert w.skills == ("intake", "report")
+    assert w.behaviors == ("skip-working:skill=report",)
+    task = task_of(send(w.url, "hello", skill="intake"))
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+
+    entries = a2amock.journal("desk")
+    assert all(isinstance(e, Entry) for e in entries)
+    assert [e.kind for e in entries if e.kind in ("request", "response")] == ["request", "response"]
+    req = next(e for e in entries if e.kind == "request")
+    assert req.method == "SendMessage" and req.dialect == "1.0" and req.binding == "JSONRPC"
+    assert req.timestamp.tzinfo is not None
+    # Why didn't it fire: the request went to intake, the behavior wants report.
+    assert req.behaviors == ()
+    assert req.skipped[0].key == "skill"
+    assert req.skipped[0].detail == 'message went to skill "intake"; scope wants "report"'
+    stats = a2amock.behavior_stats("desk")
+    assert stats[0]["acted"] == 0 and stats[0]["skippedBy"] == {"skill": 1}
+    assert a2amock.card("desk")["name"] == "Intake desk"
+    # Filters: by task and kind; the default agent saw nothing.
+    assert {e.kind for e in a2amock.journal("desk", kind=["event"])} == {"event"}
+    assert all(task["id"] in (e.task_id, e.ref_task_id) for e in a2amock.journal("desk", task=task["id"]))
+    assert a2amock.journal("agent") == []
+    assert [e.agent for e in a2amock.journal()] == [w.server_name] * len(a2amock.journal("desk"))
+
+
+def test_set_behaviors_and_reset(a2amock: Mock) -> None:
+    assert a2amock.set_behaviors(None, ["stuck-submitted"]) == ["stuck-submitted"]
+    task = task_of(send(a2amock.url, "x"))
+    assert task["status"]["state"] == "TASK_STATE_SUBMITTED"
+    assert a2amock.journal()
+    a2amock.reset()
+    assert a2amock.journal() == []
+    got = call(a2amock.url, "GetTask", {"id": task["id"]})
+    assert got["error"]["code"] == -32001
+
+
+def test_bad_input_raises_typed_errors_with_the_field(a2amock: Mock) -> None:
+    with pytest.raises(InvalidRequestError) as e:
+        a2amock.add_agent("x", behaviors=["skip-working", "nope"])
+    assert e.value.status == 400
+    assert e.value.field == "behaviors[1]"
+    assert 'unknown behavior "nope"' in e.value.message
+    with pytest.raises(InvalidRequestError) as e:
+        a2amock.add_agent("y", card={"skills": [{"idx": "a"}]})
+    assert e.value.field == "card.skills[0]"
+    assert "unknown key" in str(e.value)
+    with pytest.raises(InvalidRequestError) as e:
+        a2amock.set_behaviors(None, ["latency:delay=soon"])
+    assert "nothing was changed" in e.value.message
+    assert "delay" in e.value.errors[0]
+    with pytest.raises(NotFoundError):
+        a2amock.server.control("DELETE", "/agents/no-such-agent")
+    with pytest.raises(ValueError):
+        a2amock.add_agent("agent")
+    # Nothing was half-created.
+    assert [a.name for a in a2amock.agents] == ["agent"]
+
+
+def test_tests_are_isolated_on_a_shared_server(a2amock_server: Server) -> None:
+    with Mock(a2amock_server) as one, Mock(a2amock_server) as two:
+        one.set_behaviors(None, ["stuck-submitted"])
+        t1 = task_of(send(one.url, "a"))
+        t2 = task_of(send(two.url, "b"))
+        assert t1["status"]["state"] == "TASK_STATE_SUBMITTED"
+        assert t2["status"]["state"] == "TASK_STATE_COMPLETED"
+        assert call(two.url, "GetTask", {"id": t1["id"]})["error"]["code"] == -32001
+        assert {e.agent for e in one.journal()} == {one.agent().server_name}
+        names = [a.server_name for a in one.agents + two.agents]
+    listed = {a["name"] for a in a2amock_server.control("GET", "/agents").json()["agents"]}
+    assert not listed & set(names), "closed mocks remove their agents"
+
+
+def test_scenario_from_path_and_text(a2amock: Mock) -> None:
+    w3 = a2amock.add_agent("w3", scenario=FIELD_NOTE, scenario_agent="worker-3")
+    assert w3.dialect == "0.3"
+    assert w3.behaviors == ("new-task-id-on-continuation:unless-metadata=tenant",)
+    w1 = a2amock.add_agent("w1", scenario=str(FIELD_NOTE))
+    assert w1.skills == ("intake",)
+    text = a2amock.add_agent("t", scenario="agents:\n  - name: x\n    behaviors: [never-terminal]\n")
+    assert text.behaviors == ("never-terminal",)
+    with pytest.raises(InvalidRequestError) as e:
+        a2amock.add_agent("bad", scenario="agents:\n  - name: x\n    behaviors: [bogus]\n")
+    assert e.value.field == "scenario.agents[0].behaviors[0]"
+
+
+def test_assertions_pass_and_fail_with_the_go_message_shape(a2amock: Mock) -> None:
+    a2amock.set_behaviors(None, ["never-terminal"])
+    task = task_of(send(a2amock.url, "go"))
+    tid = task["id"]
+    for _ in range(3):
+        call(a2amock.url, "GetTask", {"id": tid})
+    with pytest.raises(AssertionError) as e:
+        a2amock.assert_no_orphans()
+    want = (f"1 orphaned task(s):\ntask \"{tid}\" (agent {a2amock.agent().server_name}): orphaned\n"
+            "\tclient did: created it with SendMessage ×1, GetTask ×3\n"
+            "\tdeclared:   every task the client creates ends terminal or is canceled by the client\n"
+            "\tobserved:   last state working (submitted → working), never canceled")
+    assert str(e.value) == want
+    a2amock.assert_polled_at_most(tid, 3)
+    with pytest.raises(AssertionError, match=r"polled 3 times, more than 2"):
+        a2amock.assert_polled_at_most(tid, 2)
+    a2amock.assert_stopped_polling_within(tid, timedelta(seconds=30))
+    with pytest.raises(AssertionError, match=r"still polled .* after creation, beyond 0s"):
+        a2amock.assert_stopped_polling_within(tid, 0)
+    with pytest.raises(AssertionError, match=r"not canceled by the client[\s\S]*observed:   no CancelTask for it"):
+        a2amock.assert_canceled(tid)
+    a2amock.assert_no_continuation_to(tid)
+    a2amock.assert_used_declared_interface()
+
+    assert call(a2amock.url, "CancelTask", {"id": tid}).get("result")
+    a2amock.assert_canceled(tid)
+    a2amock.assert_no_orphans()
+    send(a2amock.url, "again", task_id=tid, context_id=task["contextId"])
+    with pytest.raises(AssertionError, match=r"1 continuation\(s\) sent to a dead task[\s\S]*it died when the client canceled it"):
+        a2amock.assert_no_continuation_to(tid)
+
+
+def test_used_declared_interface_fails_on_an_undeclared_binding(a2amock: Mock) -> None:
+    v03 = a2amock.add_agent("old", card={"dialect": "0.3"})
+    httpx.post(v03.url, json={"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {
+        "message": {"messageId": "m", "role": "user", "kind": "message", "parts": [{"kind": "text", "text": "x"}]}}},
+        trust_env=False).raise_for_status()
+    a2amock.assert_used_declared_interface("old")
+    card = a2amock.card("old")
+    card["preferredTransport"] = "HTTP+JSON"
+    card["additionalInterfaces"] = []
+    with pytest.raises(AssertionError, match=r"1 of 1 request\(s\) used an interface the card does not declare"):
+        a2amock.assert_used_declared_interface("old", card=card)
+
+
+def test_metrics(a2amock: Mock) -> None:
+    send(a2amock.url, "x")
+    name = a2amock.agent().server_name
+    assert re.search(rf'a2amock_requests_total\{{agent="{name}",method="SendMessage",.*outcome="ok".*\}} 1', a2amock.metrics())
+
+
+def test_operations_exist_in_the_openapi_description() -> None:
+    doc = json.loads((REPO / "docs" / "openapi.json").read_text())
+    src = "".join(p.read_text() for p in (REPO / "clients/python/src/a2amock").glob("*.py"))
+    calls = re.findall(r'control\("([A-Z]+)", f?"(/[^"?]*)', src)
+    assert len(calls) >= 8
+    for method, path in calls:
+        templ = "/_a2amock" + re.sub(r"\{[^}]+\}", "{name}", path)
+        assert templ in doc["paths"], f"{method} {templ} is not in docs/openapi.json"
+        assert method.lower() in doc["paths"][templ], f"{method} {templ} is not in docs/openapi.json"
+    assert "/_a2amock/healthz" in doc["paths"]
+
+
+def test_server_connect_by_url(a2amock_server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("A2AMOCK_URL", a2amock_server.url)
+    with Server.from_env() as s:
+        assert s.process is None
+        assert s.url == a2amock_server.url
+    # Connecting leaves the server running.
+    assert a2amock_server.control("GET", "/healthz").json()["status"] == "ok"
+
+
+def test_server_start_and_stop_leaves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("A2AMOCK_URL", raising=False)
+    s = Server.from_env()
+    proc = s.process
+    assert proc is not None and proc.poll() is None
+    s.close()
+    assert proc.poll() is not None
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(s.url + "/_a2amock/healthz", timeout=2, trust_env=False)
+
+
+def test_missing_binary_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("A2AMOCK_URL", raising=False)
+    monkeypatch.setenv("A2AMOCK_BIN", str(tmp_path / "nope"))
+    with pytest.raises(a2amock.BinaryNotFoundError, match="is not an executable file"):
+        Server.from_env()
+    monkeypatch.delenv("A2AMOCK_BIN")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(a2amock.BinaryNotFoundError, match=r"A2AMOCK_URL[\s\S]*go install"):
+        Server.from_env()
+
+
+def test_fixture_fails_clearly_without_a_binary(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("A2AMOCK_URL", raising=False)
+    monkeypatch.delenv("A2AMOCK_BIN", raising=False)
+    monkeypatch.setenv("PATH", str(pytester.path))
+    pytester.makepyfile("def test_x(a2amock):\n    pass\n")
+    result = pytester.runpytest_inprocess()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*A2AMOCK_URL*go install*"])
