@@ -80,6 +80,12 @@ scorecard: conformance
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./server ./testkit ./sse
 
+## memcurve: the server's RSS over 200,000 never-terminal sends (the figure of issue 9's closing note; Linux)
+.PHONY: memcurve
+memcurve:
+	$(GO) build -o $${TMPDIR:-/tmp}/a2amock-memcurve ./cmd/a2amock
+	$(GO) run ./internal/memcurve -bin $${TMPDIR:-/tmp}/a2amock-memcurve -sends 200000 -- --behavior never-terminal
+
 lint-fast:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
