@@ -32,16 +32,21 @@ func main() {
 	sends := flag.Int("sends", 200_000, "how many SendMessage calls to make")
 	every := flag.Int("every", 20_000, "print the RSS every this many sends")
 	workers := flag.Int("workers", 8, "concurrent clients")
+	textBytes := flag.Int("text-bytes", 5, "size of each message's text part")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "memcurve: -bin is required")
 		os.Exit(2)
 	}
+	text = strings.Repeat("x", *textBytes)
 	if err := run(*bin, flag.Args(), *sends, *every, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "memcurve:", err)
 		os.Exit(1)
 	}
 }
+
+// text is every message's text.
+var text string
 
 var urlRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
 
@@ -100,7 +105,7 @@ func run(bin string, serveArgs []string, sends, every, workers int) error {
 }
 
 func send(c *http.Client, base string, n int64) error {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"SendMessage","params":{"message":{"messageId":"m-%d","role":"ROLE_USER","parts":[{"text":"hello"}]},"configuration":{"returnImmediately":true}}}`, n, n)
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"SendMessage","params":{"message":{"messageId":"m-%d","role":"ROLE_USER","parts":[{"text":%q}]},"configuration":{"returnImmediately":true}}}`, n, n, text)
 	req, err := http.NewRequest(http.MethodPost, base+"/", strings.NewReader(body))
 	if err != nil {
 		return err
