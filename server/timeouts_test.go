@@ -80,7 +80,6 @@ func TestCloseWithTricklingClient(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Start("127.0.0.1:0"))
 	addr := strings.TrimPrefix(s.URL(), "http://")
-	var conns []net.Conn
 	for _, req := range []string{
 		"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
 		"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: x\r\nX-Slow: ",
@@ -90,7 +89,6 @@ func TestCloseWithTricklingClient(t *testing.T) {
 		defer c.Close()
 		_, err = io.WriteString(c, req)
 		require.NoError(t, err)
-		conns = append(conns, c)
 	}
 	time.Sleep(100 * time.Millisecond) // let the server start reading both
 	began := time.Now()
