@@ -3,10 +3,10 @@ GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: test unit fuzz interop interop-deps python-client python-client-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
+.PHONY: test unit fuzz interop interop-deps python-client python-client-deps js-client js-client-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
 
 ## test: everything CI checks: vet, race-enabled unit tests, a short fuzz run, interop with real SDKs, the conform suite against the reference clients
-test: lint-fast unit fuzz interop conformance python-client
+test: lint-fast unit fuzz interop conformance python-client js-client
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -35,6 +35,17 @@ python-client-deps:
 
 python-client: python-client-deps
 	cd $(PYCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock .venv/bin/python -m pytest -q -p no:cacheprovider
+
+## js-client: the npm package a2amock (clients/js: TypeScript, built by npm ci's prepare) with Vitest
+## against the real binary, @a2a-js/sdk as the client under test; installs from the committed lockfile
+JSCLIENT := clients/js
+
+js-client-deps:
+	$(GO) build -o bin/a2amock ./cmd/a2amock
+	npm ci --prefix $(JSCLIENT) --no-audit --no-fund
+
+js-client: js-client-deps
+	cd $(JSCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock npx --no-install vitest run
 
 ## conformance: the default conform suite against the four reference clients
 ## (conformance/clients/), each judged against its committed expected-failures baseline

@@ -1,0 +1,84 @@
+/**
+ * a2amock for JavaScript and TypeScript: start or reach an a2amock server,
+ * create agents per test, read the journal and assert over it with the Go
+ * testkit's assertions.
+ *
+ *     import { useA2amock } from "a2amock/vitest";
+ *     const mock = useA2amock();
+ *     test("cleans up", async () => {
+ *       await runMyClient(mock().cardUrl());
+ *       await mock().assertNoOrphans();
+ *     });
+ */
+
+import { Mock } from "./mock.js";
+import { A2amockServer, type ServerOptions } from "./server.js";
+
+export * from "./assertions.js";
+export * from "./errors.js";
+export type { Entry, SkippedBehavior } from "./journal.js";
+export { type Agent, type AgentOptions, type JournalQuery, Mock } from "./mock.js";
+export { A2amockServer, findBinary, INSTALL_HINT, type ControlCall, type ServerOptions } from "./server.js";
+
+/**
+ * Starts a server (or connects to A2AMOCK_URL) and returns a Mock with its
+ * default agent; mock.close() removes the agents and stops a server it
+ * started.
+ */
+export async function startA2amock(options: ServerOptions = {}): Promise<Mock> {
+  const server = await A2amockServer.fromEnv(options);
+  try {
+    return await Mock.create(server, { ownsServer: true });
+  } catch (e) {
+    await server.close();
+    throw e;
+  }
+}
+
+type Hook = (fn: () => unknown | Promise<unknown>, timeout?: number) => void;
+
+/** The test framework's hooks; by default the globals of Jest (or Vitest with globals: true). */
+export interface Hooks {
+  beforeAll: Hook;
+  afterAll: Hook;
+  beforeEach: Hook;
+  afterEach: Hook;
+}
+
+function globalHooks(): Hooks {
+  const g = globalThis as unknown as Partial<Hooks>;
+  if (!g.beforeAll || !g.afterAll || !g.beforeEach || !g.afterEach) {
+    throw new Error("useA2amock: no global beforeAll/afterEach hooks: import { useA2amock } from \"a2amock/vitest\" under Vitest, or pass the hooks");
+  }
+  return g as Hooks;
+}
+
+/**
+ * One line of setup for Vitest or Jest: one server for the file (started in
+ * beforeAll, or A2AMOCK_URL), a fresh Mock with its own agents for each test
+ * (beforeEach), removed after it (afterEach). Returns a getter of the
+ * current test's Mock.
+ */
+export function useA2amock(options: ServerOptions & { hooks?: Hooks } = {}): () => Mock {
+  const hooks = options.hooks ?? globalHooks();
+  let server: A2amockServer | undefined;
+  let current: Mock | undefined;
+  hooks.beforeAll(async () => {
+    server = await A2amockServer.fromEnv(options);
+  }, 30_000);
+  hooks.afterAll(async () => {
+    await server?.close();
+  });
+  hooks.beforeEach(async () => {
+    current = await Mock.create(server!);
+  });
+  hooks.afterEach(async () => {
+    const m = current;
+    current = undefined;
+    await m?.close();
+  });
+  return () => {
+    if (!current) throw new Error("useA2amock: the mock exists only inside a test");
+    return current;
+  };
+}

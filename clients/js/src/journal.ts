@@ -1,0 +1,53 @@
+/** A behavior configured on the agent that did not act on a request. */
+export interface SkippedBehavior {
+  behavior: string;
+  /** The scope key that excluded it (agent, skill, op, ...). */
+  key: string;
+  /** What the request had against what the scope wants. */
+  detail: string;
+}
+
+/** One line of the journal, as GET /_a2amock/journal returns it. */
+export interface Entry {
+  seq: number;
+  time: string;
+  agent: string;
+  kind: "request" | "response" | "decision" | "event" | "stream-close" | "card" | "push" | "dropped";
+  op?: string;
+  method?: string;
+  dialect?: string;
+  binding?: string;
+  request?: number;
+  taskId?: string;
+  contextId?: string;
+  messageId?: string;
+  state?: string;
+  refTaskId?: string;
+  errorCode?: number;
+  http?: number;
+  detail?: string;
+  path?: string;
+  metadataKeys?: string[];
+  /** Behaviors that acted on the request. */
+  behaviors?: string[];
+  /** Behaviors configured but out of scope, and why. */
+  skipped?: SkippedBehavior[];
+}
+
+export const TERMINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);
+
+/** Milliseconds since the epoch of a journal time (RFC 3339, nanoseconds cut to milliseconds). */
+export function entryTime(e: Entry): number {
+  return Date.parse(e.time.replace(/(\.\d{3})\d+/, "$1"));
+}
+
+/** Nanoseconds between two journal times, exact. */
+export function nanosBetween(from: string, to: string): bigint {
+  const ns = (t: string): bigint => {
+    const m = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(t);
+    if (!m) throw new Error(`not an RFC 3339 time: ${t}`);
+    const whole = BigInt(Date.parse(m[1] + m[3])) * 1_000_000n;
+    return whole + BigInt((m[2] ?? "").padEnd(9, "0").slice(0, 9) || "0");
+  };
+  return ns(to) - ns(from);
+}

@@ -1,0 +1,205 @@
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import {
+  A2amockServer,
+  BinaryNotFoundError,
+  InvalidRequestError,
+  Mock,
+  NotFoundError,
+  startA2amock,
+  useA2amock,
+} from "../src/index.js";
+
+let rpcId = 0;
+async function call(url: string, method: string, params: unknown): Promise<any> {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "A2A-Version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
+  });
+  return r.json();
+}
+const send = (url: string, text: string, extra: Record<string, unknown> = {}) =>
+  call(url, "SendMessage", { message: { messageId: `m-${++rpcId}`, role: "ROLE_USER", parts: [{ text }], ...extra } });
+
+let server: A2amockServer;
+beforeAll(async () => {
+  server = await A2amockServer.fromEnv();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function withMock(fn: (m: Mock) => Promise<void>): Promise<void> {
+  const m = await Mock.create(server);
+  try {
+    await fn(m);
+  } finally {
+    await m.close();
+  }
+}
+
+test("default agent, card and journal with why-didn't-it-fire", () =>
+  withMock(async (m) => {
+    expect(m.agent().serverName).toMatch(/^agent-[0-9a-f]{8}$/);
+    expect(m.url).toBe(`${server.url}/agents/${m.agent().serverName}/`);
+    expect((await m.card()).supportedInterfaces[0].url).toBe(m.url);
+
+    const desk = await m.addAgent("desk", {
+      card: { name: "Intake desk", skills: [{ id: "intake" }, { id: "report" }] },
+      behaviors: ["skip-working:skill=report"],
+    });
+    expect(desk.skills).toEqual(["intake", "report"]);
+    const res = await send(desk.url, "hello", { metadata: { skillId: "intake" } });
+    expect(res.result.task.status.state).toBe("TASK_STATE_COMPLETED");
+    const reqs = await m.journal({ agent: "desk", kind: "request" });
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0]).toMatchObject({ method: "SendMessage", dialect: "1.0", binding: "JSONRPC" });
+    expect(reqs[0].skipped).toEqual([{ behavior: "skip-working:skill=report", key: "skill",
+      detail: 'message went to skill "intake"; scope wants "report"' }]);
+    const stats = await m.behaviorStats("desk");
+    expect(stats[0]).toMatchObject({ acted: 0, skipped: 1, skippedBy: { skill: 1 } });
+    const byTask = await m.journal({ agent: "desk", task: res.result.task.id });
+    expect(byTask.every((e) => e.taskId === res.result.task.id || e.refTaskId === res.result.task.id)).toBe(true);
+    expect(await m.journal({ agent: "agent", kind: "request" })).toEqual([]);
+    expect(await m.metrics()).toMatch(new RegExp(`a2amock_requests_total\\{agent="${desk.serverName}",method="SendMessage",.*outcome="ok".*\\} 1`));
+  }));
+
+test("setBehaviors and reset", () =>
+  withMock(async (m) => {
+    expect(await m.setBehaviors(undefined, ["stuck-submitted"])).toEqual(["stuck-submitted"]);
+    const task = (await send(m.url, "x")).result.task;
+    expect(task.status.state).toBe("TASK_STATE_SUBMITTED");
+    await m.reset();
+    expect(await m.journal()).toEqual([]);
+    expect((await call(m.url, "GetTask", { id: task.id })).error.code).toBe(-32001);
+  }));
+
+test("bad input throws typed errors naming the field; nothing is half-created", () =>
+  withMock(async (m) => {
+    const e1 = await m.addAgent("x", { behaviors: ["skip-working", "nope"] }).catch((e) => e);
+    expect(e1).toBeInstanceOf(InvalidRequestError);
+    expect(e1).toMatchObject({ status: 400, field: "behaviors[1]" });
+    expect(e1.serverMessage).toContain('unknown behavior "nope"');
+    const e2 = await m.addAgent("y", { card: { skills: [{ idx: "a" }] } }).catch((e) => e);
+    expect(e2).toMatchObject({ field: "card.skills[0]" });
+    await expect(m.server.control("DELETE", "/agents/no-such-agent")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(m.addAgent("agent")).rejects.toThrow("already has an agent");
+    expect(m.agents.map((a) => a.name)).toEqual(["agent"]);
+  }));
+
+test("tests on a shared server are isolated", async () => {
+  const one = await Mock.create(server);
+  const two = await Mock.create(server);
+  await one.setBehaviors(undefined, ["stuck-submitted"]);
+  const t1 = (await send(one.url, "a")).result.task;
+  const t2 = (await send(two.url, "b")).result.task;
+  expect(t1.status.state).toBe("TASK_STATE_SUBMITTED");
+  expect(t2.status.state).toBe("TASK_STATE_COMPLETED");
+  expect((await call(two.url, "GetTask", { id: t1.id })).error.code).toBe(-32001);
+  expect(new Set((await one.journal()).map((e) => e.agent))).toEqual(new Set([one.agent().serverName]));
+  const names = [...one.agents, ...two.agents].map((a) => a.serverName);
+  await one.close();
+  await two.close();
+  const listed: { name: string }[] = (await (await server.control("GET", "/agents")).json() as any).agents;
+  expect(listed.filter((a) => names.includes(a.name))).toEqual([]);
+});
+
+test("scenario from a path and from text", () =>
+  withMock(async (m) => {
+    const path = new URL("../../../examples/incidents/three-worker-incident.yaml", import.meta.url);
+    const w3 = await m.addAgent("w3", { scenario: path, scenarioAgent: "worker-3" });
+    expect(w3.dialect).toBe("0.3");
+    expect(w3.behaviors).toEqual(["new-task-id-on-continuation:unless-metadata=tenant"]);
+    const t = await m.addAgent("t", { scenario: "agents:\n  - name: x\n    behaviors: [never-terminal]\n" });
+    expect(t.behaviors).toEqual(["never-terminal"]);
+  }));
+
+test("the assertions pass and fail with the Go testkit's message shape", () =>
+  withMock(async (m) => {
+    await m.setBehaviors(undefined, ["never-terminal"]);
+    const task = (await send(m.url, "go")).result.task;
+    for (let i = 0; i < 3; i++) await call(m.url, "GetTask", { id: task.id });
+    let err: Error | undefined;
+    await m.assertNoOrphans().catch((e) => (err = e));
+    expect(err?.message).toBe(
+      `1 orphaned task(s):\ntask "${task.id}" (agent ${m.agent().serverName}): orphaned\n` +
+        "\tclient did: created it with SendMessage ×1, GetTask ×3\n" +
+        "\tdeclared:   every task the client creates ends terminal or is canceled by the client\n" +
+        "\tobserved:   last state working (submitted → working), never canceled",
+    );
+    await m.assertPolledAtMost(task.id, 3);
+    await expect(m.assertPolledAtMost(task.id, 2)).rejects.toThrow("polled 3 times, more than 2");
+    await m.assertStoppedPollingWithin(task.id, 30_000);
+    await expect(m.assertStoppedPollingWithin(task.id, 0)).rejects.toThrow(/still polled .* after creation, beyond 0s/);
+    await expect(m.assertCanceled(task.id)).rejects.toThrow(/not canceled by the client[\s\S]*observed: {3}no CancelTask for it/);
+    await m.assertUsedDeclaredInterface();
+
+    expect((await call(m.url, "CancelTask", { id: task.id })).result).toBeTruthy();
+    await m.assertCanceled(task.id);
+    await m.assertNoOrphans();
+    await send(m.url, "again", { taskId: task.id, contextId: task.contextId });
+    await expect(m.assertNoContinuationTo(task.id)).rejects.toThrow(
+      /1 continuation\(s\) sent to a dead task[\s\S]*it died when the client canceled it/);
+  }));
+
+test("every control-API operation the client calls is in docs/openapi.json", () => {
+  const doc = JSON.parse(readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"));
+  const dir = new URL("../src/", import.meta.url);
+  const src = readdirSync(dir).map((f) => readFileSync(new URL(f, dir), "utf8")).join("");
+  const calls = [...src.matchAll(/control\("([A-Z]+)", [`"](\/[^`"?]*)/g)];
+  expect(calls.length).toBeGreaterThanOrEqual(8);
+  for (const [, method, path] of calls) {
+    const templ = "/_a2amock" + path.replace(/\$\{[^}]+\}/g, "{name}");
+    expect(doc.paths[templ], `${method} ${templ}`).toBeDefined();
+    expect(doc.paths[templ][method.toLowerCase()], `${method} ${templ}`).toBeDefined();
+  }
+});
+
+describe("finding and stopping the server", () => {
+  test("startA2amock starts its own server and close stops it", async () => {
+    const saved = process.env.A2AMOCK_URL;
+    delete process.env.A2AMOCK_URL;
+    try {
+      const m = await startA2amock();
+      const proc = m.server.process!;
+      expect(proc.exitCode).toBeNull();
+      await m.close();
+      expect(proc.exitCode !== null || proc.signalCode !== null).toBe(true);
+      await expect(fetch(`${m.server.url}/_a2amock/healthz`)).rejects.toThrow();
+    } finally {
+      if (saved !== undefined) process.env.A2AMOCK_URL = saved;
+    }
+  });
+
+  test("A2AMOCK_URL connects to a running server and leaves it running", async () => {
+    const m = await startA2amock({ url: server.url });
+    expect(m.server.process).toBeUndefined();
+    await m.close();
+    expect((await fetch(`${server.url}/_a2amock/healthz`)).ok).toBe(true);
+  });
+
+  test("without a binary the error says how to install it", async () => {
+    const saved = { ...process.env };
+    const empty = mkdtempSync(`${tmpdir()}/a2amock-test-`);
+    try {
+      delete process.env.A2AMOCK_URL;
+      process.env.A2AMOCK_BIN = `${empty}/a2amock`;
+      await expect(startA2amock()).rejects.toThrow(/is not an executable file/);
+      delete process.env.A2AMOCK_BIN;
+      process.env.PATH = empty;
+      const e = await startA2amock().catch((x) => x);
+      expect(e).toBeInstanceOf(BinaryNotFoundError);
+      expect(e.message).toMatch(/A2AMOCK_URL[\s\S]*go install/);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  test("useA2amock without hooks asks for them", () => {
+    expect(() => useA2amock()).toThrow(/a2amock\/vitest/);
+  });
+});
