@@ -37,6 +37,7 @@ func Catalogue() *Registry {
 		listPaginationLoopSpec,
 		bufferedBurstSpec,
 		idleGapSpec,
+		duplicateOnRetrySpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,9 +94,13 @@ func parse(t *testing.T, text string) behaviors.Behavior {
 	return b
 }
 
+// messageSeq makes every message's id unique: the agent answers a repeated
+// messageId as a retry of the first message.
+var messageSeq atomic.Int64
+
 // message is a user message in the dialect's JSON, addressed to skill.
 func message(d a2a.Dialect, text, skill, taskID string) map[string]any {
-	m := map[string]any{"messageId": fmt.Sprintf("m-%s-%s", skill, text), "parts": []any{map[string]any{"text": text}}}
+	m := map[string]any{"messageId": fmt.Sprintf("m-%s-%s-%d", skill, text, messageSeq.Add(1)), "parts": []any{map[string]any{"text": text}}}
 	if d == a2a.V10 {
 		m["role"] = "ROLE_USER"
 	} else {

@@ -251,3 +251,36 @@ func TestBehaviorListPaginationLoop(t *testing.T) {
 type failRecorder struct{ msg string }
 
 func (f *failRecorder) Errorf(format string, args ...any) { f.msg += fmt.Sprintf(format, args...) }
+
+// TestBehaviorDuplicateOnRetry: an application that resends the same
+// message object (same messageId) through either SDK gets the first task
+// back from the honest mock, and a second task under duplicate-on-retry;
+// neither SDK resends on its own.
+func TestBehaviorDuplicateOnRetry(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"", "duplicate-on-retry"} {
+		t.Run("spec="+spec, func(t *testing.T) {
+			t.Parallel()
+			var opts []testkit.Option
+			if spec != "" {
+				opts = append(opts, testkit.WithBehavior("", spec))
+			}
+			m := behaviorMock(t, 981, -1, opts...)
+			for _, b := range v1Bindings {
+				c, _ := v1Client(t, m.URL, b)
+				msg := userText("charge it")
+				first := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: msg})
+				again := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: msg})
+				assert.Equal(t, spec == "", first.ID == again.ID, "%s: %s vs %s", b.name, first.ID, again.ID)
+			}
+			for _, tr := range jsTransports {
+				r := jsProbe(t, m.URL, tr, "retry")
+				require.Nil(t, r.Error, r.Raw)
+				require.Len(t, r.Pages, 2)
+				assert.Equal(t, spec == "", r.Pages[0][0] == r.Pages[1][0], "%s: %v", tr, r.Pages)
+			}
+			assert.Equal(t, 8, sends(m, "send"), "every send reached the mock once")
+			assert.True(t, testkit.AssertRetryReusedMessageID(t, m.Journal()))
+		})
+	}
+}

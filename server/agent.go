@@ -64,6 +64,10 @@ type agent struct {
 	// content the stored tasks hold (store.go).
 	running int
 	bytes   int64
+	// seenMsg maps the messageId of every message that started or
+	// continued a task to that task, so a resent message is recognised
+	// (idempotency.go).
+	seenMsg map[string]string
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
@@ -154,6 +158,7 @@ func (a *agent) resetLocked() {
 	a.faker = nil // seeded on first use: seeding costs more than the rest of newAgent
 	a.sentences = nil
 	a.tasks = map[string]*taskEntry{}
+	a.seenMsg = map[string]string{}
 	a.order = nil
 	a.calls = map[a2a.Op]int{}
 	a.pushSeq = 0
@@ -290,7 +295,12 @@ func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decisi
 	var d timeline.Decision
 	var existing *a2a.Task
 	a.mu.Lock()
-	if m.TaskID != "" {
+	if dup, ok := a.duplicateLocked(m); ok {
+		d = dup
+		if e := a.tasks[dup.TaskID]; e != nil {
+			existing = e.task.Clone()
+		}
+	} else if m.TaskID != "" {
 		e, ok := a.tasks[m.TaskID]
 		switch {
 		case !ok && req.Dialect == a2a.V01:
@@ -445,6 +455,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		a.mu.Unlock()
 		return "", a2a.Errorf(a2a.CodeInternal, "decision %q cannot start a task", d.Kind)
 	}
+	a.rememberMessageLocked(m.MessageID, e.task.ID)
 	a.resizeLocked(e)
 	a.boundLocked(e)
 	if sub != nil {

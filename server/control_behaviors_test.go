@@ -68,9 +68,13 @@ func (r *ctlRig) do(method, path string, body any) (int, map[string]any) {
 	return resp.StatusCode, out
 }
 
+// sendSeq numbers the messages sendState sends: each is a new message (a
+// repeated messageId would be answered as a retry).
+var sendSeq atomic.Int64
+
 // sendState sends a v1.0 message to agent and returns the answered state.
 func (r *ctlRig) sendState(agent string) (string, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m-%d","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`, sendSeq.Add(1))
 	resp, err := r.client.Post(r.srv.URL()+"/agents/"+agent+"/", "application/json", bytes.NewReader([]byte(body)))
 	if err != nil {
 		return "", err

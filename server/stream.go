@@ -108,6 +108,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var taskID string
 	var first []a2a.Event
 	synthesizeTask := false
+	// reattached is a stream joining a task that already exists.
+	reattached := req.Op == a2a.OpSubscribe
 	// opening is the task as a continuation found it, before any step.
 	var opening *a2a.Task
 	switch req.Op {
@@ -119,6 +121,19 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			return refuse(d.Err)
 		case timeline.DecideMessage:
 			first = []a2a.Event{{Message: a.replyMessage(req.Message)}}
+		case timeline.DecideDuplicate:
+			// A resent message re-attaches to its task, as SubscribeToTask
+			// would, whatever state the task is in (idempotency.go).
+			t, _, e := a.subscribe(d.TaskID, sub)
+			if e != nil {
+				return refuse(e)
+			}
+			taskID, reattached = t.ID, true
+			if t.Status.State.Terminal() {
+				a.unsubscribe(taskID, sub)
+				sub = nil
+			}
+			first = []a2a.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
 		default:
 			id, e := a.start(req, x, d, sub, &opening)
 			if e != nil {
@@ -185,7 +200,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		closeReason = "complete"
 		return nil
 	}
-	if st := stateOf(first); req.Op == a2a.OpSubscribe && (st.Terminal() || st.Interrupted()) {
+	if st := stateOf(first); reattached && (st.Terminal() || st.Interrupted()) {
 		// Re-attached to an interrupted task: nothing will come until the
 		// client acts, so end as a live stream would have.
 		closeReason = "complete: " + string(st)

@@ -109,6 +109,8 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 		return nil, d.Err
 	case timeline.DecideMessage:
 		return &a2a.Result{Message: a.replyMessage(req.Message)}, nil
+	case timeline.DecideDuplicate:
+		return a.answerDuplicate(ctx, req, d.TaskID)
 	}
 	sub := newWaiter()
 	id, err := a.start(req, x, d, sub, nil)

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stretchr/testify/assert"
@@ -158,41 +159,69 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry) bool {
 	return assert.Fail(t, strings.Join(msgs, "\n"))
 }
 
-// AssertRetryReusedMessageID asserts that when the client sent the same
-// message text twice to the same task or context (a retry, after a failed
-// or lost answer), it reused the messageId, so the agent can recognise the
-// retry instead of acting twice (A2A#928, #1893, #1987). The journal keeps
-// a digest of each message's text, not the text. A client that sends the
-// same text twice on purpose, as two messages, fails this assertion: keep
-// such a test's messages distinct.
+// AssertRetryReusedMessageID asserts that when the client resent a
+// message after its first sending failed, it reused the messageId, so the
+// agent can recognise the retry instead of acting twice (A2A#928, #1893,
+// #1987). A sending failed when the agent answered it with an error, never
+// answered it, or a behavior that breaks the answer acted on it (see
+// answerBreakers). The resent message is the client's next send with the same text
+// (the journal keeps a digest of it) to the same task or context.
 func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry) bool {
 	helper(t)
-	first := map[string]server.Entry{}
+	failed := map[int64]bool{}
+	for _, e := range journal {
+		switch {
+		case isSend(e):
+			failed[e.Request] = true // until an answer says otherwise
+		case e.Kind == server.EntryResponse && e.ErrorCode == 0:
+			if _, ok := failed[e.Request]; ok {
+				failed[e.Request] = false
+			}
+		}
+	}
+	for _, e := range journal {
+		if isSend(e) && slices.ContainsFunc(e.Behaviors, breaksAnswer) {
+			failed[e.Request] = true
+		}
+	}
+	last := map[string]server.Entry{}
 	var msgs []string
 	for _, e := range journal {
 		if !isSend(e) || e.MessageDigest == "" {
 			continue
 		}
 		key := e.Agent + "\x00" + e.RefTaskID + "\x00" + e.ContextID + "\x00" + e.MessageDigest
-		prev, ok := first[key]
-		if !ok {
-			first[key] = e
+		prev, ok := last[key]
+		last[key] = e
+		if !ok || !failed[prev.Request] || prev.MessageID == e.MessageID {
 			continue
 		}
-		if prev.MessageID != e.MessageID {
-			subject := fmt.Sprintf("agent %s: a message was resent with a new messageId", e.Agent)
-			if e.RefTaskID != "" {
-				subject = fmt.Sprintf("task %q: a message to it was resent with a new messageId", e.RefTaskID)
-			}
-			msgs = append(msgs, failure(subject,
-				fmt.Sprintf("%s (entry %d) then %s (entry %d) with the same text", prev.Method, prev.Seq, e.Method, e.Seq),
-				"a retry reuses the messageId "+prev.MessageID, "messageId "+e.MessageID, ""))
+		subject := fmt.Sprintf("agent %s: a failed message was resent with a new messageId", e.Agent)
+		if e.RefTaskID != "" {
+			subject = fmt.Sprintf("task %q: a failed message to it was resent with a new messageId", e.RefTaskID)
 		}
+		why := "failed"
+		if bs := slices.DeleteFunc(slices.Clone(prev.Behaviors), func(b string) bool { return !breaksAnswer(b) }); len(bs) > 0 {
+			why = "failed (" + strings.Join(bs, ", ") + ")"
+		}
+		msgs = append(msgs, failure(subject,
+			fmt.Sprintf("%s (entry %d) %s, then %s (entry %d) with the same text", prev.Method, prev.Seq, why, e.Method, e.Seq),
+			"a retry reuses the messageId "+prev.MessageID, "messageId "+e.MessageID, ""))
 	}
 	if len(msgs) == 0 {
 		return true
 	}
 	return assert.Fail(t, strings.Join(msgs, "\n"))
+}
+
+// answerBreakers are the behaviors after which a client has no usable
+// answer to its send, and may retry.
+var answerBreakers = []string{"http-error", "connection-reset", "empty-response", "malformed-json", "truncated-body",
+	"stream-eof-mid-frame", "stream-error-as-json", "stream-hang", "send-result-envelope", "auth-flaky", "content-type", "sse-framing"}
+
+func breaksAnswer(behavior string) bool {
+	name, _, _ := strings.Cut(behavior, ":")
+	return slices.Contains(answerBreakers, name)
 }
 
 // AssertCardRefetchedOnChange asserts that after the agent's card changed

@@ -93,6 +93,9 @@ const (
 	DecideCancel DecisionKind = "cancel"
 	// DecideIgnore acknowledges a request without acting on it.
 	DecideIgnore DecisionKind = "ignore"
+	// DecideDuplicate answers a message the agent already took (the same
+	// messageId) with the task it went to, TaskID, acting on nothing again.
+	DecideDuplicate DecisionKind = "duplicate"
 )
 
 // Decision is the agent's choice for one incoming message.

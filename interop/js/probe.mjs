@@ -6,7 +6,8 @@
 //
 // Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]
 //
-// Actions: card (discover only), send, stream, get <taskId>,
+// Actions: card (discover only), send, stream, retry (one message sent
+// twice; the two task ids come back as pages), get <taskId>,
 // list (follows nextPageToken for at most 5 pages of pageSize 1),
 // subscribe <taskId>. The process exits non-zero only when it cannot run.
 
@@ -49,7 +50,7 @@ try {
   const client = await factory.createFromUrl(baseUrl);
   out.card = { streaming: !!client.agentCard?.capabilities?.streaming };
   const message = (text) =>
-    SendMessageRequest.fromJSON({ message: { messageId: `probe-${process.pid}`, role: "ROLE_USER", parts: [{ text }] } });
+    SendMessageRequest.fromJSON({ message: { messageId: `probe-${crypto.randomUUID()}`, role: "ROLE_USER", parts: [{ text }] } });
   switch (action) {
     case "card":
       break;
@@ -67,6 +68,14 @@ try {
           : client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: arg }), opts());
       for await (const ev of it) out.events.push(summariseEvent(ev));
       out.ended = true;
+      break;
+    }
+    case "retry": {
+      // The same message object sent twice, as an application retrying.
+      const m = message("probe");
+      const a = await client.sendMessage(m, opts());
+      const b = await client.sendMessage(m, opts());
+      out.pages = [[a.id], [b.id]];
       break;
     }
     case "get": {

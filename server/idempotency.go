@@ -1,0 +1,71 @@
+package server
+
+import (
+	"context"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+// The honest agent treats messageId as an idempotency key (the spec leans
+// that way: A2A#928, #1893, #1987). A message whose messageId already
+// started or continued a task, sent again without a taskId or with that
+// task's id, is a retry: it is answered with that task as it stands now
+// (a unary send waits for it to settle as the first send did; a stream
+// re-attaches to it like SubscribeToTask), and nothing is created or
+// played again. The same messageId naming another task is a new message.
+// The behavior duplicate-on-retry turns this off.
+
+// rememberMessageLocked records that message id went to task.
+func (a *agent) rememberMessageLocked(id, task string) {
+	if id == "" {
+		return
+	}
+	a.seenMsg[id] = task
+	if len(a.seenMsg) > 2*len(a.tasks)+1024 {
+		// Forget messages of tasks the store no longer holds, so the map
+		// stays bounded by the task store's own bounds.
+		for mid, tid := range a.seenMsg {
+			if _, ok := a.tasks[tid]; !ok {
+				delete(a.seenMsg, mid)
+			}
+		}
+	}
+}
+
+// duplicateLocked reports whether m repeats a message the agent took, and
+// the decision answering it.
+func (a *agent) duplicateLocked(m *a2a.Message) (timeline.Decision, bool) {
+	if m == nil || m.MessageID == "" {
+		return timeline.Decision{}, false
+	}
+	tid, ok := a.seenMsg[m.MessageID]
+	if !ok || (m.TaskID != "" && m.TaskID != tid) {
+		return timeline.Decision{}, false
+	}
+	e, ok := a.tasks[tid]
+	if !ok {
+		return timeline.Decision{}, false
+	}
+	return timeline.Decision{Kind: timeline.DecideDuplicate, TaskID: tid, ContextID: e.task.ContextID,
+		Reason: "messageId " + m.MessageID + " already went to task " + tid + ": answered with that task"}, true
+}
+
+// answerDuplicate answers a resent unary send with the task its first
+// sending went to, waiting for it to settle unless the client asked to
+// return immediately.
+func (a *agent) answerDuplicate(ctx context.Context, req *a2a.Request, id string) (*a2a.Result, *a2a.Error) {
+	sub := newWaiter()
+	if _, _, e := a.subscribe(id, sub); e != nil {
+		return nil, e
+	}
+	defer a.unsubscribe(id, sub)
+	if !req.Config.ReturnImmediately {
+		a.waitSettled(ctx, id, sub)
+	}
+	t, e := a.taskSnapshot(id, req.Config.HistoryLength)
+	if e != nil {
+		return nil, e
+	}
+	return &a2a.Result{Task: t}, nil
+}
