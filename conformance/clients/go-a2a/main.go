@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -121,10 +123,35 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 
+	urls := []string{os.Getenv("A2A_AGENT_URL")}
+	if v := os.Getenv("A2A_AGENT_URLS"); v != "" {
+		urls = strings.Split(v, ",")
+	}
+	// Every agent at once; the outcome is the first one that did not
+	// complete.
+	results := make([]result, len(urls))
+	var wg sync.WaitGroup
+	for i, u := range urls {
+		wg.Go(func() { results[i] = drive(ctx, u, deadline) })
+	}
+	wg.Wait()
+	final := results[0]
+	for _, r := range results {
+		if r.Outcome != "completed" {
+			final = r
+			break
+		}
+	}
+	out, _ := json.Marshal(final)
+	fmt.Println(string(out))
+}
+
+// drive runs the task on one agent and says how it ended.
+func drive(ctx context.Context, agentURL string, deadline time.Duration) result {
 	res := result{Outcome: "error"}
 	r := &run{}
 	err := func() error {
-		card, err := agentcard.DefaultResolver.Resolve(ctx, os.Getenv("A2A_AGENT_URL"))
+		card, err := agentcard.DefaultResolver.Resolve(ctx, agentURL)
 		if err != nil {
 			return err
 		}
@@ -154,6 +181,5 @@ func main() {
 		_ = r.client.Destroy()
 	}
 	res.TaskID = string(r.taskID)
-	out, _ := json.Marshal(res)
-	fmt.Println(string(out))
+	return res
 }

@@ -38,11 +38,10 @@ const message = (text, ids = {}) => ({
   },
 });
 
-const run = { taskId: "", contextId: "", state: TaskState.TASK_STATE_UNSPECIFIED };
 const signal = AbortSignal.timeout(deadlineMs);
 
 // send sends a message and follows what comes back until the stream ends.
-async function send(client, request) {
+async function send(client, run, request) {
   for await (const event of client.sendMessageStream(request, { signal })) {
     const { $case, value } = event.payload ?? {};
     if ($case === "task") {
@@ -59,7 +58,7 @@ async function send(client, request) {
 }
 
 // wait polls the task until it is done or asks for something.
-async function wait(client) {
+async function wait(client, run) {
   while (!(run.state in OUTCOMES)) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const task = await client.getTask({ id: run.taskId, tenant: "" }, { signal });
@@ -67,37 +66,46 @@ async function wait(client) {
   }
 }
 
-let client;
-const result = { outcome: "error", taskId: "", detail: "" };
-try {
-  // createFromUrl(url) resolves "/.well-known/agent-card.json" against the
-  // host's root, which loses an agent's path (/agents/name): give it the
-  // whole card URL, as the SDK's README shows.
-  client = await new ClientFactory().createFromUrl(`${url}/.well-known/agent-card.json`, "");
-  await send(client, message(prompt));
-  await wait(client);
-  if (run.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-    await send(client, message(input, run));
-    await wait(client);
+// drive runs the task on one agent and says how it ended.
+async function drive(url) {
+  const run = { taskId: "", contextId: "", state: TaskState.TASK_STATE_UNSPECIFIED };
+  const result = { outcome: "error", taskId: "", detail: "" };
+  let client;
+  try {
+    // createFromUrl(url) resolves "/.well-known/agent-card.json" against the
+    // host's root, which loses an agent's path (/agents/name): give it the
+    // whole card URL, as the SDK's README shows.
+    client = await new ClientFactory().createFromUrl(`${url}/.well-known/agent-card.json`, "");
+    await send(client, run, message(prompt));
+    await wait(client, run);
     if (run.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-      await client.cancelTask({ id: run.taskId, tenant: "" });
-    }
-  }
-  result.outcome = OUTCOMES[run.state];
-} catch (e) {
-  if (signal.aborted) {
-    result.outcome = "timeout";
-    result.detail = `no answer within ${deadlineMs}ms`;
-    if (client && run.taskId) {
-      try {
+      await send(client, run, message(input, run));
+      await wait(client, run);
+      if (run.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
         await client.cancelTask({ id: run.taskId, tenant: "" });
-      } catch (err) {
-        result.detail += `; cancel failed: ${err}`;
       }
     }
-  } else {
-    result.detail = String(e?.stack ?? e);
+    result.outcome = OUTCOMES[run.state];
+  } catch (e) {
+    if (signal.aborted) {
+      result.outcome = "timeout";
+      result.detail = `no answer within ${deadlineMs}ms`;
+      if (client && run.taskId) {
+        try {
+          await client.cancelTask({ id: run.taskId, tenant: "" });
+        } catch (err) {
+          result.detail += `; cancel failed: ${err}`;
+        }
+      }
+    } else {
+      result.detail = String(e?.stack ?? e);
+    }
   }
+  result.taskId = run.taskId;
+  return result;
 }
-result.taskId = run.taskId;
-console.log(JSON.stringify(result));
+
+const urls = process.env.A2A_AGENT_URLS ? process.env.A2A_AGENT_URLS.split(",") : [url];
+// Every agent at once; the outcome is the first one that did not complete.
+const results = await Promise.all(urls.map(drive));
+console.log(JSON.stringify(results.find((r) => r.outcome !== "completed") ?? results[0]));

@@ -88,9 +88,8 @@ class Run:
         return OUTCOMES[self.state]
 
 
-async def main():
-    url = os.environ["A2A_AGENT_URL"]
-    deadline = int(os.environ.get("A2AMOCK_DEADLINE_MS", "30000")) / 1000
+async def drive(url, deadline):
+    """Runs the task on one agent and says how it ended."""
     config = ClientConfig(
         supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
     )
@@ -119,7 +118,18 @@ async def main():
             await client.close()
     if run:
         result["taskId"] = run.task_id
-    print(json.dumps(result), flush=True)
+    return result
+
+
+async def main():
+    deadline = int(os.environ.get("A2AMOCK_DEADLINE_MS", "30000")) / 1000
+    urls = [os.environ["A2A_AGENT_URL"]]
+    if os.environ.get("A2A_AGENT_URLS"):
+        urls = os.environ["A2A_AGENT_URLS"].split(",")
+    # Every agent at once; the outcome is the first one that did not complete.
+    results = await asyncio.gather(*(drive(url, deadline) for url in urls))
+    final = next((r for r in results if r["outcome"] != "completed"), results[0])
+    print(json.dumps(final), flush=True)
 
 
 if __name__ == "__main__":
