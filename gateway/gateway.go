@@ -217,6 +217,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	self := "http://" + r.Host
 	path := g.rewritePathIn(r.URL.Path)
+	if path != r.URL.Path && strings.HasPrefix(path, "/_") {
+		// A client-chosen task id (v0.1) such as "_a2amock" must not turn
+		// an alias into a path the upstream reserves for itself.
+		http.Error(w, "gateway: no such path", http.StatusNotFound)
+		return
+	}
 	if len(body) > 0 {
 		body = g.rewriteRequestBody(body, self, strings.Contains(path, "pushNotificationConfigs"))
 	}

@@ -69,3 +69,27 @@ func TestPushForwarderFollowsNoRedirect(t *testing.T) {
 	assert.Equal(t, http.StatusTemporaryRedirect, w.Code, "the webhook's answer is passed on, not followed")
 	assert.Equal(t, int32(0), stolen.Load(), "the notification and its token went to another host")
 }
+
+// TestAliasNeverBecomesAReservedPath: a v0.1 client chooses its task ids; a
+// task named "_a2amock" gave an alias that the gateway rewrote back into
+// /_a2amock/..., the upstream's control API, reached from the gateway's
+// loopback connection.
+func TestAliasNeverBecomesAReservedPath(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer up.Close()
+	g, err := New(Config{Upstream: up.URL, Seed: 1})
+	require.NoError(t, err)
+	alias := g.Alias(ChannelReply, "_a2amock")
+	for _, p := range []string{"/" + alias + "/journal", "/" + alias + "/reset"} {
+		w := httptest.NewRecorder()
+		g.ServeHTTP(w, httptest.NewRequest(http.MethodPost, p, nil))
+		assert.Equal(t, http.StatusNotFound, w.Code, p)
+	}
+	assert.Equal(t, int32(0), hits.Load(), "the upstream saw a control call")
+	w := httptest.NewRecorder()
+	g.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/rest/tasks/"+g.Alias(ChannelReply, "t-1"), nil))
+	assert.Equal(t, http.StatusOK, w.Code, "other aliases still pass")
+	assert.Equal(t, int32(1), hits.Load())
+}
