@@ -272,19 +272,30 @@ func TestGatewayFrontRefusesControlByAlias(t *testing.T) {
 		{http.MethodPost, "/" + alias + "/reset"},
 		{http.MethodDelete, "/" + alias + "/behaviors"},
 	} {
+		// Refused twice over: the gateway does not rewrite an alias into a
+		// reserved path (404), and the mock would answer only what the
+		// front vouches for (403; TestControlAPIFrontSecret).
 		w := call(tc.method, tc.path, "", nil)
-		assert.Equal(t, http.StatusForbidden, w.Code, "%s %s: %s", tc.method, tc.path, w.Body)
+		assert.Contains(t, []int{http.StatusForbidden, http.StatusNotFound}, w.Code, "%s %s: %s", tc.method, tc.path, w.Body)
 		// Nor does a client's own copy of the header help it.
 		w = call(tc.method, tc.path, "", map[string]string{server.ControlFrontHeader: "guess"})
-		assert.Equal(t, http.StatusForbidden, w.Code, "%s %s with a forged header: %s", tc.method, tc.path, w.Body)
+		assert.Contains(t, []int{http.StatusForbidden, http.StatusNotFound}, w.Code, "%s %s with a forged header: %s", tc.method, tc.path, w.Body)
 	}
+	// The mock itself refuses a control call that reaches it from loopback
+	// (as the gateway's rewritten requests did) without the front's secret.
+	r := httptest.NewRequest(http.MethodPost, srv.URL()+"/_a2amock/reset", nil)
+	r.RemoteAddr = "127.0.0.1:40000"
+	r.Header.Set(server.ControlFrontHeader, "guess")
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, r)
+	assert.Equal(t, http.StatusForbidden, w.Code, w.Body.String())
 	assert.NotEmpty(t, srv.Journal().Entries(), "the journal was not reset")
 	// The real control path is still refused to this remote client...
 	assert.Equal(t, http.StatusForbidden, call(http.MethodGet, "/_a2amock/journal", "", nil).Code)
 	// ...and open to a loopback one.
-	r := httptest.NewRequest(http.MethodGet, "/_a2amock/journal", nil)
+	r = httptest.NewRequest(http.MethodGet, "/_a2amock/journal", nil)
 	r.RemoteAddr = "127.0.0.1:40000"
-	w := httptest.NewRecorder()
+	w = httptest.NewRecorder()
 	front.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
 }
