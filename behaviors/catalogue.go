@@ -38,6 +38,7 @@ func Catalogue() *Registry {
 		bufferedBurstSpec,
 		idleGapSpec,
 		duplicateOnRetrySpec,
+		subscribeMethodSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

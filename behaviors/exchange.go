@@ -88,6 +88,9 @@ type Hooks struct {
 	// CardJSON hooks rewrite the rendered card (JSON) served at a
 	// well-known path, after Card hooks and rendering.
 	CardJSON []func(b []byte) []byte
+	// LegacySubscribe serves SubscribeToTask at the pre-1.0 HTTP+JSON path
+	// /tasks/{id}/subscribe, which the honest agent answers with 404.
+	LegacySubscribe bool
 	// HideCardPath hides the card at the named well-known paths (404).
 	HideCardPath []string
 	// Delay holds the answer back before it starts.
@@ -143,6 +146,9 @@ func (x *Exchange) OnCard(f func(c *cards.Card)) { x.hooks.Card = append(x.hooks
 func (x *Exchange) OnCardJSON(f func(b []byte) []byte) {
 	x.hooks.CardJSON = append(x.hooks.CardJSON, f)
 }
+
+// ServeLegacySubscribe serves SubscribeToTask at /tasks/{id}/subscribe.
+func (x *Exchange) ServeLegacySubscribe() { x.hooks.LegacySubscribe = true }
 
 // HideCardAt makes the card path answer 404.
 func (x *Exchange) HideCardAt(path string) { x.hooks.HideCardPath = append(x.hooks.HideCardPath, path) }

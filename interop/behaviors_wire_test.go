@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	mocka2a "github.com/a2amock/a2amock/a2a"
 	v03 "github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -281,6 +282,51 @@ func TestBehaviorDuplicateOnRetry(t *testing.T) {
 			}
 			assert.Equal(t, 8, sends(m, "send"), "every send reached the mock once")
 			assert.True(t, testkit.AssertRetryReusedMessageID(t, m.Journal()))
+		})
+	}
+}
+
+// TestBehaviorSubscribeMethod: a2a-go v2 and @a2a-js/sdk both subscribe
+// over HTTP+JSON with POST /tasks/{id}:subscribe and never try another
+// method or path: a GET-only agent (the proto's reading) or a legacy-path
+// agent fails the subscription with the agent's error; a POST-only one
+// works.
+func TestBehaviorSubscribeMethod(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ serve, err string }{
+		{"get", "POST is not allowed on"},
+		{"post", ""},
+		{"legacy", "no HTTP+JSON route POST"},
+	} {
+		t.Run(tc.serve, func(t *testing.T) {
+			t.Parallel()
+			m := behaviorMock(t, 991, 300*time.Millisecond, testkit.WithBehavior("", "subscribe-method:serve="+tc.serve))
+			c, _ := v1Client(t, m.URL, v1Bindings[1])
+			start := func() string {
+				task := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x"), Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
+				return string(task.ID)
+			}
+			d := drain(c.SubscribeToTask(shortCtx(t, 10*time.Second), &a2a.SubscribeToTaskRequest{ID: a2a.TaskID(start())}))
+			r := jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=10000"}, m.URL, "HTTP+JSON", "subscribe", start())
+			if tc.err == "" {
+				require.NoError(t, d.err)
+				assert.Equal(t, "status:completed", kinds(d.events)[len(d.events)-1])
+				require.Nil(t, r.Error, r.Raw)
+				assert.True(t, r.Ended)
+			} else {
+				assert.Empty(t, d.events)
+				require.Error(t, d.err)
+				assert.Contains(t, d.err.Error(), tc.err)
+				assert.Empty(t, r.Events)
+				if assert.NotNil(t, r.Error) {
+					assert.Contains(t, r.Error.Message, tc.err)
+				}
+			}
+			for _, e := range m.Journal() {
+				if e.Kind == server.EntryRequest && e.Op == mocka2a.OpSubscribe {
+					assert.Equal(t, "POST /tasks/{id}:subscribe", e.Method, "neither SDK tries GET or the legacy path")
+				}
+			}
 		})
 	}
 }

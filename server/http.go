@@ -382,6 +382,11 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
 	s.noteBehaviors(a, seq, rep)
 	hooks := x.Hooks()
+	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) && !hooks.LegacySubscribe {
+		e := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
+		s.recordResponse(a, req, reqNo, nil, e)
+		return rp.fail(w, e)
+	}
 	if !s.delay(r.Context(), hooks.Delay) {
 		return nil
 	}

@@ -12,6 +12,10 @@ import (
 	"github.com/a2amock/a2amock/a2a"
 )
 
+// LegacySubscribeRoute is the route pattern (after the method) of the
+// pre-1.0 SubscribeToTask path, as the journal and Request.Method give it.
+const LegacySubscribeRoute = "/tasks/{id}/subscribe"
+
 // restRoute is a parsed v1.0 HTTP+JSON path.
 type restRoute struct {
 	op       a2a.Op
@@ -83,6 +87,17 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 			return wrongMethod("GET, POST")
 		}
 		return rt, notFound
+	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "subscribe":
+		// The pre-1.0 path. Only a behavior (subscribe-method) serves it;
+		// serveRequest answers 404 otherwise.
+		if err := checkID("task id", segs[1]); err != nil {
+			return rt, err
+		}
+		if method != http.MethodGet && method != http.MethodPost {
+			return wrongMethod("GET, POST")
+		}
+		rt.taskID, rt.op, rt.method = segs[1], a2a.OpSubscribe, method+" "+LegacySubscribeRoute
+		return rt, nil
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
 		if err := checkID("task id", segs[1]); err != nil {
 			return rt, err
