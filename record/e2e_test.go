@@ -478,3 +478,30 @@ func TestProxyUpstreamDown(t *testing.T) {
 	assert.Equal(t, http.StatusBadGateway, resp.StatusCode)
 	assert.Empty(t, proxy.Recording().Exchanges, "a failed upstream call is not an answer of the agent")
 }
+
+// TestReplayControlRefusesCrossSite: like the mock's, the replay's control
+// API refuses a reset sent by a page of another origin.
+func TestReplayControlRefusesCrossSite(t *testing.T) {
+	t.Parallel()
+	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://x/"}
+	_, base := replay(t, rec, record.ReplayOptions{})
+	c := newClient(t)
+	for _, tc := range []struct {
+		hdr    map[string]string
+		status int
+	}{
+		{map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{nil, http.StatusNoContent},
+	} {
+		req, err := http.NewRequest(http.MethodPost, base+"/_a2amock/reset", nil)
+		require.NoError(t, err)
+		for k, v := range tc.hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := c.http.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, tc.status, resp.StatusCode, "%v", tc.hdr)
+	}
+}

@@ -2,7 +2,6 @@ package record
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/sse"
 )
 
@@ -322,13 +322,17 @@ func (rp *Replayer) hold(r *http.Request) {
 // access rule as package server's control API.
 func (rp *Replayer) control(w http.ResponseWriter, r *http.Request) {
 	if tok := rp.opts.ControlToken; tok != "" {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+tok)) != 1 {
+		if !httpserve.SameSecret(r.Header.Get("Authorization"), "Bearer "+tok) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock control"`)
 			proxyError(w, http.StatusUnauthorized, "the control API requires the bearer token given by --control-token")
 			return
 		}
 	} else if !loopback(r) {
 		proxyError(w, http.StatusForbidden, "the control API answers loopback clients only; start the replay with --control-token to open it")
+		return
+	}
+	if msg := httpserve.CrossSite(r, rp.opts.ControlToken == ""); msg != "" {
+		proxyError(w, http.StatusForbidden, msg)
 		return
 	}
 	writeJSON := func(v any) {

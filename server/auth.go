@@ -1,13 +1,13 @@
 package server
 
 import (
-	"crypto/subtle"
 	"net/http"
 	"sort"
 	"strings"
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/internal/httpserve"
 )
 
 // The fixed test credentials an agent with AgentConfig.EnforceAuth accepts
@@ -125,7 +125,7 @@ func authenticate(card *cards.Card, r *http.Request) credResult {
 	return best
 }
 
-func eq(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+func eq(a, b string) bool { return httpserve.SameSecret(a, b) }
 
 func secret(got, valid string) credResult {
 	switch {
