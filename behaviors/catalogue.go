@@ -39,6 +39,7 @@ func Catalogue() *Registry {
 		idleGapSpec,
 		duplicateOnRetrySpec,
 		subscribeMethodSpec,
+		pushAuthDialectSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

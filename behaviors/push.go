@@ -1,6 +1,7 @@
 package behaviors
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
@@ -13,6 +14,10 @@ type PushOptions struct {
 	Delay time.Duration
 	// Token, when not nil, replaces the config's notification token.
 	Token *string
+	// Rewrite, when not nil, changes the webhook POST's headers (in place)
+	// and body just before it is sent, for faults in how a notification is
+	// presented rather than what it says.
+	Rewrite func(h http.Header, body []byte) []byte
 }
 
 // PushDeliver hands a notification on: to the next push hook, and after the
@@ -61,6 +66,9 @@ func (p *PushHooks) Chain(final PushDeliver) PushDeliver {
 				}
 				if o.Token == nil {
 					o.Token = opts.Token
+				}
+				if o.Rewrite == nil {
+					o.Rewrite = opts.Rewrite
 				}
 				after(ev, o)
 			})

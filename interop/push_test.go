@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -142,4 +143,55 @@ func TestV1PushHungWebhook(t *testing.T) {
 	closed := time.Now()
 	require.NoError(t, s.Close())
 	assert.Less(t, time.Since(closed), 3*time.Second)
+}
+
+// TestBehaviorPushAuthDialect shows what a receiver built on a2a-go v2
+// (which decodes a notification as a2a.StreamResponse and, like the SDK's
+// own sender, reads the token from A2A-Notification-Token) makes of each
+// presentation. It loses the token when it comes as X-A2A-Notification-Token
+// or Authorization, ignores the Content-Type, and cannot decode a bare Task.
+func TestBehaviorPushAuthDialect(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		spec     string
+		token    bool // the SDK-style receiver finds the token
+		decodes  bool // a2a.StreamResponse decodes the body
+		ct, auth string
+	}{
+		{"push-auth-dialect", false, true, "application/a2a+json", ""},
+		{"push-auth-dialect:token=v10,content-type=none", true, true, "", ""},
+		{"push-auth-dialect:token=authorization,content-type=json", false, true, "application/json", "Bearer tok-64"},
+		{"push-auth-dialect:token=keep,body=task", true, false, "application/a2a+json", ""},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			t.Parallel()
+			ac, skill := pushAgent(64, tc.spec)
+			s := startMock(t, server.Config{Seed: 64, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+			hook := testkit.Webhook(t)
+			c, _ := v1Client(t, s.URL(), v1Bindings[0])
+			ctx := testCtx(t)
+			first := userText("watch this")
+			first.Metadata = map[string]any{"skillId": skill}
+			task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
+			_, err := c.CreateTaskPushConfig(ctx, &a2a.PushConfig{TaskID: task.ID, URL: hook.URL, Token: "tok-64"})
+			require.NoError(t, err)
+			next := userText("go on")
+			next.TaskID, next.ContextID = task.ID, task.ContextID
+			sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next})
+			require.True(t, hook.WaitFor(5*time.Second, func(ps []testkit.Push) bool { return len(ps) >= 2 }))
+			for _, p := range hook.Received() {
+				assert.Equal(t, tc.token, p.Header.Get("A2A-Notification-Token") == "tok-64", "token: %v", p.Header)
+				assert.Equal(t, tc.ct, p.Header.Get("Content-Type"))
+				assert.Equal(t, tc.auth, p.Header.Get("Authorization"))
+				var sr a2a.StreamResponse
+				err := json.Unmarshal(p.Body, &sr)
+				if tc.decodes {
+					require.NoError(t, err, "%s", p.Body)
+					assert.NotNil(t, sr.Event)
+				} else {
+					assert.Error(t, err, "a bare Task is not a StreamResponse: %s", p.Body)
+				}
+			}
+		})
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -214,7 +215,7 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 	}
 	ps := s.pushSettings()
 	for attempt := 0; ; attempt++ {
-		status, err := s.postPush(target, job.cfg, body, ct, tokenHeader, token, ps.timeout)
+		status, err := s.postPush(target, job.cfg, body, ct, tokenHeader, token, ps.timeout, job.opts.Rewrite)
 		what := fmt.Sprintf("attempt %d/%d: ", attempt+1, ps.retries+1)
 		switch {
 		case err != nil:
@@ -268,20 +269,26 @@ type pushTarget struct {
 	loopbackOnly bool
 }
 
-func (s *Server) postPush(t pushTarget, pc a2a.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration) (int, error) {
+func (s *Server) postPush(t pushTarget, pc a2a.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration,
+	rewrite func(http.Header, []byte) []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(context.WithValue(s.ctx, loopbackOnlyKey{}, t.loopbackOnly), timeout)
 	defer cancel()
+	h := http.Header{}
+	h.Set("Content-Type", ct)
+	if token != "" {
+		h.Set(tokenHeader, token)
+	}
+	if len(pc.AuthSchemes) > 0 && pc.AuthCredentials != "" {
+		h.Set("Authorization", pc.AuthSchemes[0]+" "+pc.AuthCredentials)
+	}
+	if rewrite != nil {
+		body = rewrite(h, slices.Clone(body))
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, strings.NewReader(string(body)))
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Content-Type", ct)
-	if token != "" {
-		req.Header.Set(tokenHeader, token)
-	}
-	if len(pc.AuthSchemes) > 0 && pc.AuthCredentials != "" {
-		req.Header.Set("Authorization", pc.AuthSchemes[0]+" "+pc.AuthCredentials)
-	}
+	req.Header = h
 	resp, err := pushClient.Do(req)
 	if err != nil {
 		return 0, err
