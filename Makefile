@@ -3,10 +3,10 @@ GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 5s
 
-.PHONY: test unit fuzz interop interop-deps python-client python-client-deps js-client js-client-deps conformance conformance-deps conformance-baselines scorecard bench lint generate serve
+.PHONY: test unit fuzz interop interop-deps python-client python-client-deps js-client js-client-deps control-api-check conformance conformance-deps conformance-baselines scorecard bench lint generate serve
 
 ## test: everything CI checks: vet, race-enabled unit tests, a short fuzz run, interop with real SDKs, the conform suite against the reference clients
-test: lint-fast unit fuzz interop conformance python-client js-client
+test: lint-fast unit fuzz interop conformance python-client js-client control-api-check
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -35,6 +35,17 @@ python-client-deps:
 
 python-client: python-client-deps
 	cd $(PYCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock .venv/bin/python -m pytest -q -p no:cacheprovider
+
+## control-api-check: schemathesis (pinned, in the Python client's venv) against a running server:
+## no 5xx, every answer conforms to docs/openapi.json, stateful runs over the API links; fixed seed
+SCHEMATHESIS_FLAGS ?= --checks all --exclude-checks positive_data_acceptance,unsupported_method --max-examples 50 --seed 1
+
+control-api-check: python-client-deps
+	@bin/a2amock serve --addr 127.0.0.1:0 --log-level warn > bin/control-api-check.out 2>&1 & pid=$$!; \
+	url=; for i in $$(seq 100); do url=$$(grep -o 'http://127\.0\.0\.1:[0-9]*' bin/control-api-check.out | head -1); [ -n "$$url" ] && break; sleep 0.1; done; \
+	[ -n "$$url" ] || { echo "a2amock did not start"; cat bin/control-api-check.out; kill $$pid; exit 1; }; \
+	(cd bin && ../$(PYCLIENT_VENV)/bin/schemathesis run $$url/_a2amock/openapi.json --url $$url $(SCHEMATHESIS_FLAGS)); rc=$$?; \
+	kill $$pid; wait $$pid; exit $$rc
 
 ## js-client: the npm package a2amock (clients/js: TypeScript, built by npm ci's prepare) with Vitest
 ## against the real binary, @a2a-js/sdk as the client under test; installs from the committed lockfile

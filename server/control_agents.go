@@ -229,6 +229,9 @@ func (s *Server) createAgent(c echo.Context) error {
 		return fieldError(c, status, "body", e.Message)
 	}
 	var in agentRequest
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return fieldError(c, http.StatusBadRequest, "body", "the body must be a JSON object {name, card, behaviors, timelines, scenario, scenarioAgent}, not null")
+	}
 	if len(bytes.TrimSpace(raw)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()

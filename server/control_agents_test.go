@@ -231,6 +231,7 @@ func TestAgentsBadInput(t *testing.T) {
 	}{
 		{"malformed", `{"name":`, 400, "body", "JSON object"},
 		{"not an object", `[1,2]`, 400, "body", "JSON object"},
+		{"null", `null`, 400, "body", "not null"},
 		{"two values", `{} {}`, 400, "body", "more than one"},
 		{"unknown field", `{"nam":"x"}`, 400, "nam", "unknown field"},
 		{"wrong type", `{"name":3}`, 400, "name", "JSON object"},
@@ -267,7 +268,7 @@ func TestAgentsBadInput(t *testing.T) {
 
 	status, _, b := h.do(http.MethodPost, "/_a2amock/agents", []byte(`{}`), map[string]string{"Content-Type": "text/plain"})
 	assert.Equal(t, http.StatusUnsupportedMediaType, status, "body: %s", b)
-	for _, q := range []string{"?since=x", "?limit=-1", "?kind=nope", "?limit=y"} {
+	for _, q := range []string{"?since=x", "?limit=-1", "?kind=nope", "?limit=y", "?limit=", "?since="} {
 		status, _, b := h.do(http.MethodGet, "/_a2amock/journal"+q, nil, nil)
 		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", q, b)
 		var e controlErr

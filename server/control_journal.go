@@ -148,6 +148,9 @@ func (j *Journal) lastSeq() int64 {
 func intParam(c echo.Context, name string) (int64, error) {
 	v := c.QueryParam(name)
 	if v == "" {
+		if _, given := c.QueryParams()[name]; given {
+			return 0, fieldError(c, http.StatusBadRequest, name, name+" is empty: give an integer or leave it out")
+		}
 		return 0, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
