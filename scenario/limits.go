@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/scanner"
 	"github.com/goccy/go-yaml/token"
 )
 
@@ -60,56 +60,65 @@ func checkSize(ps *problems, data []byte) bool {
 	return false
 }
 
-// checkDepth scans the file's tokens (the lexer is linear; the parser is
+// checkDepth scans the file's tokens (the scanner is linear; the parser is
 // not, in the nesting depth) and reports the first place nested deeper than
-// MaxDepth. Flow collections count their brackets; block collections count
-// the indentation levels of their "-" entries and keys, kept on a stack of
+// MaxDepth, stopping there rather than tokenizing the rest. Flow
+// collections count their brackets; block collections count the
+// indentation levels of their "-" entries and keys, kept on a stack of
 // columns as the parser does.
 func checkDepth(ps *problems, data []byte) bool {
 	var (
+		sc    scanner.Scanner
 		flow  int
 		block []int // columns of the open block collections
+		prev  *token.Token
 	)
-	tokens := lexer.Tokenize(string(data))
-	for i, tk := range tokens {
-		col := 0
-		switch tk.Type {
-		case token.SequenceStartType, token.MappingStartType:
-			flow++
-		case token.SequenceEndType, token.MappingEndType:
-			if flow > 0 {
-				flow--
-			}
-		case token.DocumentHeaderType, token.DocumentEndType:
-			flow, block = 0, block[:0]
-		case token.SequenceEntryType:
-			if flow == 0 && tk.Position != nil {
-				col = tk.Position.Column
-			}
-		case token.MappingValueType:
-			// A block mapping's level is its key's column.
-			if flow == 0 && i > 0 && tokens[i-1].Position != nil {
-				col = tokens[i-1].Position.Column
-			}
+	sc.Init(string(data))
+	for {
+		tokens, err := sc.Scan()
+		if err == io.EOF {
+			return true
 		}
-		if col > 0 {
-			for len(block) > 0 && block[len(block)-1] > col {
-				block = block[:len(block)-1]
+		for _, tk := range tokens {
+			col := 0
+			switch tk.Type {
+			case token.SequenceStartType, token.MappingStartType:
+				flow++
+			case token.SequenceEndType, token.MappingEndType:
+				if flow > 0 {
+					flow--
+				}
+			case token.DocumentHeaderType, token.DocumentEndType:
+				flow, block = 0, block[:0]
+			case token.SequenceEntryType:
+				if flow == 0 && tk.Position != nil {
+					col = tk.Position.Column
+				}
+			case token.MappingValueType:
+				// A block mapping's level is its key's column.
+				if flow == 0 && prev != nil && prev.Position != nil {
+					col = prev.Position.Column
+				}
 			}
-			if len(block) == 0 || block[len(block)-1] < col {
-				block = append(block, col)
+			prev = tk
+			if col > 0 {
+				for len(block) > 0 && block[len(block)-1] > col {
+					block = block[:len(block)-1]
+				}
+				if len(block) == 0 || block[len(block)-1] < col {
+					block = append(block, col)
+				}
 			}
-		}
-		if flow+len(block) > MaxDepth {
-			var pos position
-			if tk.Position != nil {
-				pos = position{Line: tk.Position.Line, Column: tk.Position.Column}
+			if flow+len(block) > MaxDepth {
+				var pos position
+				if tk.Position != nil {
+					pos = position{Line: tk.Position.Line, Column: tk.Position.Column}
+				}
+				ps.add(pos, "", "nested more than %d levels deep, the most a scenario file may nest", MaxDepth)
+				return false
 			}
-			ps.add(pos, "", "nested more than %d levels deep, the most a scenario file may nest", MaxDepth)
-			return false
 		}
 	}
-	return true
 }
 
 // checkExpansion counts the nodes the document stands for with every alias
