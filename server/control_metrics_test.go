@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -136,7 +138,7 @@ func TestOpenAPIServedCommittedAndComplete(t *testing.T) {
 	slices.Sort(routed)
 	slices.Sort(described)
 	routed = slices.Compact(routed)
-	assert.Equal(t, routed, described)
+	assert.Equal(t, routed, described, "every /_a2amock route is described in server/openapi.json and nothing else is (after editing it, go generate ./server copies it to docs/openapi.json)")
 }
 
 // TestOpenAPICheckCatchesMismatches makes sure the harness's check of every
@@ -151,4 +153,26 @@ func TestOpenAPICheckCatchesMismatches(t *testing.T) {
 	assert.ErrorContains(t, doc.check("PATCH", "/_a2amock/agents", 200, "application/json", []byte(`{}`)), "not described")
 	assert.ErrorContains(t, doc.check("GET", "/_a2amock/journal", 200, "application/json", []byte(`{"entries":[{"seq":1}]}`)), "does not allow")
 	assert.ErrorContains(t, doc.check("DELETE", "/_a2amock/agents/x", 204, "", []byte(`x`)), "body")
+}
+
+func TestMetricsPushDeliveries(t *testing.T) {
+	h := frontDoor(t)
+	var got atomic.Int32
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got.Add(1) }))
+	defer ok.Close()
+	refused := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
+	defer refused.Close()
+	h.mustCreate(`{"name":"p","card":{"capabilities":{"pushNotifications":true}}}`)
+	for _, u := range []string{ok.URL, refused.URL} {
+		params := sendParams("x", "")
+		params["configuration"] = map[string]any{"taskPushNotificationConfig": map[string]any{"url": u}}
+		r, _ := h.rpc("/agents/p/", "SendMessage", params, v1)
+		require.Nil(t, r.Error)
+	}
+	waitFor(t, "deliveries of both webhooks counted", func() bool {
+		m := h.scrape()
+		return m[`a2amock_push_deliveries_total{agent="p",result="delivered"}`] >= 1 &&
+			m[`a2amock_push_deliveries_total{agent="p",result="http_error"}`] >= 1
+	})
+	assert.Positive(t, got.Load())
 }
