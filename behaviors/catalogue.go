@@ -40,6 +40,7 @@ func Catalogue() *Registry {
 		duplicateOnRetrySpec,
 		subscribeMethodSpec,
 		pushAuthDialectSpec,
+		tenantSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

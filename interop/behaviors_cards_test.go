@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
 )
 
 // underclaimingMock serves an agent that has streaming, push and an
@@ -87,4 +89,48 @@ func TestBehaviorCardUnderclaims(t *testing.T) {
 			assert.Equal(t, jsHonest, r.eventKinds(), tr)
 		}
 	})
+}
+
+// TestBehaviorTenant: a2a-go v2 and @a2a-js/sdk both carry the tenant the
+// card's interface declares into every request (the params' tenant over
+// JSON-RPC, the /{tenant} path prefix over HTTP+JSON), so a
+// tenant-requiring agent serves them. Asked for the task under another
+// tenant, a2a-go v2 gets TaskNotFound from mode=require and the other
+// tenant's task from mode=leak: nothing on the client side tells them apart.
+func TestBehaviorTenant(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"require", "leak"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			m := behaviorMock(t, 995, -1, testkit.WithBehavior("", "tenant:mode="+mode))
+			for _, b := range v1Bindings {
+				c, card := v1Client(t, m.URL, b)
+				require.Equal(t, "acme", card.SupportedInterfaces[0].Tenant)
+				task := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x")})
+				got, err := c.GetTask(testCtx(t), &a2a.GetTaskRequest{ID: task.ID})
+				require.NoError(t, err, "%s: the card's tenant is sent", b.name)
+				assert.Equal(t, task.ID, got.ID)
+				other, err := c.GetTask(testCtx(t), &a2a.GetTaskRequest{ID: task.ID, Tenant: "globex"})
+				if mode == "require" {
+					assert.ErrorIs(t, err, a2a.ErrTaskNotFound, b.name)
+				} else {
+					require.NoError(t, err, "%s: the leak", b.name)
+					assert.Equal(t, task.ID, other.ID)
+				}
+			}
+			for _, tr := range jsTransports {
+				r := jsProbe(t, m.URL, tr, "send")
+				require.Nil(t, r.Error, "%s: %s", tr, r.Raw)
+				assert.Equal(t, "TASK_STATE_COMPLETED", r.Result.State)
+			}
+			rest := 0
+			for _, e := range m.Journal() {
+				if e.Kind == server.EntryRequest && e.Binding == mocka2a.BindingREST && !strings.Contains(e.Path, "/globex/") {
+					rest++
+					assert.Contains(t, e.Path, "/rest/acme/", "HTTP+JSON requests carry the tenant prefix")
+				}
+			}
+			assert.Positive(t, rest)
+		})
+	}
 }
