@@ -971,6 +971,9 @@ func (a *agent) setPush(pc a2a.PushConfig) (*a2a.PushConfig, *a2a.Error) {
 			return &pc, nil
 		}
 	}
+	if len(e.push) >= MaxPushConfigsPerTask {
+		return nil, a2a.ErrInvalidParams("pushNotificationConfig", "the task already has "+strconv.Itoa(MaxPushConfigsPerTask)+" push configs, the most a task may hold; delete one or replace one by its id")
+	}
 	e.push = append(e.push, pc)
 	return &pc, nil
 }

@@ -14,6 +14,11 @@ import (
 // longer costs its size several times over in the journal and the answer.
 const MaxIDBytes = 256
 
+// MaxPushConfigsPerTask bounds the push configs one task holds: a client
+// creating configs under ever new ids would otherwise grow the task (and the
+// notifications each event fans out to) without bound.
+const MaxPushConfigsPerTask = 100
+
 // Defaults of the message and part bounds (Config.MaxMessageBytes,
 // Config.MaxPartBytes).
 const (

@@ -3,6 +3,7 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,4 +92,25 @@ func TestMessageAndPartSizeLimits(t *testing.T) {
 	}
 	r, raw := h.rpc("/", "SendMessage", send(strings.Repeat("x", 700), strings.Repeat("y", 700)), v1)
 	assert.Nil(t, r.Error, "within both bounds: %s", raw)
+}
+
+// TestPushConfigsPerTaskBounded: configs created under ever new ids grew a
+// task without bound; past MaxPushConfigsPerTask a new one is refused, and
+// replacing one by its id still works.
+func TestPushConfigsPerTaskBounded(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 21, StepDelay: -1, Agents: agentsFor(dialectCases[0], true)})
+	cl := newClient(t, h, dialectCases[0])
+	tk := cl.mustSend(sendOpts{})
+	set := func(id string) *rpcError {
+		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "id": id, "url": "http://127.0.0.1:9/hook"})
+		return e
+	}
+	for i := range server.MaxPushConfigsPerTask {
+		require.Nil(t, set("c"+strconv.Itoa(i)), "config %d", i)
+	}
+	e := set("one-too-many")
+	require.NotNil(t, e)
+	assert.Equal(t, a2a.CodeInvalidParams, e.Code)
+	assert.Nil(t, set("c0"), "replacing a config by its id")
 }
