@@ -336,11 +336,12 @@ func TestWhyDidntItFire(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	var out struct {
 		Stats []struct {
-			Behavior  string
-			Acted     int64
-			Skipped   int64
-			SkippedBy map[string]int64
-			LastSkip  string
+			Behavior    string
+			Acted       int64
+			Skipped     int64
+			SkippedBy   map[string]int64
+			SkipReasons map[string]int64
+			LastSkip    string
 		}
 	}
 	require.NoError(t, json.Unmarshal(b, &out))
@@ -350,6 +351,7 @@ func TestWhyDidntItFire(t *testing.T) {
 	assert.Equal(t, int64(2), out.Stats[0].Skipped)
 	assert.Equal(t, map[string]int64{"skill": 2}, out.Stats[0].SkippedBy)
 	assert.Equal(t, `message went to skill "intake"; scope wants "report"`, out.Stats[0].LastSkip)
+	assert.Equal(t, map[string]int64{`message went to skill "intake"; scope wants "report"`: 2}, out.Stats[0].SkipReasons)
 	assert.Equal(t, map[string]int64{"op": 2}, out.Stats[1].SkippedBy)
 
 	reqs, _ := h.journalQuery("?agent=w&kind=request")
@@ -455,4 +457,23 @@ func TestAgentsConcurrentCreateDelete(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Len(t, h.agentNames(), 1+40)
+}
+
+// TestSkipReasonsAreBounded: distinct skip reasons stop at 16, the rest
+// are counted together.
+func TestSkipReasonsAreBounded(t *testing.T) {
+	h := frontDoor(t)
+	h.mustCreate(`{"name":"r","behaviors":["skip-working:text=^never$"]}`)
+	for i := range 20 {
+		h.rpc("/agents/r/", "SendMessage", sendParams(fmt.Sprintf("message %d", i), ""), v1)
+	}
+	_, _, b := h.do(http.MethodGet, "/_a2amock/behaviors?agent=r", nil, nil)
+	var out struct {
+		Stats []struct{ SkipReasons map[string]int64 }
+	}
+	require.NoError(t, json.Unmarshal(b, &out))
+	reasons := out.Stats[0].SkipReasons
+	assert.Len(t, reasons, 17)
+	assert.Equal(t, int64(4), reasons["(other reasons)"])
+	assert.Equal(t, int64(1), reasons[`message text "message 0" does not match ^never$`])
 }

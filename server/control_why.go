@@ -32,8 +32,16 @@ type behaviorStat struct {
 	acted, skipped atomic.Int64
 	mu             sync.Mutex
 	byKey          map[string]int64
+	reasons        map[string]int64
 	lastSkip       string
 }
+
+// maxSkipReasons bounds the distinct skip reasons a behavior keeps; the
+// rest are counted under otherSkipReasons.
+const (
+	maxSkipReasons   = 16
+	otherSkipReasons = "(other reasons)"
+)
 
 func newBehaviorSet(bs []behaviors.Behavior) *behaviorSet {
 	set := &behaviorSet{list: append([]behaviors.Behavior(nil), bs...), stats: make([]behaviorStat, len(bs))}
@@ -70,9 +78,14 @@ func (set *behaviorSet) apply(x *behaviors.Exchange) behaviorReport {
 				st.skipped.Add(1)
 				st.mu.Lock()
 				if st.byKey == nil {
-					st.byKey = map[string]int64{}
+					st.byKey, st.reasons = map[string]int64{}, map[string]int64{}
 				}
 				st.byKey[key]++
+				if _, seen := st.reasons[detail]; seen || len(st.reasons) < maxSkipReasons {
+					st.reasons[detail]++
+				} else {
+					st.reasons[otherSkipReasons]++
+				}
 				st.lastSkip = detail
 				st.mu.Unlock()
 				rep.skipped = append(rep.skipped, SkippedBehavior{Behavior: set.text[i], Key: key, Detail: detail})
@@ -95,7 +108,11 @@ type behaviorStatJSON struct {
 	Acted     int64            `json:"acted"`
 	Skipped   int64            `json:"skipped"`
 	SkippedBy map[string]int64 `json:"skippedBy"`
-	LastSkip  string           `json:"lastSkip,omitempty"`
+	// SkipReasons counts the skips by what the request had against what
+	// the scope wants (at most 16 distinct reasons, the rest together):
+	// "every message went to skill intake" in one look.
+	SkipReasons map[string]int64 `json:"skipReasons"`
+	LastSkip    string           `json:"lastSkip,omitempty"`
 }
 
 // behaviorStats reports, per behavior of the agent, how many requests it
@@ -108,7 +125,8 @@ func (a *agent) behaviorStats() []behaviorStatJSON {
 	}
 	for i := range set.list {
 		st := &set.stats[i]
-		line := behaviorStatJSON{Behavior: set.text[i], Acted: st.acted.Load(), Skipped: st.skipped.Load(), SkippedBy: map[string]int64{}}
+		line := behaviorStatJSON{Behavior: set.text[i], Acted: st.acted.Load(), Skipped: st.skipped.Load(),
+			SkippedBy: map[string]int64{}, SkipReasons: map[string]int64{}}
 		st.mu.Lock()
 		keys := make([]string, 0, len(st.byKey))
 		for k := range st.byKey {
@@ -117,6 +135,9 @@ func (a *agent) behaviorStats() []behaviorStatJSON {
 		sort.Strings(keys)
 		for _, k := range keys {
 			line.SkippedBy[k] = st.byKey[k]
+		}
+		for r, n := range st.reasons {
+			line.SkipReasons[r] = n
 		}
 		line.LastSkip = st.lastSkip
 		st.mu.Unlock()

@@ -130,7 +130,7 @@ export class Mock {
   }
 
   /** Why didn't it fire: per behavior, requests acted on and skipped (by scope key). */
-  async behaviorStats(agent?: string): Promise<{ behavior: string; acted: number; skipped: number; skippedBy: Record<string, number>; lastSkip?: string }[]> {
+  async behaviorStats(agent?: string): Promise<{ behavior: string; acted: number; skipped: number; skippedBy: Record<string, number>; skipReasons: Record<string, number>; lastSkip?: string }[]> {
     const r = await this.server.control("GET", "/behaviors", { params: { agent: this.agent(agent).serverName } });
     return ((await r.json()) as any).stats;
   }

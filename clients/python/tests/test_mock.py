@@ -47,6 +47,7 @@ def test_add_agent_with_card_behaviors_and_journal(a2amock: Mock) -> None:
     assert req.skipped[0].detail == 'message went to skill "intake"; scope wants "report"'
     stats = a2amock.behavior_stats("desk")
     assert stats[0]["acted"] == 0 and stats[0]["skippedBy"] == {"skill": 1}
+    assert stats[0]["skipReasons"] == {'message went to skill "intake"; scope wants "report"': 1}
     assert a2amock.card("desk")["name"] == "Intake desk"
     # Filters: by task and kind; the default agent saw nothing.
     assert {e.kind for e in a2amock.journal("desk", kind=["event"])} == {"event"}
