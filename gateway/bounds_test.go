@@ -60,3 +60,14 @@ func TestAliasMapsShrink(t *testing.T) {
 	_, ok = g.clientHook(strings.Split(own[49], "?")[0] + "?key=wrong")
 	assert.False(t, ok)
 }
+
+// TestOversizedBodyRefused: a body over the bound was cut at 8 MiB and the
+// rest forwarded as if it were the whole request.
+func TestOversizedBodyRefused(t *testing.T) {
+	t.Parallel()
+	g, err := New(Config{Upstream: "http://127.0.0.1:1", Seed: 1})
+	require.NoError(t, err)
+	w := httptest.NewRecorder()
+	g.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(strings.Repeat("x", maxBody+1))))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
+}

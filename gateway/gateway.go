@@ -56,6 +56,10 @@ const (
 
 const pushPrefix = "/_gateway/push/"
 
+// maxBody bounds the request and notification bodies the gateway reads; a
+// larger one is refused (413) rather than forwarded cut.
+const maxBody = 8 << 20
+
 // Config configures a Gateway.
 type Config struct {
 	// Upstream is the base URL of the agent server, e.g.
@@ -210,9 +214,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		g.servePush(w, r, n)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
 		http.Error(w, "gateway: read request", http.StatusBadRequest)
+		return
+	}
+	if len(body) > maxBody {
+		http.Error(w, "gateway: request body larger than 8 MiB", http.StatusRequestEntityTooLarge)
 		return
 	}
 	self := "http://" + r.Host
@@ -538,9 +546,13 @@ func (g *Gateway) servePush(w http.ResponseWriter, r *http.Request, n string) {
 		http.Error(w, "gateway: "+err.Error(), http.StatusForbidden)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
 		http.Error(w, "gateway: read", http.StatusBadRequest)
+		return
+	}
+	if len(body) > maxBody {
+		http.Error(w, "gateway: notification larger than 8 MiB", http.StatusRequestEntityTooLarge)
 		return
 	}
 	out, corr := g.rewriteResponseBody(body, ChannelPush, "")
