@@ -477,3 +477,21 @@ func TestSkipReasonsAreBounded(t *testing.T) {
 	assert.Equal(t, int64(4), reasons["(other reasons)"])
 	assert.Equal(t, int64(1), reasons[`message text "message 0" does not match ^never$`])
 }
+
+// TestBehaviorsErrorsNameTheField: PUT /_a2amock/behaviors names the first
+// bad spec and the unknown agent.
+func TestBehaviorsErrorsNameTheField(t *testing.T) {
+	h := frontDoor(t)
+	cases := []struct{ path, body, field string }{
+		{"/_a2amock/behaviors", `{"behaviors":["skip-working","nope"]}`, "behaviors[1]"},
+		{"/_a2amock/behaviors", `{"behavior":[]}`, "behaviors"},
+		{"/_a2amock/behaviors?agent=ghost", `{"behaviors":[]}`, "agent"},
+	}
+	for _, c := range cases {
+		status, _, b := h.do(http.MethodPut, c.path, []byte(c.body), nil)
+		assert.GreaterOrEqual(t, status, 400, "%s", b)
+		var e controlErr
+		require.NoError(t, json.Unmarshal(b, &e))
+		assert.Equal(t, c.field, e.Error.Field, "%s", b)
+	}
+}

@@ -103,7 +103,7 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 		if a, ok := s.lookupAgent(name); ok {
 			return a, nil
 		}
-		return nil, controlError(c, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("no agent named %q", name), s.AgentNames())
+		return nil, controlFieldError(c, http.StatusNotFound, "NOT_FOUND", "agent", fmt.Sprintf("no agent named %q", name), s.AgentNames())
 	}
 	list := func(c echo.Context, a *agent) error {
 		reg := s.registry()
@@ -127,7 +127,7 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 		}
 		raw, e := readBody(c.Request(), s.cfg.MaxBodyBytes)
 		if e != nil {
-			return controlError(c, http.StatusBadRequest, "INVALID_ARGUMENT", e.Message, nil)
+			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", "body", e.Message, nil)
 		}
 		var in struct {
 			Behaviors *[]string `json:"behaviors"`
@@ -135,7 +135,7 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&in); err != nil || in.Behaviors == nil {
-			return controlError(c, http.StatusBadRequest, "INVALID_ARGUMENT",
+			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", "behaviors",
 				`the body must be {"behaviors": ["name:key=value,...", ...]}`, nil)
 		}
 		bs, perr := s.ParseBehaviors(*in.Behaviors)
@@ -148,7 +148,7 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 			} else {
 				details = []string{perr.Error()}
 			}
-			return controlError(c, http.StatusBadRequest, "INVALID_ARGUMENT",
+			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", behaviorFieldErrors(perr)[0].Field,
 				fmt.Sprintf("%d of %d behaviors did not parse; nothing was changed", len(details), len(*in.Behaviors)), details)
 		}
 		a.setBehaviors(bs)

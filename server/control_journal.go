@@ -183,6 +183,15 @@ func writeFieldError(c echo.Context, status int, rpcStatus, field, msg string) e
 	return errAnswered
 }
 
+// controlFieldError is controlError with the field at fault named.
+func controlFieldError(c echo.Context, status int, rpcStatus, field, msg string, details []string) error {
+	body := map[string]any{"error": map[string]any{"code": status, "status": rpcStatus, "message": msg, "field": field}}
+	if details != nil {
+		body["errors"] = details
+	}
+	return c.JSON(status, body)
+}
+
 // errAnswered marks a handler that has written its error answer.
 var errAnswered = echo.NewHTTPError(http.StatusBadRequest)
 
