@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/brianvoe/gofakeit/v6 v6.28.0
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/goccy/go-yaml v1.19.2
 	github.com/google/go-containerregistry v0.22.1
 	github.com/labstack/echo/v4 v4.16.5

@@ -41,6 +41,7 @@ func Catalogue() *Registry {
 		subscribeMethodSpec,
 		pushAuthDialectSpec,
 		tenantSpec,
+		cardSignatureSpec,
 		latencySpec,
 		cardOverclaimsSpec,
 		versionSkewSpec,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/timeline"
 )
 
@@ -56,6 +57,9 @@ type Exchange struct {
 	Rand *rand.Rand
 	// Now is the server clock's time when the request arrived.
 	Now time.Time
+	// Signing is the agent's card-signing material (see cardsig), for card
+	// signature faults; nil when the server does not provide it.
+	Signing *CardSigning
 
 	hooks Hooks
 }
@@ -91,6 +95,10 @@ type Hooks struct {
 	// LegacySubscribe serves SubscribeToTask at the pre-1.0 HTTP+JSON path
 	// /tasks/{id}/subscribe, which the honest agent answers with 404.
 	LegacySubscribe bool
+	// SignedCard hooks change a card after it was signed; a registered
+	// hook makes the server sign the card even when it does not sign cards
+	// otherwise.
+	SignedCard []func(b []byte) []byte
 	// HideCardPath hides the card at the named well-known paths (404).
 	HideCardPath []string
 	// Delay holds the answer back before it starts.
@@ -149,6 +157,21 @@ func (x *Exchange) OnCardJSON(f func(b []byte) []byte) {
 
 // ServeLegacySubscribe serves SubscribeToTask at /tasks/{id}/subscribe.
 func (x *Exchange) ServeLegacySubscribe() { x.hooks.LegacySubscribe = true }
+
+// OnSignedCard registers a change of the signed card (signature faults).
+func (x *Exchange) OnSignedCard(f func(b []byte) []byte) {
+	x.hooks.SignedCard = append(x.hooks.SignedCard, f)
+}
+
+// CardSigning is an agent's card-signing material as one request sees it.
+type CardSigning struct {
+	// Key signs the agent's cards; its public half is in the JWKS at JKU.
+	Key cardsig.Key
+	// Expired is a second key the JWKS lists as expired ("exp" in the past).
+	Expired cardsig.Key
+	// JKU is the URL of the agent's JWKS, as the client reached the agent.
+	JKU string
+}
 
 // HideCardAt makes the card path answer 404.
 func (x *Exchange) HideCardAt(path string) { x.hooks.HideCardPath = append(x.hooks.HideCardPath, path) }

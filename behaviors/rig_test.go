@@ -39,6 +39,8 @@ type rigOptions struct {
 	caps      *cards.Capabilities
 	timelines map[string]timeline.Timeline
 	keepAlive time.Duration
+	// extended gives the agent an extended card.
+	extended bool
 }
 
 // testCard is a small card: skill "s1" completes, skill "s2" too (a second
@@ -73,7 +75,7 @@ func newRig(t *testing.T, o rigOptions, bs ...behaviors.Behavior) *rig {
 		StepDelay:         -1,
 		KeepAliveInterval: o.keepAlive,
 		Agents: []server.AgentConfig{{Name: "a", Card: testCard(o.dialect, caps),
-			Behaviors: bs, Timelines: o.timelines}},
+			Behaviors: bs, Timelines: o.timelines, ExtendedCard: extendedCard(o)}},
 	})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start("127.0.0.1:0"))
@@ -84,6 +86,16 @@ func newRig(t *testing.T, o rigOptions, bs ...behaviors.Behavior) *rig {
 		require.NoError(t, srv.Close())
 	})
 	return r
+}
+
+// extendedCard is the agent's extended card when the rig asks for one.
+func extendedCard(o rigOptions) *cards.Card {
+	if !o.extended {
+		return nil
+	}
+	c := testCard(o.dialect, cards.Capabilities{Streaming: true, ExtendedAgentCard: true})
+	c.Description = "the extended card"
+	return c
 }
 
 // parse builds a behavior from text through the catalogue.

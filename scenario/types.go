@@ -33,6 +33,9 @@ type ServerSpec struct {
 	KeepAlive Duration `yaml:"keepAlive,omitempty" doc:"period of SSE keep-alive comments on streams held open; absent for the default 15s"`
 	// StrictVersion rejects v1.0 methods sent without an A2A-Version header.
 	StrictVersion bool `yaml:"strictVersion,omitempty" doc:"reject v1.0 methods sent without an A2A-Version header"`
+	// SignCards signs every Agent Card (v1.0 §8.4; keys from the seed,
+	// JWKS at each agent's /.well-known/jwks.json).
+	SignCards bool `yaml:"signCards,omitempty" doc:"sign every Agent Card and extended card with a JWS over its JCS form (v1.0 §8.4); the keys derive from the seed and are served as a JWKS at each agent's /.well-known/jwks.json"`
 	// Gateway puts the id-rewriting gateway (package gateway) in front of
 	// the agents when the file is served by a2amock serve.
 	Gateway bool `yaml:"gateway,omitempty" doc:"serve the agents behind the id-rewriting gateway: task ids differ per channel and a correlation id is added (a2amock serve --gateway overrides it)"`

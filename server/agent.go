@@ -19,6 +19,7 @@ import (
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/timeline"
 )
 
@@ -68,6 +69,9 @@ type agent struct {
 	// continued a task to that task, so a resent message is recognised
 	// (idempotency.go).
 	seenMsg map[string]string
+	// sigOnce derives the card-signing keys on first use (cardsign.go).
+	sigOnce            sync.Once
+	sigKey, sigExpired cardsig.Key
 }
 
 // taskEntry is a task and everything live about it. Guarded by agent.mu.

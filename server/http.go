@@ -107,6 +107,8 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 		return s.serveJSONRPC(w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
 		return s.serveCard(w, r, a, base, rest)
+	case rest == jwksPath:
+		return s.serveJWKS(w, r, a)
 	case rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/"):
 		return s.serveREST(w, r, a, base, strings.TrimPrefix(rest, restPrefix))
 	}
@@ -130,6 +132,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
+	x.Signing = a.signing(origin(r), base)
 	s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped})
 	s.countBehaviors(a, rep)
 	if slices.Contains(x.Hooks().HideCardPath, path) {
@@ -150,6 +153,9 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	for _, f := range x.Hooks().CardJSON {
 		b = f(b)
+	}
+	if b, err = a.signCard(b, x, x.Signing); err != nil {
+		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "sign card: %v", err))
 	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
@@ -381,6 +387,9 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
 	s.noteBehaviors(a, seq, rep)
+	if req.Op == a2a.OpExtendedCard {
+		x.Signing = a.signing(origin(r), base)
+	}
 	hooks := x.Hooks()
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) && !hooks.LegacySubscribe {
 		e := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)

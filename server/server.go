@@ -82,6 +82,12 @@ type Config struct {
 	// (a missing header means 0.3) with VersionNotSupportedError, as
 	// a2a-python does; by default such requests are served, as a2a-go does.
 	StrictVersion bool
+	// SignCards signs every Agent Card served (and the extended card) as
+	// v1.0 §8.4 describes: a JWS over the JCS form of the card, with a key
+	// derived from Seed and the agent's name, whose public half is served
+	// as a JWKS at the agent's /.well-known/jwks.json (the jku the
+	// signature names). See package cardsig.
+	SignCards bool
 	// ControlToken, when set, is the bearer token the control API
 	// (/_a2amock/...) requires; when empty the control API only answers
 	// requests from loopback addresses.

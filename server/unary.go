@@ -93,6 +93,11 @@ func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.E
 		if err != nil {
 			return nil, a2a.Errorf(a2a.CodeInternal, "render extended card: %v", err)
 		}
+		if x.Signing != nil {
+			if b, err = a.signCard(b, x, x.Signing); err != nil {
+				return nil, a2a.Errorf(a2a.CodeInternal, "sign extended card: %v", err)
+			}
+		}
 		return &a2a.Result{Card: b}, nil
 	}
 	return nil, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", req.Method)

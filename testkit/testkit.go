@@ -131,6 +131,11 @@ func WithTimeline(agentName, skillID string, tl timeline.Timeline) Option {
 	}
 }
 
+// WithSignedCards makes the mock sign every Agent Card (server.Config
+// SignCards): keys derive from the seed, the JWKS is at each agent's
+// /.well-known/jwks.json.
+func WithSignedCards() Option { return func(s *settings) { s.cfg.SignCards = true } }
+
 // WithServerConfig edits the server configuration directly, for settings no
 // other option covers.
 func WithServerConfig(f func(*server.Config)) Option { return func(s *settings) { f(&s.cfg) } }

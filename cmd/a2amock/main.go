@@ -101,6 +101,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	fs.Var(&behaviorSpecs, "behavior", "misbehavior spec applied to the first agent, e.g. skip-working or never-terminal:skill=x (repeatable; see a2amock behaviors)")
 	controlToken := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
 	strict := fs.Bool("strict-version", false, "reject v1.0 methods sent without an A2A-Version header (VersionNotSupportedError)")
+	signCards := fs.Bool("sign-cards", false, "sign every Agent Card (JWS over its JCS form, v1.0 §8.4; keys from --seed, JWKS at each agent's /.well-known/jwks.json)")
 	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
 	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
 	gatewayFlag := fs.Bool("gateway", false, "serve the agents behind the id-rewriting gateway on --addr (task ids differ per channel, X-Correlation-Id and metadata correlationId added; the control API passes through)")
@@ -138,6 +139,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 			return 2
 		}
 		cfg.Logger, cfg.ControlToken, cfg.StrictVersion = logger, *controlToken, cfg.StrictVersion || *strict
+		cfg.SignCards = cfg.SignCards || *signCards
 		if err := limits.apply(&cfg, explicit); err != nil {
 			fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 			return 2
@@ -154,7 +156,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		fmt.Fprintf(stderr, "a2amock serve: --agents: %v\n", err)
 		return 2
 	}
-	cfg := server.Config{Seed: *seed, StepDelay: *stepDelay, Logger: logger, ControlToken: *controlToken, StrictVersion: *strict}
+	cfg := server.Config{Seed: *seed, StepDelay: *stepDelay, Logger: logger, ControlToken: *controlToken, StrictVersion: *strict, SignCards: *signCards}
 	if err := limits.apply(&cfg, explicit); err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 		return 2
