@@ -67,14 +67,15 @@ type AgentSpec struct {
 // Connect gives the test its own agents on the running a2amock server at
 // baseURL, e.g. os.Getenv("A2AMOCK_URL"): a default agent named "agent" at
 // once, more with AddAgent; all are removed at cleanup. The control token,
-// when the server needs one, comes from A2AMOCK_TOKEN.
+// when the server needs one, comes from A2AMOCK_CONTROL_TOKEN (the variable
+// a2amock serve reads it from).
 func Connect(t testing.TB, baseURL string) *Remote {
 	t.Helper()
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	r := &Remote{URL: strings.TrimRight(baseURL, "/"), t: t, client: &http.Client{Transport: tr, Timeout: 30 * time.Second},
-		token: os.Getenv("A2AMOCK_TOKEN"), suffix: hex.EncodeToString(b[:]), agents: map[string]RemoteAgent{}}
+		token: os.Getenv("A2AMOCK_CONTROL_TOKEN"), suffix: hex.EncodeToString(b[:]), agents: map[string]RemoteAgent{}}
 	t.Cleanup(func() {
 		r.mu.Lock()
 		names := slices.Clone(r.order)

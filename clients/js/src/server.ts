@@ -51,7 +51,7 @@ export interface ServerOptions {
   binary?: string;
   /** Extra arguments of `a2amock serve`. */
   args?: string[];
-  /** Control token (--control-token); default: A2AMOCK_TOKEN. */
+  /** Control token (--control-token); default: A2AMOCK_CONTROL_TOKEN. */
   token?: string;
   /** How long to wait for the server to answer its health check. */
   timeoutMs?: number;
@@ -79,7 +79,7 @@ export class A2amockServer {
   /** A2AMOCK_URL when set (or options.url), else the binary started on a free loopback port. */
   static async fromEnv(options: ServerOptions = {}): Promise<A2amockServer> {
     const url = options.url ?? process.env.A2AMOCK_URL;
-    const token = options.token ?? process.env.A2AMOCK_TOKEN;
+    const token = options.token ?? process.env.A2AMOCK_CONTROL_TOKEN;
     if (url) return A2amockServer.connect(url, { ...options, token });
     return A2amockServer.start({ ...options, token });
   }
@@ -155,7 +155,11 @@ export class A2amockServer {
           return;
         }
         last = `HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`;
+        if (r.status === 401 || r.status === 403) {
+          throw new ServerStartError(`a2amock at ${this.url} refused the control API (${last}); set A2AMOCK_CONTROL_TOKEN to the server's --control-token`);
+        }
       } catch (e) {
+        if (e instanceof ServerStartError) throw e;
         last = String(e);
       }
       if (Date.now() >= deadline) {

@@ -199,6 +199,27 @@ describe("finding and stopping the server", () => {
     }
   });
 
+  test("A2AMOCK_CONTROL_TOKEN opens a server started with a control token", async () => {
+    const own = await A2amockServer.start({ token: "s3cret" });
+    try {
+      expect((await fetch(`${own.url}/_a2amock/healthz`)).status).toBe(401);
+      const saved = process.env.A2AMOCK_CONTROL_TOKEN;
+      process.env.A2AMOCK_CONTROL_TOKEN = "s3cret";
+      try {
+        const m = await startA2amock({ url: own.url });
+        expect(await m.journal()).toEqual([]);
+        await m.close();
+        process.env.A2AMOCK_CONTROL_TOKEN = "wrong";
+        await expect(startA2amock({ url: own.url })).rejects.toThrow(/HTTP 401[\s\S]*A2AMOCK_CONTROL_TOKEN/);
+      } finally {
+        if (saved === undefined) delete process.env.A2AMOCK_CONTROL_TOKEN;
+        else process.env.A2AMOCK_CONTROL_TOKEN = saved;
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   test("useA2amock without hooks asks for them", () => {
     expect(() => useA2amock()).toThrow(/a2amock\/vitest/);
   });

@@ -218,3 +218,17 @@ def test_fixture_fails_clearly_without_a_binary(pytester: pytest.Pytester, monke
     result = pytester.runpytest_inprocess()
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*A2AMOCK_URL*go install*"])
+
+
+def test_control_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("A2AMOCK_URL", raising=False)
+    with Server.start(token="s3cret") as s:
+        assert httpx.get(s.url + "/_a2amock/healthz", trust_env=False).status_code == 401
+        # A2AMOCK_CONTROL_TOKEN, as a2amock serve reads it, opens the control API to the client.
+        monkeypatch.setenv("A2AMOCK_URL", s.url)
+        monkeypatch.setenv("A2AMOCK_CONTROL_TOKEN", "s3cret")
+        with Server.from_env() as remote, Mock(remote) as m:
+            assert m.journal() == []
+        monkeypatch.setenv("A2AMOCK_CONTROL_TOKEN", "wrong")
+        with pytest.raises(a2amock.ServerStartError, match="HTTP 401"):
+            Server.from_env()

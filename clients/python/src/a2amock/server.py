@@ -66,7 +66,7 @@ class Server:
         """Connects to A2AMOCK_URL when set, else starts the binary
         (A2AMOCK_BIN or PATH); fails with how to install it otherwise."""
         url = os.environ.get("A2AMOCK_URL")
-        token = os.environ.get("A2AMOCK_TOKEN")
+        token = os.environ.get("A2AMOCK_CONTROL_TOKEN")
         if url:
             return cls.connect(url, token=token)
         binary = find_binary()
@@ -151,6 +151,9 @@ class Server:
                 if r.status_code == 200:
                     return
                 last = f"HTTP {r.status_code}: {r.text[:200]}"
+                if r.status_code in (401, 403):
+                    raise ServerStartError(f"a2amock at {self.url} refused the control API ({last}); "
+                                           "set A2AMOCK_CONTROL_TOKEN to the server's --control-token")
             except httpx.HTTPError as e:
                 last = str(e)
             if time.monotonic() >= deadline:
