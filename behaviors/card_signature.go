@@ -186,37 +186,43 @@ func stripSignatures(card []byte) []byte {
 }
 
 // withExplicitDefault adds a default-valued member the card does not have,
-// so the canonical form (defaults dropped) and the defaults-kept form
-// differ: an empty documentationUrl or iconUrl, else capabilities flags
-// set to false.
+// one that every canonical form drops (proto3 JSON omits it, and it has no
+// explicit presence), so the canonical form and the defaults-kept form
+// differ: an empty documentationUrl or iconUrl, else an empty list on the
+// first skill or the card.
 func withExplicitDefault(card []byte) []byte {
 	var m map[string]any
 	if json.Unmarshal(card, &m) != nil {
 		return card
 	}
-	added := false
+	out := func() []byte {
+		b, err := json.Marshal(m)
+		if err != nil {
+			return card
+		}
+		return b
+	}
 	for _, k := range []string{"documentationUrl", "iconUrl"} {
 		if _, ok := m[k]; !ok {
-			m[k], added = "", true
-			break
+			m[k] = ""
+			return out()
 		}
 	}
-	if !added {
-		caps, _ := m["capabilities"].(map[string]any)
-		if caps == nil {
-			caps = map[string]any{}
-			m["capabilities"] = caps
-		}
-		for _, k := range []string{"pushNotifications", "extendedAgentCard", "streaming"} {
-			if _, ok := caps[k]; !ok {
-				caps[k] = false
-				break
+	if skills, _ := m["skills"].([]any); len(skills) > 0 {
+		if s0, ok := skills[0].(map[string]any); ok {
+			for _, k := range []string{"examples", "inputModes", "outputModes", "securityRequirements"} {
+				if _, ok := s0[k]; !ok {
+					s0[k] = []any{}
+					return out()
+				}
 			}
 		}
 	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return card
+	for _, k := range []string{"securityRequirements", "defaultInputModes"} {
+		if _, ok := m[k]; !ok {
+			m[k] = []any{}
+			return out()
+		}
 	}
-	return out
+	return card
 }

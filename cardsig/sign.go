@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-jose/go-jose/v4"
@@ -82,8 +83,9 @@ type Signature struct {
 
 // Canonical returns the payload a card's signatures sign: the card JSON
 // without "signatures", with members whose value is a proto3 default
-// (false, 0, "", null, empty list or object) dropped at every depth, in JCS
-// form. keepDefaults keeps those members: the form a signer that skips the
+// (false, 0, "", null, empty list or object) dropped at every depth, except
+// the members the proto declares optional (capabilities' flags), which
+// keep an explicit false; in JCS form. keepDefaults keeps those members: the form a signer that skips the
 // proto3 step signs, which verifiers reject.
 func Canonical(card []byte, keepDefaults bool) ([]byte, error) {
 	var m map[string]any
@@ -93,7 +95,7 @@ func Canonical(card []byte, keepDefaults bool) ([]byte, error) {
 	delete(m, "signatures")
 	var v any = m
 	if !keepDefaults {
-		if v = dropDefaults(v); v == nil {
+		if v = dropDefaults(v, ""); v == nil {
 			v = map[string]any{}
 		}
 	}
@@ -104,9 +106,16 @@ func Canonical(card []byte, keepDefaults bool) ([]byte, error) {
 	return JCS(b)
 }
 
-// dropDefaults removes default-valued members and list elements; it
-// returns nil for a value that is itself a default.
-func dropDefaults(v any) any {
+// presence lists, by parent member, the members the v1.0 proto declares
+// optional (explicit presence): proto3 JSON keeps them when set, even to
+// their default, so a false there is signed. @a2a-js/sdk's canonical form
+// keeps them too.
+var presence = map[string][]string{"capabilities": {"streaming", "pushNotifications", "extendedAgentCard"}}
+
+// dropDefaults removes default-valued members and list elements, keeping
+// explicitly present optional fields; it returns nil for a value that is
+// itself to be dropped. parent is the name of the member holding v.
+func dropDefaults(v any, parent string) any {
 	switch t := v.(type) {
 	case nil:
 		return nil
@@ -125,7 +134,7 @@ func dropDefaults(v any) any {
 	case []any:
 		out := make([]any, 0, len(t))
 		for _, e := range t {
-			if e = dropDefaults(e); e != nil {
+			if e = dropDefaults(e, ""); e != nil {
 				out = append(out, e)
 			}
 		}
@@ -135,7 +144,10 @@ func dropDefaults(v any) any {
 		return out
 	case map[string]any:
 		for k, e := range t {
-			if e = dropDefaults(e); e == nil {
+			if b, ok := e.(bool); ok && !b && slices.Contains(presence[parent], k) {
+				continue
+			}
+			if e = dropDefaults(e, k); e == nil {
 				delete(t, k)
 			} else {
 				t[k] = e

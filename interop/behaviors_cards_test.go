@@ -134,3 +134,56 @@ func TestBehaviorTenant(t *testing.T) {
 		})
 	}
 }
+
+// TestBehaviorCardSignature: @a2a-js/sdk's verifyAgentCardSignature, fed
+// keys from the signature's jku by kid (as its documentation shows),
+// accepts the honest signature (Config.SignCards and mode=valid) and
+// first-bad (it tries every signature), and rejects tampered,
+// wrong-canonical-form, unknown-kid, alg-none, hs256 and jku-unreachable.
+// It accepts expired-key and jku-http: neither a key's exp nor the jku's
+// scheme is the SDK's concern, the retriever must check them. a2a-go v2.4.0
+// verifies nothing: it resolves every one of these cards without a word,
+// and hands out an unsigned extended card just the same.
+func TestBehaviorCardSignature(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode     string
+		verified bool
+	}{
+		{"", true}, {"valid", true}, {"tampered", false}, {"wrong-canonical-form", false}, {"unknown-kid", false},
+		{"alg-none", false}, {"hs256", false}, {"expired-key", true}, {"first-bad", true}, {"jku-http", true},
+		{"jku-unreachable", false},
+	} {
+		t.Run("mode="+tc.mode, func(t *testing.T) {
+			t.Parallel()
+			opt := testkit.WithSignedCards()
+			if tc.mode != "" {
+				opt = testkit.WithBehavior("", "card-signature:mode="+tc.mode)
+			}
+			m := behaviorMock(t, 997, -1, opt)
+			r := jsProbe(t, m.URL, "JSONRPC", "verify")
+			if tc.verified {
+				assert.Nil(t, r.Error, r.Raw)
+			} else if assert.NotNil(t, r.Error, r.Raw) {
+				assert.Equal(t, "No valid signatures found on agent card.", r.Error.Message)
+			}
+			card, err := agentcard.NewResolver(httpClient(t)).Resolve(testCtx(t), m.URL)
+			require.NoError(t, err, "a2a-go v2 does not verify signatures")
+			assert.NotEmpty(t, card.Signatures)
+		})
+	}
+	t.Run("extended-unsigned", func(t *testing.T) {
+		t.Parallel()
+		ac := agentWith("vip", 998, func(c *cards.Card) { c.Capabilities.ExtendedAgentCard = true })
+		ac.ExtendedCard = cards.Generate("vip", 998)
+		ac.Behaviors = []behaviors.Behavior{must(behaviors.Parse("card-signature:mode=extended-unsigned"))}
+		s := startMock(t, server.Config{Seed: 998, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		r := jsProbe(t, s.URL(), "JSONRPC", "verify")
+		assert.Nil(t, r.Error, "the public card is signed: %s", r.Raw)
+		c, card := v1Client(t, s.URL(), v1Bindings[0])
+		require.NotEmpty(t, card.Signatures)
+		ext, err := c.GetExtendedAgentCard(testCtx(t), &a2a.GetExtendedAgentCardRequest{})
+		require.NoError(t, err)
+		assert.Empty(t, ext.Signatures, "accepted unsigned, where the public card was signed")
+	})
+}

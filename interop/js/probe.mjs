@@ -6,13 +6,25 @@
 //
 // Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]
 //
-// Actions: card (discover only), send, stream, retry (one message sent
+// Actions: verify (the card's signatures, with verifyAgentCardSignature),
+// card (discover only), send, stream, retry (one message sent
 // twice; the two task ids come back as pages), get <taskId>,
 // list (follows nextPageToken for at most 5 pages of pageSize 1),
 // subscribe <taskId>. The process exits non-zero only when it cannot run.
 
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
-import { GetTaskRequest, ListTasksRequest, SendMessageRequest, SubscribeToTaskRequest, taskStateToJSON } from "@a2a-js/sdk";
+import {
+  GetTaskRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  SubscribeToTaskRequest,
+  taskStateToJSON,
+  verifyAgentCardSignature,
+} from "@a2a-js/sdk";
+
+// The SDK's card verifier logs every rejected signature with
+// console.debug, on stdout; keep stdout for the JSON result.
+console.debug = () => {};
 
 const [baseUrl, transport, action, arg] = process.argv.slice(2);
 if (!baseUrl || !transport || !action) {
@@ -42,6 +54,30 @@ const summariseEvent = (ev) => {
 const describeError = (e) => ({ name: e?.name ?? typeof e, message: String(e?.message ?? e) });
 
 const out = { transport, action };
+if (action === "verify") {
+  // Verify the card's signatures with the SDK, fetching keys the way the
+  // SDK's documentation shows: the JWKS at the signature's jku, the key by
+  // kid. No check of the jku's scheme or of a key's "exp": an application's
+  // choice, not the SDK's.
+  try {
+    const res = await fetch(new URL(".well-known/agent-card.json", baseUrl.endsWith("/") ? baseUrl : baseUrl + "/"));
+    const card = await res.json();
+    out.signatures = (card.signatures ?? []).length;
+    const verify = verifyAgentCardSignature(async (kid, jku) => {
+      const r = await fetch(jku, { signal: AbortSignal.timeout(2000) });
+      const set = await r.json();
+      const key = (set.keys ?? []).find((k) => k.kid === kid);
+      if (!key) throw new Error(`no key ${kid} at ${jku}`);
+      return key;
+    });
+    await verify(card);
+    out.result = { id: "verified", state: "VERIFIED" };
+  } catch (e) {
+    out.error = describeError(e);
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+}
 try {
   const factory = new ClientFactory({
     transports: [transport === "JSONRPC" ? new JsonRpcTransportFactory() : new RestTransportFactory()],
