@@ -38,10 +38,12 @@ async def send(client, message) -> tuple[str, str, int]:
 
 async def wait(client, task_id: str, state: int, timeout: float) -> int:
     """Polls the task until it is done or asks for something, within timeout."""
-    async with asyncio.timeout(timeout):
-        while state not in DONE and state != TaskState.TASK_STATE_INPUT_REQUIRED:
-            await asyncio.sleep(0.05)
-            state = (await client.get_task(GetTaskRequest(id=task_id))).status.state
+    deadline = asyncio.get_running_loop().time() + timeout
+    while state not in DONE and state != TaskState.TASK_STATE_INPUT_REQUIRED:
+        if asyncio.get_running_loop().time() >= deadline:
+            raise TimeoutError(f"task {task_id} still {TaskState.Name(state)} after {timeout}s")
+        await asyncio.sleep(0.05)
+        state = (await client.get_task(GetTaskRequest(id=task_id))).status.state
     return state
 
 
