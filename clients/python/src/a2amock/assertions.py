@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import urlparse
 
-from .journal import TERMINAL_STATES, Entry
+from .journal import TERMINAL_STATES, Entry, time_ns
 
 TASK_NOT_FOUND = -32001
 
@@ -35,9 +35,10 @@ def _state_list(states: Sequence[str]) -> str:
     return " → ".join(states) if states else "no state"
 
 
-def go_duration(d: timedelta) -> str:
-    """Formats a duration as Go's time.Duration.String does."""
-    ns = round(d.total_seconds() * 1e9)
+def go_duration(d: timedelta | int) -> str:
+    """Formats a duration (a timedelta, or nanoseconds) as Go's
+    time.Duration.String does."""
+    ns = d if isinstance(d, int) else round(d.total_seconds() * 1e9)
     if ns == 0:
         return "0s"
     sign = "-" if ns < 0 else ""
@@ -205,17 +206,18 @@ def assert_stopped_polling_within(journal: Iterable[Entry], task_id: str, within
     """The client's last GetTask for the task came at most ``within`` (a
     timedelta, or seconds) after the task's first journal entry."""
     d = within if isinstance(within, timedelta) else timedelta(seconds=within)
+    d_ns = (d.days * 86_400 + d.seconds) * 1_000_000_000 + d.microseconds * 1_000
     by_id, _ = _stories(journal)
     s = by_id.get(task_id)
     if s is None or not s.polls:
         return
     last = s.polls[-1]
-    span = last.timestamp - s.first.timestamp
-    if span <= d:
+    span = time_ns(last.time) - time_ns(s.first.time)
+    if span <= d_ns:
         return
     raise AssertionError(_failure(
-        s.subject(f"still polled {go_duration(span)} after creation, beyond {go_duration(d)}"), s.did(),
-        f"no GetTask later than {go_duration(d)} after the task was created",
+        s.subject(f"still polled {go_duration(span)} after creation, beyond {go_duration(d_ns)}"), s.did(),
+        f"no GetTask later than {go_duration(d_ns)} after the task was created",
         f"last GetTask (entry {last.seq}) {go_duration(span)} after creation; task states {_state_list(s.states)}"))
 
 

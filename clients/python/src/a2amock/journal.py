@@ -23,6 +23,18 @@ def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(f"{m.group(1)}.{frac}{zone}").astimezone(timezone.utc)
 
 
+def time_ns(text: str) -> int:
+    """Nanoseconds since the epoch of a Go RFC 3339 time, exactly (a
+    datetime keeps microseconds only)."""
+    m = _TIME.match(text)
+    if not m:
+        raise ValueError(f"not an RFC 3339 time: {text!r}")
+    zone = "+00:00" if m.group(3) == "Z" else m.group(3)
+    whole = datetime.fromisoformat(m.group(1) + zone)
+    frac = (m.group(2) or "").ljust(9, "0")[:9]
+    return int(whole.timestamp()) * 1_000_000_000 + int(frac)
+
+
 @dataclass(frozen=True)
 class SkippedBehavior:
     """A behavior configured on the agent that did not act on a request:

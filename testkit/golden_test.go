@@ -1,0 +1,237 @@
+package testkit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// The Python and JS clients mirror the journal assertions with the same
+// messages. testdata/assertions.json holds journals of real runs, calls of
+// the assertions on them and the Go testkit's messages; this test keeps the
+// messages in step with the Go code, and the clients' tests
+// (clients/python/tests, clients/js/test) check theirs against the same file.
+var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/assertions.json from fresh runs")
+
+const goldenPath = "testdata/assertions.json"
+
+type goldenCall struct {
+	Assert   string `json:"assert"`
+	Task     string `json:"task,omitempty"`
+	N        int    `json:"n,omitempty"`
+	WithinMS int64  `json:"withinMs,omitempty"`
+	Want     string `json:"want"`
+}
+
+type goldenCase struct {
+	Name    string         `json:"name"`
+	Journal []server.Entry `json:"journal"`
+	Calls   []goldenCall   `json:"calls"`
+}
+
+// failureText captures the message an assertion passed to assert.Fail,
+// out of testify's labelled output.
+type failureText struct{ out string }
+
+func (f *failureText) Errorf(format string, args ...any) { f.out += fmt.Sprintf(format, args...) }
+
+func (f *failureText) message() string {
+	const cont = "\t            \t" // testify's indent under the longest label, "Error Trace"
+	var msg []string
+	in := false
+	for _, line := range strings.Split(f.out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "\tError:"):
+			in = true
+			msg = append(msg, strings.TrimPrefix(line, "\tError:      \t"))
+		case in && strings.HasPrefix(line, cont):
+			msg = append(msg, strings.TrimPrefix(line, cont))
+		default:
+			in = false
+		}
+	}
+	return strings.Join(msg, "\n")
+}
+
+func runCall(journal []server.Entry, c goldenCall) string {
+	ft := &failureText{}
+	switch c.Assert {
+	case "AssertNoOrphans":
+		testkit.AssertNoOrphans(ft, journal)
+	case "AssertPolledAtMost":
+		testkit.AssertPolledAtMost(ft, journal, c.Task, c.N)
+	case "AssertStoppedPollingWithin":
+		testkit.AssertStoppedPollingWithin(ft, journal, c.Task, time.Duration(c.WithinMS)*time.Millisecond)
+	case "AssertCanceled":
+		testkit.AssertCanceled(ft, journal, c.Task)
+	case "AssertNoContinuationTo":
+		testkit.AssertNoContinuationTo(ft, journal, c.Task)
+	default:
+		panic("unknown assertion " + c.Assert)
+	}
+	return ft.message()
+}
+
+func rpcTo(t *testing.T, url, method string, params any) map[string]any {
+	t.Helper()
+	p, err := json.Marshal(params)
+	require.NoError(t, err)
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, p))))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), "%s", b)
+	return out
+}
+
+func msg(text, taskID, contextID string, meta map[string]any) map[string]any {
+	m := map[string]any{"messageId": fmt.Sprintf("m-%d", time.Now().UnixNano()), "role": "ROLE_USER", "parts": []any{map[string]any{"text": text}}}
+	if taskID != "" {
+		m["taskId"], m["contextId"] = taskID, contextID
+	}
+	if meta != nil {
+		m["metadata"] = meta
+	}
+	return map[string]any{"message": m}
+}
+
+func taskOf(t *testing.T, res map[string]any) (string, string) {
+	t.Helper()
+	r, ok := res["result"].(map[string]any)
+	require.True(t, ok, "%v", res)
+	task := r["task"].(map[string]any)
+	return task["id"].(string), task["contextId"].(string)
+}
+
+// freshGoldenCases drives a real server through the situations the
+// assertions judge.
+func freshGoldenCases(t *testing.T) []goldenCase {
+	var cases []goldenCase
+	run := func(name string, opts []testkit.Option, drive func(url string)) {
+		m := testkit.Start(t, append([]testkit.Option{testkit.WithStepDelay(-1)}, opts...)...)
+		drive(m.URL + "/")
+		cases = append(cases, goldenCase{Name: name, Journal: m.Journal()})
+		http.DefaultClient.CloseIdleConnections()
+	}
+	run("honest task, polled once", nil, func(u string) {
+		id, _ := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
+		rpcTo(t, u, "GetTask", map[string]any{"id": id})
+	})
+	run("working for ever, polled three times, never canceled", []testkit.Option{testkit.WithBehavior("", "never-terminal")}, func(u string) {
+		id, _ := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
+		for range 3 {
+			time.Sleep(2 * time.Millisecond)
+			rpcTo(t, u, "GetTask", map[string]any{"id": id})
+		}
+	})
+	run("canceled, then continued", []testkit.Option{testkit.WithBehavior("", "never-terminal")}, func(u string) {
+		id, ctx := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
+		rpcTo(t, u, "CancelTask", map[string]any{"id": id})
+		rpcTo(t, u, "SendMessage", msg("more", id, ctx, nil))
+	})
+	run("cancel refused", []testkit.Option{testkit.WithBehavior("", "never-terminal", "ignore-cancel")}, func(u string) {
+		id, _ := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
+		rpcTo(t, u, "CancelTask", map[string]any{"id": id})
+	})
+	run("continuation answered with a new task", []testkit.Option{testkit.WithScenario("../examples/incidents/three-worker-incident.yaml")}, func(u string) {
+		w3 := strings.TrimSuffix(u, "/") + "/agents/worker-3/"
+		intake := map[string]any{"skillId": "intake"}
+		body := msg("monthly report", "", "", intake)
+		res := rpcToV03(t, w3, body)
+		id, ctx := res["id"].(string), res["contextId"].(string)
+		rpcToV03(t, w3, msg("account 42", id, ctx, intake))
+		rpcToV03(t, w3, msg("account 42, again", id, ctx, intake))
+	})
+	run("unknown task continued", nil, func(u string) {
+		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
+		rpcTo(t, u, "SendMessage", msg("hello?", "no-such-task", "", nil))
+	})
+	for i := range cases {
+		c := &cases[i]
+		ids := []string{"no-such-task"}
+		for _, e := range c.Journal {
+			for _, id := range []string{e.TaskID, e.RefTaskID} {
+				if id != "" && !slices.Contains(ids, id) {
+					ids = append(ids, id)
+				}
+			}
+		}
+		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"})
+		for _, id := range ids {
+			c.Calls = append(c.Calls,
+				goldenCall{Assert: "AssertPolledAtMost", Task: id, N: 1},
+				goldenCall{Assert: "AssertStoppedPollingWithin", Task: id, WithinMS: 0},
+				goldenCall{Assert: "AssertStoppedPollingWithin", Task: id, WithinMS: 3_600_000},
+				goldenCall{Assert: "AssertCanceled", Task: id},
+				goldenCall{Assert: "AssertNoContinuationTo", Task: id})
+		}
+		for j := range c.Calls {
+			c.Calls[j].Want = runCall(c.Journal, c.Calls[j])
+		}
+	}
+	return cases
+}
+
+// rpcToV03 sends a v0.3 message/send (worker-3's card is 0.3) and returns
+// the task.
+func rpcToV03(t *testing.T, url string, params map[string]any) map[string]any {
+	t.Helper()
+	m := params["message"].(map[string]any)
+	m["role"], m["kind"] = "user", "message"
+	m["parts"] = []any{map[string]any{"kind": "text", "text": m["parts"].([]any)[0].(map[string]any)["text"]}}
+	p, err := json.Marshal(params)
+	require.NoError(t, err)
+	resp, err := http.Post(url, "application/json", bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":`+string(p)+`}`)))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out struct {
+		Result map[string]any `json:"result"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	require.NotNil(t, out.Result)
+	return out.Result
+}
+
+func TestAssertionMessagesGolden(t *testing.T) {
+	if *updateGolden {
+		b, err := json.MarshalIndent(map[string]any{"cases": freshGoldenCases(t)}, "", " ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(goldenPath, append(b, '\n'), 0o644))
+	}
+	raw, err := os.ReadFile(goldenPath)
+	require.NoError(t, err, "go test ./testkit -run TestAssertionMessagesGolden -update-golden writes it")
+	var g struct{ Cases []goldenCase }
+	require.NoError(t, json.Unmarshal(raw, &g))
+	require.NotEmpty(t, g.Cases)
+	failures := 0
+	for _, c := range g.Cases {
+		for _, call := range c.Calls {
+			got := runCall(c.Journal, call)
+			if call.Want != "" {
+				failures++
+			}
+			assert.Equal(t, call.Want, got, "%s: %s(%q)", c.Name, call.Assert, call.Task)
+		}
+	}
+	assert.Greater(t, failures, 10, "the golden calls must include failing assertions")
+}
