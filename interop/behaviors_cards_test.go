@@ -187,3 +187,19 @@ func TestBehaviorCardSignature(t *testing.T) {
 		assert.Empty(t, ext.Signatures, "accepted unsigned, where the public card was signed")
 	})
 }
+
+// TestBehaviorCardSignatureJournalChecks: a2a-go v2 uses an agent whose
+// card signature is tampered with, never fetching the JWKS; both journal
+// checks say so.
+func TestBehaviorCardSignatureJournalChecks(t *testing.T) {
+	t.Parallel()
+	m := behaviorMock(t, 999, -1, testkit.WithBehavior("", "card-signature:mode=tampered"))
+	c, _ := v1Client(t, m.URL, v1Bindings[0])
+	sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x")})
+	rt := &failRecorder{}
+	assert.False(t, testkit.AssertNoRequestAfterBadCardSignature(rt, m.Journal(), "agent"))
+	assert.Contains(t, rt.msg, "used after its card failed signature verification (tampered)")
+	rt = &failRecorder{}
+	assert.False(t, testkit.AssertCardSignatureChecked(rt, m.Journal(), "agent"))
+	assert.Contains(t, rt.msg, "its signing keys (JWKS) never")
+}

@@ -24,6 +24,9 @@ const (
 	EntryStreamClose EntryKind = "stream-close"
 	// EntryCard is a card fetch.
 	EntryCard EntryKind = "card"
+	// EntryJWKS is a fetch of an agent's JWKS (the keys its card
+	// signatures name).
+	EntryJWKS EntryKind = "jwks"
 )
 
 // Entry is one line of the journal. Fields that do not apply are empty.
