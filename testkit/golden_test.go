@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 )
@@ -34,7 +35,9 @@ type goldenCall struct {
 	Task     string `json:"task,omitempty"`
 	N        int    `json:"n,omitempty"`
 	WithinMS int64  `json:"withinMs,omitempty"`
-	Want     string `json:"want"`
+	// Card is the wire card AssertUsedDeclaredInterface is given.
+	Card json.RawMessage `json:"card,omitempty"`
+	Want string          `json:"want"`
 }
 
 type goldenCase struct {
@@ -80,6 +83,12 @@ func runCall(journal []server.Entry, c goldenCall) string {
 		testkit.AssertCanceled(ft, journal, c.Task)
 	case "AssertNoContinuationTo":
 		testkit.AssertNoContinuationTo(ft, journal, c.Task)
+	case "AssertUsedDeclaredInterface":
+		card, err := cards.Parse(c.Card)
+		if err != nil {
+			panic(err)
+		}
+		testkit.AssertUsedDeclaredInterface(ft, journal, card)
 	default:
 		panic("unknown assertion " + c.Assert)
 	}
@@ -127,15 +136,36 @@ func taskOf(t *testing.T, res map[string]any) (string, string) {
 // assertions judge.
 func freshGoldenCases(t *testing.T) []goldenCase {
 	var cases []goldenCase
+	cardCalls := map[string][]goldenCall{}
 	run := func(name string, opts []testkit.Option, drive func(url string)) {
 		m := testkit.Start(t, append([]testkit.Option{testkit.WithStepDelay(-1)}, opts...)...)
 		drive(m.URL + "/")
 		cases = append(cases, goldenCase{Name: name, Journal: m.Journal()})
 		http.DefaultClient.CloseIdleConnections()
 	}
+	// interfaceCalls checks the journal against the card the client read, and
+	// against that card changed to declare only HTTP+JSON.
+	interfaceCalls := func(name, cardURL string) {
+		resp, err := http.Get(cardURL)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		var card map[string]any
+		require.NoError(t, json.Unmarshal(raw, &card))
+		if ins, ok := card["supportedInterfaces"].([]any); ok {
+			card["supportedInterfaces"] = slices.DeleteFunc(ins, func(i any) bool { return i.(map[string]any)["protocolBinding"] == "JSONRPC" })
+		} else {
+			card["preferredTransport"], card["additionalInterfaces"] = "HTTP+JSON", []any{}
+		}
+		changed, err := json.Marshal(card)
+		require.NoError(t, err)
+		cardCalls[name] = []goldenCall{{Assert: "AssertUsedDeclaredInterface", Card: raw}, {Assert: "AssertUsedDeclaredInterface", Card: changed}}
+	}
 	run("honest task, polled once", nil, func(u string) {
 		id, _ := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
 		rpcTo(t, u, "GetTask", map[string]any{"id": id})
+		interfaceCalls("honest task, polled once", u+".well-known/agent-card.json")
 	})
 	run("working for ever, polled three times, never canceled", []testkit.Option{testkit.WithBehavior("", "never-terminal")}, func(u string) {
 		id, _ := taskOf(t, rpcTo(t, u, "SendMessage", msg("hi", "", "", nil)))
@@ -161,6 +191,7 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		id, ctx := res["id"].(string), res["contextId"].(string)
 		rpcToV03(t, w3, msg("account 42", id, ctx, intake))
 		rpcToV03(t, w3, msg("account 42, again", id, ctx, intake))
+		interfaceCalls("continuation answered with a new task", w3+".well-known/agent-card.json")
 	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
@@ -177,6 +208,7 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 			}
 		}
 		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"})
+		c.Calls = append(c.Calls, cardCalls[c.Name]...)
 		for _, id := range ids {
 			c.Calls = append(c.Calls,
 				goldenCall{Assert: "AssertPolledAtMost", Task: id, N: 1},

@@ -11,6 +11,7 @@ import {
   assertNoOrphans,
   assertPolledAtMost,
   assertStoppedPollingWithin,
+  assertUsedDeclaredInterface,
   type Entry,
 } from "../src/index.js";
 
@@ -19,6 +20,7 @@ interface Call {
   task?: string;
   n?: number;
   withinMs?: number;
+  card?: Record<string, any>;
   want: string;
 }
 const golden: { cases: { name: string; journal: Entry[]; calls: Call[] }[] } = JSON.parse(
@@ -33,6 +35,7 @@ function run(journal: Entry[], c: Call): string {
       case "AssertStoppedPollingWithin": assertStoppedPollingWithin(journal, task, c.withinMs ?? 0); break;
       case "AssertCanceled": assertCanceled(journal, task); break;
       case "AssertNoContinuationTo": assertNoContinuationTo(journal, task); break;
+      case "AssertUsedDeclaredInterface": assertUsedDeclaredInterface(journal, c.card!); break;
       default: throw new Error(`unknown assertion ${c.assert}`);
     }
   } catch (e) {
@@ -52,4 +55,5 @@ for (const c of golden.cases) {
 
 test("the golden file has failures", () => {
   expect(golden.cases.flatMap((c) => c.calls).filter((c) => c.want).length).toBeGreaterThan(10);
+  expect(golden.cases.flatMap((c) => c.calls).filter((c) => c.assert === "AssertUsedDeclaredInterface" && c.want).length).toBe(2);
 });

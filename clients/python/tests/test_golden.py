@@ -29,6 +29,8 @@ def run(journal: list[Entry], call: dict) -> str:
             assertions.assert_canceled(journal, call.get("task", ""))
         elif name == "AssertNoContinuationTo":
             assertions.assert_no_continuation_to(journal, call.get("task", ""))
+        elif name == "AssertUsedDeclaredInterface":
+            assertions.assert_used_declared_interface(journal, call["card"])
         else:
             raise ValueError(name)
     except AssertionError as e:
@@ -45,3 +47,4 @@ def test_messages_match_the_go_testkit(case: dict) -> None:
 
 def test_the_golden_file_has_failures() -> None:
     assert sum(1 for c in CASES for call in c["calls"] if call["want"]) > 10
+    assert sum(1 for c in CASES for call in c["calls"] if call["assert"] == "AssertUsedDeclaredInterface" and call["want"]) == 2
