@@ -495,3 +495,25 @@ func TestBehaviorsErrorsNameTheField(t *testing.T) {
 		assert.Equal(t, c.field, e.Error.Field, "%s", b)
 	}
 }
+
+// TestFrontDoorFollowsTheControlRules: the agents, metrics and OpenAPI
+// endpoints sit behind the same token and cross-site rules as the rest of
+// the control API.
+func TestFrontDoorFollowsTheControlRules(t *testing.T) {
+	h := frontDoor(t, func(c *server.Config) { c.ControlToken = "s3cret" })
+	for _, p := range []string{"/_a2amock/agents", "/_a2amock/metrics", "/_a2amock/openapi.json"} {
+		status, _, _ := h.do(http.MethodGet, p, nil, nil)
+		assert.Equal(t, http.StatusUnauthorized, status, p)
+		status, _, _ = h.do(http.MethodGet, p, nil, map[string]string{"Authorization": "Bearer s3cret"})
+		assert.Equal(t, http.StatusOK, status, p)
+	}
+	status, _, _ := h.do(http.MethodPost, "/_a2amock/agents", []byte(`{"name":"x"}`), nil)
+	assert.Equal(t, http.StatusUnauthorized, status)
+	status, _, _ = h.do(http.MethodPost, "/_a2amock/agents", []byte(`{"name":"x"}`),
+		map[string]string{"Authorization": "Bearer s3cret", "Origin": "http://evil.example"})
+	assert.Equal(t, http.StatusForbidden, status, "a cross-site page cannot create agents")
+	status, _, _ = h.do(http.MethodDelete, "/_a2amock/agents/agent", nil,
+		map[string]string{"Authorization": "Bearer s3cret", "Sec-Fetch-Site": "cross-site"})
+	assert.Equal(t, http.StatusForbidden, status)
+	assert.Equal(t, []string{"agent"}, h.srv.AgentNames())
+}
