@@ -517,3 +517,37 @@ func TestFrontDoorFollowsTheControlRules(t *testing.T) {
 	assert.Equal(t, http.StatusForbidden, status)
 	assert.Equal(t, []string{"agent"}, h.srv.AgentNames())
 }
+
+// BenchmarkAgentCreateDelete is one test's agent lifecycle on a shared
+// server over HTTP: create (generated card), fetch its card, delete.
+func BenchmarkAgentCreateDelete(b *testing.B) {
+	h := frontDoor(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		name := fmt.Sprintf("b%d", i)
+		if status, body := h.createAgent(fmt.Sprintf(`{"name":%q,"behaviors":["skip-working"]}`, name)); status != http.StatusCreated {
+			b.Fatalf("create: %d %s", status, body)
+		}
+		h.do(http.MethodGet, "/agents/"+name+"/.well-known/agent-card.json", nil, nil)
+		if status, _, _ := h.do(http.MethodDelete, "/_a2amock/agents/"+name, nil, nil); status != http.StatusNoContent {
+			b.Fatalf("delete: %d", status)
+		}
+	}
+}
+
+// BenchmarkMetricsScrape scrapes the metrics of a server with 100 agents
+// that have each answered a request.
+func BenchmarkMetricsScrape(b *testing.B) {
+	h := frontDoor(b)
+	for i := range 100 {
+		name := fmt.Sprintf("m%d", i)
+		h.mustCreate(fmt.Sprintf(`{"name":%q}`, name))
+		h.post("/agents/"+name+"/", rpcBody("SendMessage", sendParams("x", "")), v1)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if status, _, _ := h.do(http.MethodGet, "/_a2amock/metrics", nil, nil); status != http.StatusOK {
+			b.Fatal(status)
+		}
+	}
+}

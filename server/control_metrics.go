@@ -202,9 +202,13 @@ var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 func writeFamily(w *bufio.Writer, name, typ, help string, ss []series) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, typ)
-	slices.SortFunc(ss, func(a, b series) int { return strings.Compare(labelText(a.labels), labelText(b.labels)) })
-	for _, s := range ss {
-		fmt.Fprintf(w, "%s%s %s\n", name, labelText(s.labels), s.value)
+	lines := make([]string, len(ss))
+	for i, s := range ss {
+		lines[i] = name + labelText(s.labels) + " " + s.value + "\n"
+	}
+	slices.Sort(lines) // the label text comes first, so this orders by labels
+	for _, l := range lines {
+		_, _ = w.WriteString(l)
 	}
 }
 
@@ -288,16 +292,17 @@ func (s *Server) serveMetrics(c echo.Context) error {
 		return strings.Compare(a.k.agent+"\xff"+a.k.method+"\xff"+a.k.binding, b.k.agent+"\xff"+b.k.method+"\xff"+b.k.binding)
 	})
 	for _, l := range lats {
-		base := []string{"agent", l.k.agent, "method", l.k.method, "binding", l.k.binding}
+		base := labelText([]string{"agent", l.k.agent, "method", l.k.method, "binding", l.k.binding})
+		open := base[:len(base)-1] // without the closing brace, to add le
 		var cum int64
 		for i, le := range latencyBuckets {
 			cum += l.h.counts[i]
-			fmt.Fprintf(w, "a2amock_request_duration_seconds_bucket%s %d\n", labelText(append(slices.Clone(base), "le", formatFloat(le))), cum)
+			_, _ = w.WriteString("a2amock_request_duration_seconds_bucket" + open + `,le="` + formatFloat(le) + `"} ` + strconv.FormatInt(cum, 10) + "\n")
 		}
 		cum += l.h.counts[len(latencyBuckets)]
-		fmt.Fprintf(w, "a2amock_request_duration_seconds_bucket%s %d\n", labelText(append(slices.Clone(base), "le", "+Inf")), cum)
-		fmt.Fprintf(w, "a2amock_request_duration_seconds_sum%s %s\n", labelText(base), formatFloat(l.h.sum))
-		fmt.Fprintf(w, "a2amock_request_duration_seconds_count%s %d\n", labelText(base), l.h.n)
+		_, _ = w.WriteString("a2amock_request_duration_seconds_bucket" + open + `,le="+Inf"} ` + strconv.FormatInt(cum, 10) + "\n")
+		_, _ = w.WriteString("a2amock_request_duration_seconds_sum" + base + " " + formatFloat(l.h.sum) + "\n")
+		_, _ = w.WriteString("a2amock_request_duration_seconds_count" + base + " " + strconv.FormatInt(l.h.n, 10) + "\n")
 	}
 	writeFamily(w, "a2amock_behavior_applied_total", "counter", "Requests a behavior acted on (faults applied), by agent and behavior name.", acted)
 	writeFamily(w, "a2amock_behavior_skipped_total", "counter", "Requests a configured behavior skipped as out of scope, by agent, behavior spec and the scope key that excluded them.", skipped)
