@@ -133,6 +133,7 @@ export class A2amockServer {
     }
     // Keep reading stdout so the child never blocks on a full pipe.
     lines.on("line", () => {});
+    running.add(child);
     const srv = new A2amockServer(url.replace(/\/+$/, ""), child, options.token);
     try {
       await srv.waitHealthy(timeoutMs);
@@ -211,7 +212,15 @@ export class A2amockServer {
   }
 }
 
+// Servers started and not yet stopped: killed when this process exits, so a
+// test run that ends without its teardown leaves no server behind.
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 async function stop(child: ChildProcess): Promise<void> {
+  running.delete(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGTERM");

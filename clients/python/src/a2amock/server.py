@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import queue
 import re
@@ -132,6 +133,7 @@ class Server:
                     url = m.group(1)
         srv = cls(url, process=proc, token=token)
         srv._drains = drains
+        _running.add(proc)
         try:
             srv.wait_healthy(max(deadline - time.monotonic(), 1.0))
         except BaseException:
@@ -222,7 +224,19 @@ def _drain(stream: IO[bytes] | None, lines: queue.Queue[str | None] | None, tail
         lines.put(None)
 
 
+# Servers started and not yet stopped: stopped at interpreter exit too, so
+# a session that ends without its teardown leaves no server behind.
+_running: set[subprocess.Popen[bytes]] = set()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for proc in list(_running):
+        _stop(proc)
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
+    _running.discard(proc)
     if proc.poll() is None:
         proc.terminate()
         try:
