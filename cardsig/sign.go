@@ -247,7 +247,7 @@ func Verify(card []byte, keys jose.JSONWebKeySet) error {
 	errs := []error{ErrNoValidSignature}
 	for i, s := range c.Signatures {
 		compact := s.Protected + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + s.Signature
-		obj, err := jose.ParseSigned(compact, []jose.SignatureAlgorithm{jose.EdDSA})
+		obj, err := jose.ParseSignedCompact(compact, []jose.SignatureAlgorithm{jose.EdDSA})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("signature %d: %w", i, err))
 			continue
