@@ -140,16 +140,17 @@ func TestBehaviorIdleGap(t *testing.T) {
 		require.NoError(t, d.err, "a 1s silence is waited out")
 		assert.Equal(t, honestKinds, kinds(d.events))
 
-		_, d = streamOnce(t, b, 972, 600*time.Millisecond, "idle-gap:after=2,gap=5s")
+		_, d = streamOnce(t, b, 972, 1500*time.Millisecond, "idle-gap:after=2,gap=5s")
 		assert.Equal(t, honestKinds[:2], kinds(d.events))
 		assert.ErrorIs(t, d.err, context.DeadlineExceeded)
 	})
 	m := behaviorMock(t, 973, 5*time.Millisecond, testkit.WithBehavior("", "idle-gap:after=2,gap=1s"))
+	long := behaviorMock(t, 974, 5*time.Millisecond, testkit.WithBehavior("", "idle-gap:after=2,gap=5s"))
 	for _, tr := range jsTransports {
 		r := jsProbe(t, m.URL, tr, "stream")
 		require.Nil(t, r.Error, r.Raw)
 		assert.Equal(t, jsHonest, r.eventKinds(), tr)
-		r = jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=500"}, m.URL, tr, "stream")
+		r = jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=1500"}, long.URL, tr, "stream")
 		assert.Equal(t, jsHonest[:2], r.eventKinds(), tr)
 		if assert.NotNil(t, r.Error, tr) {
 			assert.Equal(t, "TimeoutError", r.Error.Name, "%+v", r.Error)

@@ -15,8 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // TestBehaviorContentType: neither a2a-go v2 nor @a2a-js/sdk looks at the
@@ -300,7 +302,17 @@ func TestBehaviorSubscribeMethod(t *testing.T) {
 	} {
 		t.Run(tc.serve, func(t *testing.T) {
 			t.Parallel()
-			m := behaviorMock(t, 991, 300*time.Millisecond, testkit.WithBehavior("", "subscribe-method:serve="+tc.serve))
+			// The task works for 3s, so a subscription (the JS probe's
+			// node start included) always finds it running.
+			m := behaviorMock(t, 991, -1, testkit.WithBehavior("", "subscribe-method:serve="+tc.serve),
+				testkit.WithCardChange("agent", func(c *cards.Card) {
+					c.Skills = append([]cards.Skill{{ID: "slow", Name: "Slow", Description: "Works 3s.", Tags: []string{"slow"}}}, c.Skills...)
+				}),
+				testkit.WithTimeline("agent", "slow", timeline.Timeline{
+					{Kind: timeline.StepState, State: mocka2a.StateSubmitted},
+					{Kind: timeline.StepState, State: mocka2a.StateWorking},
+					{Kind: timeline.StepState, State: mocka2a.StateCompleted, After: 3 * time.Second},
+				}))
 			c, _ := v1Client(t, m.URL, v1Bindings[1])
 			start := func() string {
 				task := sendTask(testCtx(t), t, c, &a2a.SendMessageRequest{Message: userText("x"), Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
