@@ -139,3 +139,14 @@ func TestCardSignatureRejectsBadParams(t *testing.T) {
 		assert.Error(t, err, spec)
 	}
 }
+
+func TestCardSignatureOutOfScope(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, rigOptions{seed: 7}, parse(t, "card-signature:mode=tampered,call=1"))
+	card, keys := r.signedCard()
+	assert.ErrorIs(t, cardsig.Verify(card, keys), cardsig.ErrNoValidSignature, "call 1: tampered")
+	card, _ = r.signedCard()
+	assert.NotContains(t, string(card), "signatures", "call 2 is out of scope, and the server does not sign cards")
+	_, err := cards.Parse(card)
+	require.NoError(t, err)
+}

@@ -50,3 +50,17 @@ func TestPushAuthDialect(t *testing.T) {
 		assert.Error(t, err, spec)
 	}
 }
+
+func TestPushAuthDialectOutOfScope(t *testing.T) {
+	t.Parallel()
+	p := newPushRig(t, "push-auth-dialect:token=none,content-type=none,body=task,skill=s2")
+	id := p.sendWithPush(false) // skill s1: out of scope
+	p.settle(id, 4)
+	for _, n := range p.hook.Received() {
+		assert.Equal(t, "tok", n.Header.Get("A2A-Notification-Token"), "the honest v1.0 header")
+		assert.Equal(t, "application/a2a+json", n.Header.Get("Content-Type"))
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(n.Body, &m))
+		assert.Len(t, m, 1, "a StreamResponse")
+	}
+}
