@@ -342,3 +342,45 @@ func TestBehaviorSubscribeMethod(t *testing.T) {
 		})
 	}
 }
+
+// TestBehaviorWireFaultsV03 drives a v0.3 agent with a2a-go v0.3.15: it
+// reads a unary answer under any Content-Type and a stream under
+// application/json, and a single JSON body for a stream as zero events and
+// no error (as a2a-go v2 does); it resolves a tampered signed card without
+// a word; a resent message gets the first task from the honest mock and a
+// new one under duplicate-on-retry.
+func TestBehaviorWireFaultsV03(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		spec          string
+		streamEvents  int
+		sameTask, sig bool
+	}{
+		{"content-type", 4, true, false},
+		{"content-type:stream=type,type=application/json", 4, true, false},
+		{"content-type:stream=json,type=application/json", 0, true, false},
+		{"duplicate-on-retry", 4, false, false},
+		{"card-signature:mode=tampered", 4, true, true},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			t.Parallel()
+			ac := v03Agent("legacy", 1001)
+			ac.Behaviors = append(ac.Behaviors, must(behaviors.Parse(tc.spec)))
+			s := startMock(t, server.Config{Seed: 1001, StepDelay: 5 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+			c, card := v03Client(t, s.URL())
+			assert.Equal(t, tc.sig, len(card.Signatures) > 0)
+			msg := v03Text("hi")
+			first, err := c.SendMessage(testCtx(t), &v03.MessageSendParams{Message: msg})
+			require.NoError(t, err)
+			again, err := c.SendMessage(testCtx(t), &v03.MessageSendParams{Message: msg})
+			require.NoError(t, err)
+			t1, ok1 := first.(*v03.Task)
+			t2, ok2 := again.(*v03.Task)
+			require.True(t, ok1 && ok2)
+			assert.Equal(t, tc.sameTask, t1.ID == t2.ID)
+			events := v03Collect(t, c.SendStreamingMessage(testCtx(t), &v03.MessageSendParams{Message: v03Text("s")}))
+			assert.Len(t, events, tc.streamEvents)
+			assertV03(t, s)
+		})
+	}
+}
