@@ -15,6 +15,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRPC$$' -fuzztime=$(FUZZTIME) ./a2a
 	$(GO) test -run='^$$' -fuzz='^FuzzJSONRPC$$' -fuzztime=$(FUZZTIME) ./server
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./scenario
+	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(FUZZTIME) ./cardsig
 
 interop-deps:
 	npm ci --prefix interop/js --no-audit --no-fund
