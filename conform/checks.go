@@ -110,4 +110,5 @@ func init() {
 			Doc:   "Per task the client answers input-required no more often than the agent actually entered input-required, and sends CancelTask at most once.",
 			judge: judgeDuplicates},
 	}
+	allChecks = append(allChecks, clientChecks...)
 }

@@ -1,0 +1,64 @@
+package conform
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// clientChecks are the journal checks of client-side bugs seen in the
+// field (issue 12), judged by the testkit assertion of the same rule so a
+// Go test and a conform run agree. A scenario runs them when it lists them.
+var clientChecks = []*Check{
+	{ID: "no-page-token-loop", Summary: "the client stops listing when nextPageToken repeats the pageToken it sent",
+		Doc:   "Fails when the client sent ListTasks a pageToken again after the agent had answered that very token with it as nextPageToken (testkit.AssertNoPageTokenLoop; the behavior list-pagination-loop provokes it).",
+		judge: journalJudge(testkit.AssertNoPageTokenLoop, "no ListTasks pageToken was followed in a loop")},
+	{ID: "retry-reuses-message-id", Summary: "a message resent after a failed sending reuses its messageId",
+		Doc:   "Fails when, after a send the agent answered with an error, never answered, or a behavior broke (http-error, connection-reset, malformed-json, ...), the client's next send of the same text to the same task or context carries another messageId (testkit.AssertRetryReusedMessageID).",
+		judge: journalJudge(testkit.AssertRetryReusedMessageID, "every resent message reused its messageId")},
+	{ID: "no-use-after-bad-card-signature", Summary: "the client does not use an agent whose card signature fails verification",
+		Doc:   "Fails when the client sent an A2A request to an agent after that agent served a card whose signature a verifier must refuse (the behavior card-signature in mode tampered, wrong-canonical-form, unknown-kid, alg-none, hs256, expired-key or jku-unreachable), per agent (testkit.AssertNoRequestAfterBadCardSignature).",
+		judge: perAgentJudge(testkit.AssertNoRequestAfterBadCardSignature, "no agent was used after a bad card signature")},
+}
+
+// failMessage is an assert.TestingT that keeps the failure message.
+type failMessage struct{ msg strings.Builder }
+
+func (f *failMessage) Errorf(format string, args ...any) { fmt.Fprintf(&f.msg, format, args...) }
+
+// journalJudge judges a run with a testkit assertion over the whole journal.
+func journalJudge(assertion func(t assert.TestingT, j []server.Entry) bool, passed string) func(r *run) verdict {
+	return func(r *run) verdict {
+		var f failMessage
+		if assertion(&f, r.journal) {
+			return pass(passed, Evidence{})
+		}
+		return fail(Evidence{}, "%s", strings.TrimSpace(f.msg.String()))
+	}
+}
+
+// perAgentJudge judges a run with a testkit assertion per agent.
+func perAgentJudge(assertion func(t assert.TestingT, j []server.Entry, agent string) bool, passed string) func(r *run) verdict {
+	return func(r *run) verdict {
+		seen := map[string]bool{}
+		var msgs []string
+		for _, e := range r.journal {
+			if e.Agent == "" || seen[e.Agent] {
+				continue
+			}
+			seen[e.Agent] = true
+			var f failMessage
+			if !assertion(&f, r.journal, e.Agent) {
+				msgs = append(msgs, strings.TrimSpace(f.msg.String()))
+			}
+		}
+		if len(msgs) == 0 {
+			return pass(passed, Evidence{})
+		}
+		return fail(Evidence{}, "%s", strings.Join(msgs, "\n"))
+	}
+}
