@@ -60,6 +60,9 @@ type Exchange struct {
 	// Signing is the agent's card-signing material (see cardsig), for card
 	// signature faults; nil when the server does not provide it.
 	Signing *CardSigning
+	// Clock is the server's clock; every delay a behavior adds waits on it
+	// (nil means the wall clock).
+	Clock timeline.Clock
 
 	hooks Hooks
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 var idleGapSpec = Spec{
@@ -41,10 +42,10 @@ func (b *IdleGap) Apply(x *Exchange) {
 	if !x.Op.Streaming() {
 		return
 	}
-	ctx := requestContext(x)
+	ctx, clk := requestContext(x), clockOf(x)
 	sent := 0
 	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
-		if sent == b.After && !sleep(ctx, b.Gap) {
+		if sent == b.After && !timeline.Sleep(ctx, clk, b.Gap) {
 			return ctx.Err()
 		}
 		sent++

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"time"
+
+	"github.com/a2amock/a2amock/timeline"
 )
 
 var latencySpec = Spec{
@@ -53,9 +55,9 @@ func (b *Latency) Apply(x *Exchange) {
 		x.AddDelay(d)
 		return
 	}
-	ctx := requestContext(x)
+	ctx, clk := requestContext(x), clockOf(x)
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &bodyDelayWriter{ResponseWriter: w, d: d, ctx: ctx}
+		return &bodyDelayWriter{ResponseWriter: w, d: d, ctx: ctx, clock: clk}
 	})
 }
 
@@ -113,19 +115,12 @@ func requestContext(x *Exchange) context.Context {
 	return context.Background()
 }
 
-// sleep waits d or until ctx ends, and reports whether d passed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
+// clockOf is the clock the exchange's delays wait on.
+func clockOf(x *Exchange) timeline.Clock {
+	if x.Clock != nil {
+		return x.Clock
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return timeline.RealClock{}
 }
 
 // bodyDelayWriter sends the status line and headers at once and holds the
@@ -134,6 +129,7 @@ type bodyDelayWriter struct {
 	http.ResponseWriter
 	d      time.Duration
 	ctx    context.Context
+	clock  timeline.Clock
 	waited bool
 }
 
@@ -145,7 +141,7 @@ func (w *bodyDelayWriter) WriteHeader(code int) {
 func (w *bodyDelayWriter) Write(b []byte) (int, error) {
 	if !w.waited {
 		w.waited = true
-		if !sleep(w.ctx, w.d) {
+		if !timeline.Sleep(w.ctx, w.clock, w.d) {
 			return 0, w.ctx.Err()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 var slowStreamSpec = Spec{
@@ -40,9 +41,9 @@ func (b *SlowStream) Apply(x *Exchange) {
 		return
 	}
 	r := rng(x)
-	ctx := requestContext(x)
+	ctx, clk := requestContext(x), clockOf(x)
 	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
-		if !sleep(ctx, sampleDelay(r, b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)) {
+		if !timeline.Sleep(ctx, clk, sampleDelay(r, b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)) {
 			return ctx.Err()
 		}
 		return emit(ev)

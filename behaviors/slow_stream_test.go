@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/sse"
 )
 
 func TestSlowStream(t *testing.T) {
@@ -57,10 +58,11 @@ func TestSlowStream(t *testing.T) {
 	})
 	t.Run("ends promptly when the server closes", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, rigOptions{}, parse(t, "slow-stream:dist=uniform,min=1h,max=2h"))
+		mock, clk := clockMock(t, "slow-stream:dist=uniform,min=5m,max=6m")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		s, err := r.stream(ctx, "SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+		cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+		s, err := sse.Do(ctx, cl, req)
 		require.NoError(t, err)
 		defer s.Close()
 		done := make(chan error, 1)
@@ -68,15 +70,16 @@ func TestSlowStream(t *testing.T) {
 			_, err := collect(t, s)
 			done <- err
 		}()
-		time.Sleep(50 * time.Millisecond)
+		blockUntil(t, clk, 2) // the stream sleeps before its first event
 		closed := make(chan struct{})
-		go func() { _ = r.srv.Close(); close(closed) }()
+		go func() { mock.Close(); close(closed) }()
 		select {
 		case <-closed:
 		case <-time.After(3 * time.Second):
 			t.Fatal("server Close blocked on a sleeping stream")
 		}
 		<-done
+		assert.Zero(t, clk.Waiters(), "the sleep released its timer")
 	})
 	t.Run("bad dist", func(t *testing.T) {
 		t.Parallel()

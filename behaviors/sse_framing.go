@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 var sseFramingSpec = Spec{
@@ -79,7 +80,7 @@ func (b *SSEFraming) Apply(x *Exchange) {
 		return
 	}
 	r := rng(x)
-	ctx := requestContext(x)
+	ctx, clk := requestContext(x), clockOf(x)
 	n := 0
 	x.OnStreamEvent(func(ev a2a.Event, _ func(a2a.Event) error, raw RawStream) error {
 		frame, err := raw.Encode(ev)
@@ -94,7 +95,7 @@ func (b *SSEFraming) Apply(x *Exchange) {
 			return raw.WriteRaw(out)
 		}
 		for i, piece := range splitAt(out, cutPoints(r, len(out), bytes.Index(out, []byte("data:")), b.Pieces)) {
-			if i > 0 && !sleep(ctx, b.Gap) {
+			if i > 0 && !timeline.Sleep(ctx, clk, b.Gap) {
 				return ctx.Err()
 			}
 			if err := raw.WriteRaw(piece); err != nil {

@@ -45,7 +45,7 @@ func TestStuckSubmittedBeyondEstimate(t *testing.T) {
 	// The player arms its timer in its own goroutine: advancing before it
 	// has would push the deadline past the advances below (seen under a
 	// loaded make test).
-	clk.BlockUntil(1)
+	blockUntil(t, clk, 1)
 	clk.Advance(2 * time.Second) // the card's estimate for quick
 	assert.Equal(t, "submitted", r.get(a2a.V10, a.Task.ID).Task.State, "still submitted once the estimate has passed")
 	clk.Advance(499 * time.Millisecond)

@@ -20,6 +20,8 @@ import (
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // rig is one example file served on 127.0.0.1 and a raw JSON-RPC client of
@@ -28,6 +30,16 @@ type rig struct {
 	t      *testing.T
 	url    string
 	client *http.Client
+}
+
+// serveExampleWith serves the example through testkit, with opts applied on
+// top of the file (e.g. testkit.WithClock).
+func serveExampleWith(t *testing.T, name string, opts ...testkit.Option) *rig {
+	t.Helper()
+	mock := testkit.Start(t, append([]testkit.Option{testkit.WithScenarioFile("../examples/incidents/" + name)}, opts...)...)
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &rig{t: t, url: mock.URL, client: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
 }
 
 func serveExample(t *testing.T, name string) *rig {
@@ -273,9 +285,14 @@ func TestIncidentStreamClosedWithoutTerminal(t *testing.T) {
 	assert.Equal(t, "; Costs: 17", done.Artifacts[0].Parts[1].Text)
 }
 
+// On a fake clock the orphaned task is shown to stay working for ever, not
+// merely for as long as a test cares to sleep: once the client has gone,
+// nothing is scheduled at all.
 func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 	t.Parallel()
-	r := serveExample(t, "orphaned-working-after-disconnect.yaml")
+	t0 := time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC)
+	clk := timeline.NewFakeClock(t0)
+	r := serveExampleWith(t, "orphaned-working-after-disconnect.yaml", testkit.WithClock(clk))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	st := r.stream(ctx, "cruncher", "message/stream", message("crunch", "", map[string]any{"skillId": "crunch"}))
@@ -285,6 +302,10 @@ func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 		e := event(t, ev)
 		if e.Kind == "task" {
 			id = e.ID
+			// The player waits 5ms for working, the stream for its keep-alive.
+			require.NoError(t, clk.BlockUntilContext(ctx, 2))
+			require.True(t, clk.AdvanceToNext())
+			assert.Equal(t, 5*time.Millisecond, clk.Now().Sub(t0), "the next thing due is the working step")
 		}
 		if e.Status.State == "working" {
 			break
@@ -293,14 +314,17 @@ func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 	require.NotEmpty(t, id)
 	require.NoError(t, st.Close()) // the client goes away mid-task
 
-	time.Sleep(100 * time.Millisecond)
+	require.Eventually(t, func() bool { return clk.Waiters() == 0 }, 5*time.Second, time.Millisecond,
+		"the closed stream releases its keep-alive")
+	assert.False(t, clk.AdvanceToNext(), "nothing is scheduled: the task can never move again")
 	tk := r.get("cruncher", id)
 	assert.Equal(t, "working", tk.Status.State, "nobody ends or collects the task")
 	require.NotNil(t, tk.Status.Message)
 	assert.Equal(t, "Crunching", tk.Status.Message.Parts[0].Text)
 
-	// Re-attaching opens on the same working task and nothing follows.
-	rctx, rcancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// Re-attaching opens on the same working task and nothing follows: the
+	// only timer is the stream's keep-alive.
+	rctx, rcancel := context.WithCancel(ctx)
 	defer rcancel()
 	rs := r.stream(rctx, "cruncher", "tasks/resubscribe", map[string]any{"id": id})
 	var got []task
@@ -311,10 +335,13 @@ func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 			break
 		}
 		got = append(got, event(t, ev))
+		require.NoError(t, clk.BlockUntilContext(ctx, 1))
+		assert.Equal(t, 1, clk.Waiters(), "only the keep-alive waits")
+		rcancel()
 	}
 	require.Len(t, got, 1)
 	assert.Equal(t, "task:working", states(got)[0])
-	assert.ErrorIs(t, last, context.DeadlineExceeded, "the stream stays open with nothing to say")
+	assert.ErrorIs(t, last, context.Canceled, "the stream stayed open with nothing to say")
 }
 
 func TestIncidentResubscribeLosesEvents(t *testing.T) {

@@ -257,6 +257,7 @@ func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) (*be
 		Card:    a.card,
 		Call:    call,
 		Now:     a.srv.clock.Now(),
+		Clock:   a.srv.clock,
 	}
 	if req != nil {
 		x.Dialect, x.Binding = req.Dialect, req.Binding
@@ -591,12 +592,8 @@ func (a *agent) play(e *taskEntry, tl timeline.Timeline) {
 		defer a.srv.players.Done()
 		defer cancel()
 		for _, st := range rest {
-			if st.After > 0 {
-				select {
-				case <-a.srv.clock.After(st.After):
-				case <-ctx.Done():
-					return
-				}
+			if st.After > 0 && !timeline.Sleep(ctx, a.srv.clock, st.After) {
+				return
 			}
 			if !a.apply(e, gen, st) {
 				break

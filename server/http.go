@@ -425,8 +425,10 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 	if d <= 0 {
 		return true
 	}
+	fired, stop := s.clock.NewTimer(d)
+	defer stop()
 	select {
-	case <-s.clock.After(d):
+	case <-fired:
 		return true
 	case <-ctx.Done():
 		return false

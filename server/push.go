@@ -16,6 +16,7 @@ import (
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // Push notification delivery.
@@ -184,9 +185,7 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 		s.record(e)
 	}
 	if job.opts.Delay > 0 {
-		select {
-		case <-s.clock.After(job.opts.Delay):
-		case <-s.ctx.Done():
+		if !timeline.Sleep(s.ctx, s.clock, job.opts.Delay) {
 			rec(0, "not delivered: server closed during the delay")
 			return
 		}
@@ -229,9 +228,7 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 		if attempt >= ps.retries || s.ctx.Err() != nil {
 			return
 		}
-		select {
-		case <-s.clock.After(ps.backoff << attempt):
-		case <-s.ctx.Done():
+		if !timeline.Sleep(s.ctx, s.clock, ps.backoff<<attempt) {
 			return
 		}
 	}

@@ -212,9 +212,16 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	}
 
 	ka := s.cfg.KeepAliveInterval
+	// The keep-alive timer restarts after every event and is released when
+	// the stream ends, so a fake clock never holds a stale keep-alive
+	// deadline that nobody waits for.
+	kaFired, kaStop := s.clock.NewTimer(ka)
+	defer func() { kaStop() }()
 	for {
 		select {
 		case it, ok := <-sub.ch:
+			kaStop()
+			kaFired, kaStop = s.clock.NewTimer(ka)
 			if !ok {
 				if sub.overflow.Load() {
 					closeReason = "client too slow: events overflowed"
@@ -269,7 +276,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				}
 				return nil
 			}
-		case <-s.clock.After(ka):
+		case <-kaFired:
+			kaFired, kaStop = s.clock.NewTimer(ka)
 			if err := sw.KeepAlive(); err != nil {
 				return nil
 			}
@@ -308,9 +316,12 @@ func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw *sse.Writ
 	if !hold || raw.closed {
 		return false
 	}
+	kaFired, kaStop := s.clock.NewTimer(s.cfg.KeepAliveInterval)
+	defer func() { kaStop() }()
 	for {
 		select {
-		case <-s.clock.After(s.cfg.KeepAliveInterval):
+		case <-kaFired:
+			kaFired, kaStop = s.clock.NewTimer(s.cfg.KeepAliveInterval)
 			if err := sw.KeepAlive(); err != nil {
 				return true
 			}

@@ -155,11 +155,4 @@ func (c *FakeClock) BlockUntilContext(ctx context.Context, n int) error {
 	}
 }
 
-// TimerClock is a Clock whose timers can be released before they fire.
-// Waiting code that gives up on a timer uses it when the clock offers it.
-type TimerClock interface {
-	Clock
-	NewTimer(d time.Duration) (<-chan time.Time, func() bool)
-}
-
-var _ TimerClock = (*FakeClock)(nil)
+var _ Clock = (*FakeClock)(nil)

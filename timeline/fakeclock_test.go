@@ -121,3 +121,38 @@ func TestFakeClockAdvanceToNext(t *testing.T) {
 	default:
 	}
 }
+
+func TestSleepReleasesItsTimer(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan bool)
+	go func() { done <- Sleep(ctx, c, time.Hour) }()
+	c.BlockUntil(1)
+	cancel()
+	assert.False(t, <-done, "a cancelled sleep reports false")
+	assert.Zero(t, c.Waiters(), "an abandoned sleep leaves no timer behind")
+	assert.False(t, c.AdvanceToNext(), "nothing left to jump to")
+
+	go func() { done <- Sleep(context.Background(), c, time.Second) }()
+	c.BlockUntil(1)
+	c.Advance(time.Second)
+	assert.True(t, <-done)
+	assert.Zero(t, c.Waiters())
+
+	assert.True(t, Sleep(context.Background(), c, 0))
+	assert.False(t, Sleep(ctx, c, 0), "a zero sleep on a done context reports false")
+}
+
+func TestRealClockTimerStops(t *testing.T) {
+	t.Parallel()
+	ch, stop := RealClock{}.NewTimer(time.Hour)
+	assert.True(t, stop())
+	assert.False(t, stop())
+	select {
+	case <-ch:
+		t.Fatal("stopped timer fired")
+	default:
+	}
+	assert.True(t, Sleep(context.Background(), RealClock{}, time.Microsecond))
+}

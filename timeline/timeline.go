@@ -5,6 +5,7 @@
 package timeline
 
 import (
+	"context"
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
@@ -113,11 +114,27 @@ type Decision struct {
 }
 
 // Clock is the one source of time for players, deadlines and timestamps.
+//
+// Code that waits on a Clock uses NewTimer (or Sleep) and stops the timer
+// when it stops waiting, e.g. when another case of its select won: a fake
+// clock then counts only live waits, so a test can await them (see
+// FakeClock.BlockUntil) and never jumps to a deadline nobody waits for.
 type Clock interface {
 	Now() time.Time
-	// After returns a channel that receives once d has passed.
+	// After returns a channel that receives once d has passed. Its timer
+	// cannot be released: use it only where the wait always completes.
 	After(d time.Duration) <-chan time.Time
+	// NewTimer returns a channel that receives once d has passed and a stop
+	// function that releases the timer and reports whether it was still
+	// pending. A non-positive d fires at once.
+	NewTimer(d time.Duration) (<-chan time.Time, func() bool)
 }
+
+// TimerClock is the former name of Clock, from when releasable timers were
+// optional.
+//
+// Deprecated: use Clock.
+type TimerClock = Clock
 
 // RealClock is the wall clock.
 type RealClock struct{}
@@ -127,3 +144,26 @@ func (RealClock) Now() time.Time { return time.Now() }
 
 // After returns time.After(d).
 func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// NewTimer returns a time.Timer's channel and its Stop.
+func (RealClock) NewTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
+}
+
+// Sleep waits d on c unless ctx ends first, and reports whether d passed.
+// Its timer is released on either outcome. A non-positive d reports whether
+// ctx is still live.
+func Sleep(ctx context.Context, c Clock, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	ch, stop := c.NewTimer(d)
+	defer stop()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

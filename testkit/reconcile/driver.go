@@ -411,14 +411,7 @@ func (r *run) closeStream() {
 
 // after returns a timer on the run's clock and a function releasing it.
 func (r *run) after(d time.Duration) (<-chan time.Time, func() bool) {
-	switch c := r.clock.(type) {
-	case timeline.TimerClock:
-		return c.NewTimer(d)
-	case timeline.RealClock:
-		t := time.NewTimer(d)
-		return t.C, t.Stop
-	}
-	return r.clock.After(d), func() bool { return false }
+	return r.clock.NewTimer(d)
 }
 
 func (r *run) observe(o Observation) error {
