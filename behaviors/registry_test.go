@@ -191,3 +191,16 @@ func TestDeterministicJournal(t *testing.T) {
 	assert.Equal(t, first, second)
 	assert.NotEqual(t, first, run(12), "the seed matters")
 }
+
+func TestParseSuggestsTheClosestName(t *testing.T) {
+	t.Parallel()
+	_, err := behaviors.Parse("never-termnal")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `did you mean "never-terminal"?`)
+	_, err = behaviors.Parse("skip-workin:skill=x")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `did you mean "skip-working"?`)
+	_, err = behaviors.Parse("zzzzzzzzzzzz")
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "did you mean", "nothing is close")
+}

@@ -33,11 +33,12 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	markdown := fs.String("markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
 	list := fs.Bool("list", false, "list the suite's scenarios and the checks, then exit")
 	quiet := fs.Bool("quiet", false, "no progress lines")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseFlags(fs, "conform --client 'CMD' [flags]", args, stdout)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "a2amock conform: unexpected arguments %q (quote the client command: --client 'python client.py')\n", fs.Args())
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "a2amock conform: unexpected arguments %q (quote the client command: --client 'python client.py')\n", pos)
 		return 2
 	}
 	suite, err := conform.LoadSuite(*suiteName)

@@ -70,7 +70,7 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 	go func() { served <- hs.Serve(ln) }()
 
 	u := "http://" + ln.Addr().String()
-	logger.Info("a2amock serving behind the gateway", "url", u, "mock", srv.URL(), "agents", strings.Join(names, ","),
+	logger.Debug("a2amock serving behind the gateway", "url", u, "mock", srv.URL(), "agents", strings.Join(names, ","),
 		"seed", cfg.Seed, "card", u+"/.well-known/agent-card.json")
 	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) behind the id-rewriting gateway at %s (card: %s/.well-known/agent-card.json)\n", len(names), u, u)
 	if ready != nil {

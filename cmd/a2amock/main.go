@@ -46,8 +46,9 @@ Usage:
   a2amock record --upstream URL --out FILE   proxy a real agent and record what passes, with timing
   a2amock replay FILE [--speed S] [--splice N:fault]   serve a recording (also: serve --replay FILE)
   a2amock conform --client 'CMD' [flags]   grade an A2A client against misbehaving agents (docs/conformance.md)
+  a2amock version               print the module version and VCS revision (also --version)
 
-Run "a2amock serve -h" for the serve flags.
+Run "a2amock COMMAND -h" for a command's flags.
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -66,7 +67,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "replay":
 		return replayCmd(ctx, args[1:], stdout, stderr, nil)
 	case "behaviors":
+		if isHelp(args[1:]) {
+			fmt.Fprint(stdout, "Usage: a2amock behaviors\n\nPrints the misbehavior catalogue: every behavior, what it reproduces and its parameters.\n")
+			return 0
+		}
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "a2amock behaviors: unexpected arguments %q\n", args[1:])
+			return 2
+		}
 		fmt.Fprint(stdout, behaviors.Describe(behaviors.Catalogue()))
+		return 0
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, version())
 		return 0
 	case "healthcheck":
 		return healthcheck(args[1:], stdout, stderr)
@@ -107,17 +119,32 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	gatewayFlag := fs.Bool("gateway", false, "serve the agents behind the id-rewriting gateway on --addr (task ids differ per channel, X-Correlation-Id and metadata correlationId added; the control API passes through)")
 	limits := addLimitFlags(fs)
 	scenarioFile := fs.String("scenario", "", "serve this scenario file (see a2amock validate); --addr, --seed, --step-delay and --behavior override it when given")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	// Read by `serve --replay FILE`, which replayCmd serves; declared here
+	// so that serve -h lists them.
+	fs.String("replay", "", "serve this recording (written by a2amock record) instead of agents; see a2amock replay -h")
+	fs.Float64("speed", 1, "with --replay: divides the recorded delays (1 recorded time, 2 twice as fast, 0 no waiting)")
+	fs.String("splice", "", "with --replay: fault injected into every replayed stream at event N: N:end-stream, N:drop or N:hang")
+	pos, code, ok := parseFlags(fs, "serve [flags]", args, stdout)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "a2amock serve: unexpected arguments %q\n", fs.Args())
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "a2amock serve: unexpected arguments %q\n", pos)
 		return 2
 	}
 	if err := flagsFromEnv(fs, os.LookupEnv); err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 		return 2
 	}
+	for _, only := range []string{"replay", "speed", "splice"} {
+		if f := fs.Lookup(only); f.Value.String() != f.DefValue {
+			// Only reachable from the environment (or --speed without
+			// --replay): a replay starts from serve's arguments.
+			fmt.Fprintf(stderr, "a2amock serve: --%s (or %s) needs --replay FILE on the command line, or a2amock replay FILE\n", only, envName(only))
+			return 2
+		}
+	}
+	warnUnknownEnv(fs, stderr)
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "a2amock serve: --log-level %q: use debug, info, warn or error\n", *logLevel)
@@ -170,17 +197,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		c.Capabilities.PushNotifications = *push
 		cfg.Agents = append(cfg.Agents, server.AgentConfig{Name: n, Card: c})
 	}
-	var errs []error
-	for _, spec := range behaviorSpecs {
-		b, err := behaviors.Parse(spec)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		cfg.Agents[0].Behaviors = append(cfg.Agents[0].Behaviors, b)
-	}
-	if err := errors.Join(errs...); err != nil {
-		fmt.Fprintf(stderr, "a2amock serve: --behavior: %v\n", err)
+	if err := attachBehaviors(&cfg, behaviorSpecs); err != nil {
+		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 		return 2
 	}
 	return runServer(ctx, cfg, listen, names, stdout, stderr, logger, ready)
@@ -200,7 +218,7 @@ func runServer(ctx context.Context, cfg server.Config, addr string, names []stri
 		fmt.Fprintf(stderr, "a2amock serve: %v\n", err)
 		return 1
 	}
-	logger.Info("a2amock serving", "url", srv.URL(), "agents", strings.Join(names, ","), "seed", cfg.Seed,
+	logger.Debug("a2amock serving", "url", srv.URL(), "agents", strings.Join(names, ","), "seed", cfg.Seed,
 		"card", srv.URL()+"/.well-known/agent-card.json")
 	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) at %s (card: %s/.well-known/agent-card.json)\n", len(names), srv.URL(), srv.URL())
 	if ready != nil {
@@ -229,7 +247,7 @@ func flagsFromEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 		if given[f.Name] {
 			return
 		}
-		env := "A2AMOCK_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		env := envName(f.Name)
 		v, ok := lookup(env)
 		if !ok {
 			return
@@ -240,7 +258,7 @@ func flagsFromEnv(fs *flag.FlagSet, lookup func(string) (string, bool)) error {
 		}
 		for _, one := range values {
 			if err := fs.Set(f.Name, strings.TrimSpace(one)); err != nil {
-				errs = append(errs, fmt.Errorf("%s=%q: %w", env, v, err))
+				errs = append(errs, fmt.Errorf("%s=%s: %w", env, v, valueError(f, err)))
 			}
 		}
 	})
@@ -280,7 +298,12 @@ func healthcheck(args []string, stdout, stderr io.Writer) int {
 	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the a2amock server")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for an answer")
 	token := fs.String("control-token", "", "bearer token of the control API; default $A2AMOCK_CONTROL_TOKEN, which the image's HEALTHCHECK inherits from the container")
-	if err := fs.Parse(args); err != nil {
+	pos, code, ok := parseFlags(fs, "healthcheck [--url URL] [--timeout D]", args, stdout)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "a2amock healthcheck: unexpected arguments %q\n", pos)
 		return 2
 	}
 	if *token == "" {

@@ -28,11 +28,12 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	out := fs.String("out", "", "recording file to write when stopped (Ctrl-C); .yaml or .yml writes YAML, anything else JSON (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the proxy; point the client at the URL it prints")
 	keepCred := fs.Bool("keep-credentials", false, "keep credentials in the recording (query-string values, push tokens and credentials, webhook URL queries); by default they are written as REDACTED, so the file can be committed")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseFlags(fs, "record --upstream URL --out FILE [flags]", args, stdout)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "a2amock record: unexpected arguments %q\n", fs.Args())
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "a2amock record: unexpected arguments %q\n", pos)
 		return 2
 	}
 	if *upstream == "" || *out == "" {
@@ -148,14 +149,15 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
 	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
 	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseFlags(fs, "replay FILE [--addr A] [--speed S] [--splice N:fault]", args, stdout)
+	if !ok {
+		return code
 	}
 	switch {
-	case *file == "" && fs.NArg() == 1:
-		*file = fs.Arg(0)
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "a2amock replay: unexpected arguments %q\n", fs.Args())
+	case *file == "" && len(pos) == 1:
+		*file = pos[0]
+	case len(pos) > 0:
+		fmt.Fprintf(stderr, "a2amock replay: unexpected arguments %q\n", pos)
 		return 2
 	case *file == "":
 		fmt.Fprintln(stderr, "a2amock replay: which recording? a2amock replay FILE")
@@ -205,7 +207,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	code := 0
+	code = 0
 	select {
 	case <-ctx.Done():
 	case err := <-served:

@@ -87,7 +87,9 @@ func TestRecordThenReplayCommands(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rec.Exchanges, 2)
 
-	for _, args := range [][]string{{"--addr", "127.0.0.1:0", "--speed", "0", out}, {"--replay", out, "--addr", "127.0.0.1:0"}} {
+	// FILE before its flags too, as the usage line and docs/ci.md write it.
+	for _, args := range [][]string{{"--addr", "127.0.0.1:0", "--speed", "0", out}, {out, "--addr", "127.0.0.1:0", "--speed", "0", "--splice", "5:drop"},
+		{"--replay", out, "--addr", "127.0.0.1:0"}} {
 		replayURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
 			return replayCmd(ctx, args, io.Discard, &stderr, ready)
 		})

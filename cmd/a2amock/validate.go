@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -14,6 +16,12 @@ import (
 // validate checks scenario files the way serve would load them and prints
 // every problem with its position and the valid choices.
 func validate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	args, code, ok := parseFlags(fs, "validate FILE...\n\nChecks scenario files the way serve loads them and prints every problem with file:line:col (exit 1), or ok.", args, stdout)
+	if !ok {
+		return code
+	}
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "usage: a2amock validate FILE...")
 		return 2
@@ -80,16 +88,7 @@ func scenarioServeConfig(path string, explicit map[string]bool, addr string, see
 			cfg.StepDelay = -1
 		}
 	}
-	var errs []error
-	for _, spec := range specs {
-		b, err := behaviors.Parse(spec)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--behavior: %w", err))
-			continue
-		}
-		cfg.Agents[0].Behaviors = append(cfg.Agents[0].Behaviors, b)
-	}
-	if err := errors.Join(errs...); err != nil {
+	if err := attachBehaviors(&cfg, specs); err != nil {
 		return server.Config{}, "", nil, err
 	}
 	names := make([]string, len(cfg.Agents))
@@ -97,4 +96,36 @@ func scenarioServeConfig(path string, explicit map[string]bool, addr string, see
 		names[i] = a.Name
 	}
 	return cfg, listen, names, nil
+}
+
+// attachBehaviors parses --behavior specs (or A2AMOCK_BEHAVIOR's) and gives
+// each to the agent its agent= scope names, the first agent otherwise. A
+// spec naming an agent that is not served is an error: it would never fire.
+func attachBehaviors(cfg *server.Config, specs []string) error {
+	var errs []error
+	for _, spec := range specs {
+		b, err := behaviors.Parse(spec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--behavior (or A2AMOCK_BEHAVIOR) %q: %w", spec, err))
+			continue
+		}
+		target := 0
+		if want := b.Scope.Agent; want != "" {
+			target = -1
+			var names []string
+			for i, a := range cfg.Agents {
+				names = append(names, a.Name)
+				if a.Name == want {
+					target = i
+				}
+			}
+			if target < 0 {
+				errs = append(errs, fmt.Errorf("--behavior (or A2AMOCK_BEHAVIOR) %q: no agent named %q is served (agents: %s)",
+					spec, want, strings.Join(names, ", ")))
+				continue
+			}
+		}
+		cfg.Agents[target].Behaviors = append(cfg.Agents[target].Behaviors, b)
+	}
+	return errors.Join(errs...)
 }

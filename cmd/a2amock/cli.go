@@ -1,0 +1,194 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+)
+
+// isHelp reports whether args ask for help before any "--".
+func isHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// parseFlags parses args with fs, letting positional arguments sit between
+// flags (a2amock replay FILE --speed 2); everything after "--" is
+// positional. -h or --help prints "Usage: a2amock "+synopsis and the flags
+// to stdout. When parsing ends the command, ok is false and code is its
+// exit status: 0 after help, 2 after a bad flag (reported on stderr).
+func parseFlags(fs *flag.FlagSet, synopsis string, args []string, stdout io.Writer) (pos []string, code int, ok bool) {
+	out := fs.Output()
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: a2amock %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	if isHelp(args) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		fs.SetOutput(out)
+		return nil, 0, false
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, 2, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		// flag stops at the first non-flag or after "--": tell them apart
+		// by what was consumed.
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// version is the module version and VCS revision from the build info.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "a2amock (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	s := "a2amock " + v
+	var rev, when string
+	dirty := false
+	for _, kv := range bi.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.time":
+			when = kv.Value
+		case "vcs.modified":
+			dirty = kv.Value == "true"
+		}
+	}
+	if rev != "" {
+		s += " revision " + rev
+		if dirty {
+			s += " (modified)"
+		}
+		if when != "" {
+			s += " " + when
+		}
+	}
+	return s + " " + bi.GoVersion
+}
+
+// envName is the variable that sets flag name: A2AMOCK_<NAME>.
+func envName(flagName string) string {
+	return "A2AMOCK_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// valueError words a flag value's parse error for a person, by the flag's
+// type: "not a boolean", "not a duration", "not a number".
+func valueError(f *flag.Flag, err error) error {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return err
+	}
+	switch g.Get().(type) {
+	case bool:
+		return errors.New("not a boolean (use true or false)")
+	case time.Duration:
+		return errors.New("not a duration (e.g. 500ms, 2s)")
+	case int, int64, uint, uint64:
+		return errors.New("not a whole number")
+	case float64:
+		return errors.New("not a number")
+	}
+	return err
+}
+
+// unknownEnv lists the A2AMOCK_* variables of environ that no flag of fs
+// reads and that are not in also (variables read elsewhere).
+func unknownEnv(fs *flag.FlagSet, environ []string, also ...string) []string {
+	known := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { known[envName(f.Name)] = true })
+	for _, a := range also {
+		known[a] = true
+	}
+	var out []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "A2AMOCK_") && !known[k] {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// otherEnv are A2AMOCK_* variables other parts read: testkit.Connect and
+// the interop clients (A2AMOCK_URL, A2AMOCK_BIN) and the conformance
+// runner's client contract.
+var otherEnv = []string{"A2AMOCK_URL", "A2AMOCK_BIN", "A2AMOCK_CONTROL_TOKEN", "A2AMOCK_AGENT_URL", "A2AMOCK_PROMPT", "A2AMOCK_INPUT",
+	"A2AMOCK_DEADLINE_MS", "A2AMOCK_SCENARIO", "A2AMOCK_MODE"}
+
+// warnUnknownEnv prints one warning per A2AMOCK_* variable serve does not
+// read, with the closest one it does when there is one.
+func warnUnknownEnv(fs *flag.FlagSet, stderr io.Writer) {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, envName(f.Name)) })
+	for _, k := range unknownEnv(fs, os.Environ(), otherEnv...) {
+		hint := ""
+		if s := closest(k, names); s != "" {
+			hint = " (did you mean " + s + "?)"
+		}
+		fmt.Fprintf(stderr, "a2amock serve: warning: unknown environment variable %s ignored%s\n", k, hint)
+	}
+}
+
+// closest returns the candidate nearest to s by edit distance, or "" when
+// none is near enough to be a likely typo.
+func closest(s string, candidates []string) string {
+	s = strings.TrimPrefix(s, "A2AMOCK_")
+	best, bestD := "", max(2, len(s)/3)+1
+	for _, c := range candidates {
+		if d := editDistance(s, strings.TrimPrefix(c, "A2AMOCK_")); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
