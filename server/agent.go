@@ -94,6 +94,10 @@ type taskEntry struct {
 	pushState *taskPush
 	// bytes is the task's content size as last counted (store.go).
 	bytes int64
+	// moves counts the status changes applied to the task, so a blocking
+	// send can tell a state reached after its message from the one the
+	// task was in when the message came.
+	moves int64
 }
 
 // streamItem is what a subscriber receives.
@@ -109,6 +113,9 @@ type subscriber struct {
 	// the task on each); a full buffer drops the item instead of closing.
 	lossy    bool
 	overflow atomic.Bool
+	// taken is the task's moves when start took the message: a waiting
+	// send settles only on a state reached after it.
+	taken int64
 }
 
 const subscriberBuffer = 256
@@ -465,6 +472,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	a.boundLocked(e)
 	if sub != nil {
 		e.subs[sub] = struct{}{}
+		sub.taken = e.moves
 	}
 	if opening != nil {
 		*opening = e.task.Clone()
@@ -657,6 +665,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 				a.noteStateLocked(t.Status.State, status.State)
 			}
 			t.Status = status
+			e.moves++
 			if status.Message != nil {
 				t.History = append(t.History, *status.Message)
 			}
@@ -758,16 +767,16 @@ func (a *agent) unsubscribe(id string, sub *subscriber) {
 	}
 }
 
-// state returns the task's state and whether its player runs, without
-// copying the task.
-func (a *agent) state(id string) (st a2a.TaskState, playing, ok bool) {
+// state returns the task's state, how many status changes it went through
+// and whether its player runs, without copying the task.
+func (a *agent) state(id string) (st a2a.TaskState, moves int64, playing, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[id]
 	if !ok {
-		return "", false, false
+		return "", 0, false, false
 	}
-	return e.task.Status.State, e.playing, true
+	return e.task.Status.State, e.moves, e.playing, true
 }
 
 // taskDialect returns the dialect task id was created in, or "".

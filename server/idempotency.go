@@ -61,7 +61,7 @@ func (a *agent) answerDuplicate(ctx context.Context, req *a2a.Request, id string
 	}
 	defer a.unsubscribe(id, sub)
 	if !req.Config.ReturnImmediately {
-		a.waitSettled(ctx, id, sub)
+		a.waitSettled(ctx, id, sub, -1)
 	}
 	t, e := a.taskSnapshot(id, req.Config.HistoryLength)
 	if e != nil {

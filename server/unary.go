@@ -124,7 +124,7 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 	}
 	defer a.unsubscribe(id, sub)
 	if !req.Config.ReturnImmediately {
-		a.waitSettled(ctx, id, sub)
+		a.waitSettled(ctx, id, sub, sub.taken)
 	}
 	if x.Hooks().Push.BeforeReply {
 		a.waitFirstPush(ctx, id)
@@ -136,14 +136,18 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 	return &a2a.Result{Task: t}, nil
 }
 
-// waitSettled returns once the task is terminal or interrupted, its player
-// has stopped, the client has gone or the server closes. sub was attached
-// before the task's first step and start has returned, so the playing flag
-// is settled: a player either ran inline or runs in its goroutine.
-func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber) {
+// waitSettled returns once the task is terminal, or interrupted in a state
+// it reached after its first taken status changes (v1.0 SendMessage: a blocking
+// send waits for the task to reach a terminal or interrupted state after
+// the message; the input-required a continuation answers is not one), or
+// once its player has stopped, the client has gone or the server closes.
+// taken < 0 accepts the state the task is in. sub was attached before the
+// task's first step and start has returned, so the playing flag is settled:
+// a player either ran inline or runs in its goroutine.
+func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber, taken int64) {
 	for {
-		st, playing, ok := a.state(id)
-		if !ok || st.Terminal() || st.Interrupted() || !playing {
+		st, moves, playing, ok := a.state(id)
+		if !ok || st.Terminal() || st.Interrupted() && moves > taken || !playing {
 			return
 		}
 		select {
