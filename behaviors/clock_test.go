@@ -41,6 +41,15 @@ func blockUntil(t *testing.T, clk *timeline.FakeClock, n int) {
 	require.NoError(t, clk.BlockUntilContext(ctx, n), "waiting for %d timers on the fake clock (%d now)", n, clk.Waiters())
 }
 
+// blockUntilDue waits until a timer due within d waits on clk (the stream's
+// keep-alive, a day away, does not count), failing after five seconds.
+func blockUntilDue(t *testing.T, clk *timeline.FakeClock, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, clk.BlockUntilDue(ctx, d), "waiting for a timer due within %v (%d waiting)", d, clk.Waiters())
+}
+
 // rpcTo builds a v1.0 JSON-RPC request to url and a client that sends it
 // (its idle connections are closed at cleanup).
 func rpcTo(t *testing.T, ctx context.Context, url, method string, params any) (*http.Client, *http.Request) {
@@ -110,7 +119,7 @@ func TestSlowStreamOnFakeClock(t *testing.T) {
 	}()
 	t0 := clk.Now()
 	for i := 1; i <= 4; i++ {
-		blockUntil(t, clk, 2) // the keep-alive and the event's delay
+		blockUntilDue(t, clk, 5*time.Minute) // the event's delay has begun
 		clk.Advance(5 * time.Minute)
 		ev, ok := <-events
 		require.True(t, ok, "event %d", i)

@@ -70,7 +70,7 @@ func TestSlowStream(t *testing.T) {
 			_, err := collect(t, s)
 			done <- err
 		}()
-		blockUntil(t, clk, 2) // the stream sleeps before its first event
+		blockUntilDue(t, clk, 6*time.Minute) // the stream sleeps before its first event
 		closed := make(chan struct{})
 		go func() { mock.Close(); close(closed) }()
 		select {

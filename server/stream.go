@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
@@ -215,13 +216,19 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	// The keep-alive timer restarts after every event and is released when
 	// the stream ends, so a fake clock never holds a stale keep-alive
 	// deadline that nobody waits for.
-	kaFired, kaStop := s.clock.NewTimer(ka)
+	var kaFired <-chan time.Time
+	kaStop := func() bool { return false }
 	defer func() { kaStop() }()
 	for {
+		// The keep-alive period starts when the loop waits again, after
+		// an event was fully written (a behavior may have held it back).
+		if kaFired == nil {
+			kaFired, kaStop = s.clock.NewTimer(ka)
+		}
 		select {
 		case it, ok := <-sub.ch:
 			kaStop()
-			kaFired, kaStop = s.clock.NewTimer(ka)
+			kaFired = nil
 			if !ok {
 				if sub.overflow.Load() {
 					closeReason = "client too slow: events overflowed"
@@ -277,7 +284,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				return nil
 			}
 		case <-kaFired:
-			kaFired, kaStop = s.clock.NewTimer(ka)
+			kaFired = nil
 			if err := sw.KeepAlive(); err != nil {
 				return nil
 			}

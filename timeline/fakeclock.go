@@ -136,12 +136,24 @@ func (c *FakeClock) BlockUntil(n int) {
 	_ = c.BlockUntilContext(context.Background(), n)
 }
 
+// BlockUntilDue blocks until a timer is pending whose deadline is at most d
+// from now, or ctx is done. Where other timers wait too (a stream's
+// keep-alive), it tells a test that the wait it is about to end has begun.
+func (c *FakeClock) BlockUntilDue(ctx context.Context, d time.Duration) error {
+	return c.blockUntil(ctx, func() bool { return len(c.timers) > 0 && !c.timers[0].at.After(c.now.Add(d)) })
+}
+
 // BlockUntilContext is BlockUntil that gives up with ctx's error when ctx is
 // done, so a test cannot hang on a goroutine that already returned.
 func (c *FakeClock) BlockUntilContext(ctx context.Context, n int) error {
+	return c.blockUntil(ctx, func() bool { return len(c.timers) >= n })
+}
+
+// blockUntil waits until cond, called with c.mu held, holds.
+func (c *FakeClock) blockUntil(ctx context.Context, cond func() bool) error {
 	for {
 		c.mu.Lock()
-		if len(c.timers) >= n {
+		if cond() {
 			c.mu.Unlock()
 			return nil
 		}

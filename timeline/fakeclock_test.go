@@ -156,3 +156,16 @@ func TestRealClockTimerStops(t *testing.T) {
 	}
 	assert.True(t, Sleep(context.Background(), RealClock{}, time.Microsecond))
 }
+
+func TestFakeClockBlockUntilDue(t *testing.T) {
+	t.Parallel()
+	c := NewFakeClock(epoch)
+	c.After(time.Hour) // a far timer, like a stream's keep-alive
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	assert.ErrorIs(t, c.BlockUntilDue(ctx, time.Minute), context.DeadlineExceeded, "only a far timer waits")
+	go func() { <-c.After(time.Minute) }()
+	require.NoError(t, c.BlockUntilDue(context.Background(), time.Minute))
+	c.Advance(time.Minute)
+	assert.Equal(t, 1, c.Waiters())
+}
