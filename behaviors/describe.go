@@ -70,13 +70,35 @@ func Summary(r *Registry) string {
 	var b strings.Builder
 	b.WriteString("| behavior | reproduces |\n|---|---|\n")
 	for _, s := range r.Specs() {
-		doc := oneParagraph(s.Doc)
-		if i := strings.Index(doc, ". "); i >= 0 {
-			doc = doc[:i+1]
-		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Name, cell(doc))
+		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Name, cell(firstSentence(oneParagraph(s.Doc))))
 	}
 	return b.String()
+}
+
+// abbreviations end with a period without ending a sentence.
+var abbreviations = []string{"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "resp.", "no.", "Fig."}
+
+// firstSentence returns doc up to the end of its first sentence: a period,
+// question or exclamation mark followed by a space, other than the period
+// of an abbreviation (e.g., i.e.).
+func firstSentence(doc string) string {
+	for i := 0; i+2 < len(doc); i++ {
+		c := doc[i]
+		if c != '.' && c != '?' && c != '!' || doc[i+1] != ' ' {
+			continue
+		}
+		abbrev := false
+		for _, a := range abbreviations {
+			if strings.HasSuffix(doc[:i+1], " "+a) || doc[:i+1] == a || strings.HasSuffix(doc[:i+1], "("+a) {
+				abbrev = true
+				break
+			}
+		}
+		if !abbrev {
+			return doc[:i+1]
+		}
+	}
+	return doc
 }
 
 // The markers around the generated catalogue summary in README.md.

@@ -50,3 +50,19 @@ func TestDescribe(t *testing.T) {
 		assert.NotEqual(t, "|", rest[:1], "scope key %s is documented", k)
 	}
 }
+
+func TestFirstSentenceSkipsAbbreviations(t *testing.T) {
+	t.Parallel()
+	for doc, want := range map[string]string{
+		"Reproduces agents that answer the wrong code, e.g. -32603 for a missing task. Tests that x.": "Reproduces agents that answer the wrong code, e.g. -32603 for a missing task.",
+		"One, i.e. Two things. More.":         "One, i.e. Two things.",
+		"Waits 2.5 s. Then goes on.":          "Waits 2.5 s.",
+		"No end":                              "No end",
+		"Asks why? Because. Ok.":              "Asks why?",
+		"Ends at `x`. `y` next.":              "Ends at `x`.",
+		"Ends at version 1.0. Next sentence.": "Ends at version 1.0.",
+	} {
+		assert.Equal(t, want, behaviors.FirstSentenceForTest(doc), doc)
+	}
+	assert.NotContains(t, behaviors.Summary(behaviors.Catalogue()), "e.g. |", "no summary is cut at an abbreviation")
+}

@@ -12,6 +12,7 @@ package testkit
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,18 +32,28 @@ type Mock struct {
 
 	t   testing.TB
 	srv *server.Server
+	reg *behaviors.Registry
 }
 
 // Option configures Start.
 type Option func(*settings)
 
 type settings struct {
-	cfg       server.Config
-	dialect   a2a.Dialect
-	behaviors map[string][]string
-	direct    map[string][]behaviors.Behavior
-	mutate    map[string][]func(*cards.Card)
-	errs      []error
+	cfg     server.Config
+	dialect a2a.Dialect
+	// pending are the behaviors of WithBehavior and WithBehaviorValue, in
+	// the order given.
+	pending []pendingBehavior
+	mutate  map[string][]func(*cards.Card)
+	errs    []error
+}
+
+// pendingBehavior is one behavior to attach once every agent is known:
+// spec parsed through the registry, or value as given.
+type pendingBehavior struct {
+	agent string
+	spec  string
+	value behaviors.Behavior
 }
 
 func (s *settings) agent(name string) *server.AgentConfig {
@@ -109,14 +120,26 @@ func WithStepDelay(d time.Duration) Option { return func(s *settings) { s.cfg.St
 func WithClock(c timeline.Clock) Option { return func(s *settings) { s.cfg.Clock = c } }
 
 // WithBehavior applies behavior specs ("name:key=value,...", see package
-// behaviors) to the named agent; an empty name means the first agent.
+// behaviors) to the named agent; an empty name means the first agent. The
+// agent must be configured (by WithAgents, WithCard, a scenario...): a
+// name that is not makes Start fail, as does a spec whose agent= scope
+// names another agent, since neither would ever act.
 func WithBehavior(agentName string, specs ...string) Option {
-	return func(s *settings) { s.behaviors[agentName] = append(s.behaviors[agentName], specs...) }
+	return func(s *settings) {
+		for _, spec := range specs {
+			s.pending = append(s.pending, pendingBehavior{agent: agentName, spec: spec})
+		}
+	}
 }
 
-// WithBehaviorValue applies behaviors built in Go to the named agent.
+// WithBehaviorValue applies behaviors built in Go to the named agent, which
+// must be configured, as for WithBehavior.
 func WithBehaviorValue(agentName string, bs ...behaviors.Behavior) Option {
-	return func(s *settings) { s.direct[agentName] = append(s.direct[agentName], bs...) }
+	return func(s *settings) {
+		for _, b := range bs {
+			s.pending = append(s.pending, pendingBehavior{agent: agentName, value: b})
+		}
+	}
 }
 
 // WithTimeline scripts the named agent's skill: a new task of that skill
@@ -144,7 +167,7 @@ func WithServerConfig(f func(*server.Config)) Option { return func(s *settings) 
 // t.Cleanup. It fails the test if the configuration is invalid.
 func Start(t testing.TB, opts ...Option) *Mock {
 	t.Helper()
-	srv, err := build(opts)
+	srv, reg, err := build(opts)
 	if err != nil {
 		t.Fatalf("testkit.Start: %v", err)
 		return nil
@@ -153,7 +176,7 @@ func Start(t testing.TB, opts ...Option) *Mock {
 		t.Fatalf("testkit.Start: %v", err)
 		return nil
 	}
-	m := &Mock{URL: srv.URL(), t: t, srv: srv}
+	m := &Mock{URL: srv.URL(), t: t, srv: srv, reg: reg}
 	t.Cleanup(m.Close)
 	return m
 }
@@ -161,23 +184,37 @@ func Start(t testing.TB, opts ...Option) *Mock {
 // NewServer starts a mock like Start, for code that has no testing.TB
 // (examples, programs); the caller must Close it.
 func NewServer(opts ...Option) (*Mock, error) {
-	srv, err := build(opts)
+	srv, reg, err := build(opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := srv.Start("127.0.0.1:0"); err != nil {
 		return nil, err
 	}
-	return &Mock{URL: srv.URL(), srv: srv}, nil
+	return &Mock{URL: srv.URL(), srv: srv, reg: reg}, nil
 }
 
-func build(opts []Option) (*server.Server, error) {
-	s := &settings{behaviors: map[string][]string{}, direct: map[string][]behaviors.Behavior{}, mutate: map[string][]func(*cards.Card){}}
+func build(opts []Option) (*server.Server, *behaviors.Registry, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = behaviors.Catalogue()
+	}
+	srv, err := server.New(cfg)
+	return srv, reg, err
+}
+
+// buildConfig applies opts in order and returns the server configuration.
+func buildConfig(opts []Option) (server.Config, error) {
+	s := &settings{mutate: map[string][]func(*cards.Card){}}
 	for _, o := range opts {
 		o(s)
 	}
 	if err := errors.Join(s.errs...); err != nil {
-		return nil, err
+		return server.Config{}, err
 	}
 	if len(s.cfg.Agents) == 0 {
 		s.agent("agent")
@@ -204,32 +241,39 @@ func build(opts []Option) (*server.Server, error) {
 	if reg == nil {
 		reg = behaviors.Catalogue()
 	}
-	for name, specs := range s.behaviors {
-		target := name
+	var errs []error
+	for _, p := range s.pending {
+		target := p.agent
 		if target == "" {
 			target = first
 		}
-		a := s.agent(target)
-		for _, spec := range specs {
-			b, err := reg.Parse(spec)
+		a := s.configured(target)
+		if a == nil {
+			errs = append(errs, fmt.Errorf("WithBehavior(%q): no agent %q is configured (agents: %s)", p.agent, target, s.agentList()))
+			continue
+		}
+		b := p.value
+		if b == nil {
+			sc, err := reg.Parse(p.spec)
 			if err != nil {
-				return nil, fmt.Errorf("agent %s: %w", target, err)
+				errs = append(errs, fmt.Errorf("agent %s: %w", target, err))
+				continue
 			}
-			a.Behaviors = append(a.Behaviors, b)
+			if sc.Scope.Agent != "" && sc.Scope.Agent != target {
+				errs = append(errs, fmt.Errorf("agent %s: %q is scoped to agent %q: it would never act", target, p.spec, sc.Scope.Agent))
+				continue
+			}
+			b = sc
 		}
+		a.Behaviors = append(a.Behaviors, b)
 	}
-	for name, bs := range s.direct {
-		target := name
-		if target == "" {
-			target = first
-		}
-		a := s.agent(target)
-		a.Behaviors = append(a.Behaviors, bs...)
+	if err := errors.Join(errs...); err != nil {
+		return server.Config{}, err
 	}
 	if s.cfg.Scenarios == nil {
 		s.cfg.Scenarios = scenario.Loader(s.cfg.Registry)
 	}
-	return server.New(s.cfg)
+	return s.cfg, nil
 }
 
 // Close shuts the server down; open streams end and every goroutine stops.
@@ -276,7 +320,7 @@ func (m *Mock) SetBehavior(agentName string, specs ...string) error {
 func (m *Mock) setBehavior(agentName string, specs []string) error {
 	var bs []behaviors.Behavior
 	for _, spec := range specs {
-		b, err := behaviors.Parse(spec)
+		b, err := m.reg.Parse(spec)
 		if err != nil {
 			return err
 		}
@@ -287,3 +331,21 @@ func (m *Mock) setBehavior(agentName string, specs []string) error {
 
 // Reset forgets every task and clears the journal.
 func (m *Mock) Reset() { m.srv.Reset() }
+
+// configured returns the agent named name, or nil when none is.
+func (s *settings) configured(name string) *server.AgentConfig {
+	for i := range s.cfg.Agents {
+		if s.cfg.Agents[i].Name == name {
+			return &s.cfg.Agents[i]
+		}
+	}
+	return nil
+}
+
+func (s *settings) agentList() string {
+	names := make([]string, len(s.cfg.Agents))
+	for i, a := range s.cfg.Agents {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,58 @@
+package testkit_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/reconcile"
+)
+
+// exampleT stands in for the *testing.T a real test passes to Start (an
+// example function has none): it runs the cleanups Start registers.
+type exampleT struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (t *exampleT) Helper()                   {}
+func (t *exampleT) Cleanup(f func())          { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Errorf(f string, a ...any) { fmt.Printf(f+"\n", a...) }
+func (t *exampleT) Fatalf(f string, a ...any) { panic(fmt.Sprintf(f, a...)) }
+func (t *exampleT) finish() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+}
+
+// Start in a test: two agents, one of which fails its first send with a
+// 503; the mock is closed when the test ends.
+func ExampleStart() {
+	t := &exampleT{} // in a test: func TestMyClient(t *testing.T)
+	defer t.finish()
+
+	mock := testkit.Start(t, testkit.WithSeed(7), testkit.WithAgents("planner", "coder"),
+		testkit.WithStepDelay(-1), testkit.WithBehavior("coder", "http-error:status=503,op=send,call=1"))
+
+	ctx := context.Background()
+	msg := func(text string) *a2a.Message {
+		return &a2a.Message{MessageID: text, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+	}
+	planner := testkit.NewClient(mock.AgentURL("planner") + "/")
+	defer planner.CloseIdleConnections()
+	task, err := planner.Send(ctx, msg("plan"), reconcile.SendOptions{})
+	fmt.Println("planner:", task.Status.State, err)
+
+	coder := testkit.NewClient(mock.AgentURL("coder") + "/")
+	defer coder.CloseIdleConnections()
+	_, err = coder.Send(ctx, msg("code"), reconcile.SendOptions{})
+	fmt.Println("coder, first send fails:", err != nil)
+	task, err = coder.Send(ctx, msg("code again"), reconcile.SendOptions{})
+	fmt.Println("coder, second send:", task.Status.State, err)
+	// Output:
+	// planner: completed <nil>
+	// coder, first send fails: true
+	// coder, second send: completed <nil>
+}
