@@ -38,6 +38,10 @@ func (p Problem) String() string {
 // Config return it; nothing is served from a file that has one.
 type Error struct {
 	Problems []Problem
+
+	// partial is the file decoded leniently despite its structural
+	// problems, when it could be, so Check can add the semantic ones.
+	partial *Scenario
 }
 
 // Error renders one problem per line.

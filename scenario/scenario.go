@@ -16,11 +16,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/a2amock/a2amock/behaviors"
 )
 
 //go:generate go run ./internal/genschema ../docs/scenario.schema.json
@@ -90,6 +93,12 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 	c := &checker{ps: ps, pos: positions{}, raw: map[string]string{}}
 	c.walk(body, reflect.TypeFor[Scenario](), "", nil)
 	if err := ps.err(); err != nil {
+		// Keep what decodes leniently (unknown keys dropped), so Check can
+		// report the semantic problems in the same pass.
+		if partial := (&Scenario{}); yaml.Unmarshal(data, partial) == nil {
+			partial.file, partial.pos = filename, c.pos
+			err.(*Error).partial = partial
+		}
 		return nil, err
 	}
 	s := &Scenario{}
@@ -139,4 +148,55 @@ func (s *Scenario) Address() string { return s.Server.Address }
 // String names the scenario's file and its number of agents, for logs.
 func (s *Scenario) String() string {
 	return fmt.Sprintf("scenario %s (%d agents)", s.file, len(s.Agents))
+}
+
+// Check reports every problem of the scenario file at path in one pass, as
+// a2amock validate prints them: the structural ones Parse finds and the
+// semantic ones Config finds (skill references, behavior names and
+// parameters), the latter also when the file has structural problems, as
+// long as it still decodes. registry nil means behaviors.Catalogue().
+func Check(path string, registry *behaviors.Registry) error {
+	s, err := Load(path)
+	if err == nil {
+		_, err = s.Config(registry)
+		return err
+	}
+	var se *Error
+	if !errors.As(err, &se) || se.partial == nil {
+		return err
+	}
+	semantic := semanticProblems(se.partial, registry)
+	seen := map[string]bool{}
+	all := &Error{}
+	for _, p := range append(append([]Problem(nil), se.Problems...), semantic...) {
+		if k := p.String(); !seen[k] {
+			seen[k] = true
+			all.Problems = append(all.Problems, p)
+		}
+	}
+	sort.SliceStable(all.Problems, func(i, j int) bool {
+		a, b := all.Problems[i], all.Problems[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return all
+}
+
+// semanticProblems runs Config on a leniently decoded file. A file with
+// structural problems may hold what Config never expects; a panic there
+// only costs the extra problems, never the structural ones.
+func semanticProblems(s *Scenario, registry *behaviors.Registry) (out []Problem) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	_, err := s.Config(registry)
+	var se *Error
+	if errors.As(err, &se) {
+		return se.Problems
+	}
+	return nil
 }

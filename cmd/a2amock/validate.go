@@ -50,12 +50,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 }
 
 func checkScenario(path string, reg *behaviors.Registry) error {
-	s, err := scenario.Load(path)
-	if err != nil {
-		return err
-	}
-	_, err = s.Config(reg)
-	return err
+	return scenario.Check(path, reg)
 }
 
 // scenarioServeConfig builds serve's configuration from a scenario file (the

@@ -115,3 +115,38 @@ func TestServeScenarioRefusesBadFile(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errb.String(), bad+`:3:17: agents[0].behaviors[0]: unknown behavior "nope"`)
 }
+
+// Structural and semantic problems of one file come out of one run: an
+// unknown key and a bad duration beside a misspelled behavior, a bad
+// behavior parameter and a timeline for a skill the card does not have.
+func TestValidateStructuralAndSemanticInOnePass(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "both.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(`server:
+  stepDelay: soon
+agents:
+  - name: a
+    colour: blue
+    card:
+      skills:
+        - id: s1
+          name: One
+    behaviors:
+      - never-termnal
+      - latency:dist=zipf
+    timelines:
+      - skill: nope
+        steps:
+          - state: working
+`), 0o600))
+	var out, errb bytes.Buffer
+	assert.Equal(t, 1, run(context.Background(), []string{"validate", bad}, &out, &errb))
+	got := errb.String()
+	assert.Contains(t, got, bad+`:2:14: server.stepDelay: "soon" is not a duration`, got)
+	assert.Contains(t, got, `unknown key "colour"`, got)
+	assert.Contains(t, got, `unknown behavior "never-termnal" (did you mean "never-terminal"?)`, got)
+	assert.Contains(t, got, `dist must be fixed, uniform, normal or lognormal`, got)
+	assert.Contains(t, got, `nope`, got)
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	assert.Len(t, lines, 5, got)
+}
