@@ -336,11 +336,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	if !ok {
 		return rr.fail(w, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
-	if d == a2a.V03 && (a.card.Dialect == a2a.V02 || a.card.Dialect == a2a.V01) {
-		// v0.1, v0.2 and v0.3 share some method names; the card says which
-		// generation the agent speaks.
-		d = a.card.Dialect
-	}
+	d = a.methodDialect(d, rpc.Method)
 	rr.codec = a2a.CodecFor(d)
 	if e := s.checkVersion(r, d); e != nil {
 		return rr.fail(w, e)
@@ -349,15 +345,60 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	if e != nil {
 		return rr.fail(w, e)
 	}
-	if d == a2a.V03 && req.TaskID != "" && a.taskDialect(req.TaskID) == a2a.V01 {
-		// A task created by tasks/send is answered in v0.1 shape on the
-		// methods v0.1 shares with v0.3 (tasks/get, tasks/cancel, ...).
-		if r01, e01 := a2a.CodecFor(a2a.V01).DecodeParams(op, rpc.Params); e01 == nil {
-			d, req, rr.codec = a2a.V01, r01, a2a.CodecFor(a2a.V01)
+	if other := a.sharedMethodTaskDialect(d, rpc.Method, req.TaskID); other != "" {
+		// A task is answered in the shape of the generation that created
+		// it on the methods v0.1 shares with v0.3 (tasks/get, tasks/cancel,
+		// tasks/resubscribe).
+		if r2, e2 := a2a.CodecFor(other).DecodeParams(op, rpc.Params); e2 == nil {
+			d, req, rr.codec = other, r2, a2a.CodecFor(other)
 		}
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
 	return s.serveRequest(w, r, a, base, req, rr)
+}
+
+// methodDialect picks the dialect that serves a JSON-RPC method found in
+// dialect d. v0.1, v0.2 and v0.3 share some method names (tasks/get,
+// tasks/cancel, tasks/resubscribe): on those the card says which generation
+// the agent speaks. A method only a later generation has (message/send,
+// message/stream, tasks/pushNotificationConfig/*) is served as that
+// generation whatever the card's dialect, as v1.0 methods are: one endpoint
+// serves every dialect, so a v0.3 client of a v0.1 agent is answered in
+// v0.3, never refused for lacking v0.1's client-chosen task id.
+func (a *agent) methodDialect(d a2a.Dialect, method string) a2a.Dialect {
+	if d != a2a.V03 {
+		return d
+	}
+	switch a.card.Dialect {
+	case a2a.V02:
+		return a2a.V02
+	case a2a.V01:
+		if _, shared := a2a.CodecFor(a2a.V01).Methods()[method]; shared {
+			return a2a.V01
+		}
+	}
+	return d
+}
+
+// sharedMethodTaskDialect returns the dialect a request of dialect d about
+// task id, by a method v0.1 and v0.3 share, is answered in when it differs from d: a task created by v0.1's
+// tasks/send read with a v0.3 method of the same name, or one created by
+// v0.3's message/send on a v0.1 agent read with tasks/get; "" otherwise.
+func (a *agent) sharedMethodTaskDialect(d a2a.Dialect, method, id string) a2a.Dialect {
+	if id == "" || d != a2a.V03 && d != a2a.V01 {
+		return ""
+	}
+	if _, shared := a2a.CodecFor(a2a.V03).Methods()[method]; !shared {
+		return ""
+	}
+	td := a.taskDialect(id)
+	switch {
+	case d == a2a.V03 && td == a2a.V01:
+		return a2a.V01
+	case d == a2a.V01 && (td == a2a.V03 || td == a2a.V02):
+		return a2a.V03
+	}
+	return ""
 }
 
 // serveRequest is what both bindings do with a decoded request: journal it,
