@@ -10,6 +10,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -265,9 +266,17 @@ func (s *Server) Start(addr string) error {
 }
 
 // Serve serves on ln in the background until Close.
-func (s *Server) Serve(ln net.Listener) {
+func (s *Server) Serve(ln net.Listener) { s.serve(ln, "http://") }
+
+// ServeTLS serves HTTPS on ln with cfg (which must hold a certificate) in
+// the background until Close; URL and the cards' interface URLs are https.
+func (s *Server) ServeTLS(ln net.Listener, cfg *tls.Config) {
+	s.serve(tls.NewListener(ln, cfg), "https://")
+}
+
+func (s *Server) serve(ln net.Listener, scheme string) {
 	s.listener = ln
-	s.url = "http://" + ln.Addr().String()
+	s.url = scheme + ln.Addr().String()
 	s.httpSrv = httpserve.New(s.echo, httpserve.Timeouts{Read: s.cfg.ReadTimeout, Idle: s.cfg.IdleTimeout}, s.ctx)
 	s.streams.Add(1)
 	go func() {

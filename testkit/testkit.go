@@ -10,8 +10,10 @@
 package testkit
 
 import (
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -30,9 +32,11 @@ type Mock struct {
 	// agent is served at its root.
 	URL string
 
-	t   testing.TB
-	srv *server.Server
-	reg *behaviors.Registry
+	t      testing.TB
+	srv    *server.Server
+	reg    *behaviors.Registry
+	client *http.Client
+	pool   *x509.CertPool
 }
 
 // Option configures Start.
@@ -167,32 +171,19 @@ func WithServerConfig(f func(*server.Config)) Option { return func(s *settings) 
 // t.Cleanup. It fails the test if the configuration is invalid.
 func Start(t testing.TB, opts ...Option) *Mock {
 	t.Helper()
-	srv, reg, err := build(opts)
+	m, err := newMock(opts, false)
 	if err != nil {
 		t.Fatalf("testkit.Start: %v", err)
 		return nil
 	}
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("testkit.Start: %v", err)
-		return nil
-	}
-	m := &Mock{URL: srv.URL(), t: t, srv: srv, reg: reg}
+	m.t = t
 	t.Cleanup(m.Close)
 	return m
 }
 
 // NewServer starts a mock like Start, for code that has no testing.TB
 // (examples, programs); the caller must Close it.
-func NewServer(opts ...Option) (*Mock, error) {
-	srv, reg, err := build(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		return nil, err
-	}
-	return &Mock{URL: srv.URL(), srv: srv, reg: reg}, nil
-}
+func NewServer(opts ...Option) (*Mock, error) { return newMock(opts, false) }
 
 func build(opts []Option) (*server.Server, *behaviors.Registry, error) {
 	cfg, err := buildConfig(opts)
@@ -279,6 +270,7 @@ func buildConfig(opts []Option) (server.Config, error) {
 // Close shuts the server down; open streams end and every goroutine stops.
 // It is safe to call more than once.
 func (m *Mock) Close() {
+	m.client.CloseIdleConnections()
 	if err := m.srv.Close(); err != nil && m.t != nil {
 		m.t.Errorf("testkit: closing the mock: %v", err)
 	}
