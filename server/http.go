@@ -343,7 +343,12 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
-		return rr.fail(w, e)
+		if !paramError(e) || a.gate(op) == nil {
+			return rr.fail(w, e)
+		}
+		// Capability before parameters: an operation the card does not
+		// declare is refused as such whatever its parameters.
+		req = &a2a.Request{Op: op}
 	}
 	if other := a.sharedMethodTaskDialect(d, rpc.Method, req.TaskID); other != "" {
 		// A task is answered in the shape of the generation that created
@@ -413,7 +418,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		defer context.AfterFunc(a.ctx, cancel)()
 		r = r.WithContext(ctx)
 	}
-	if e := s.checkSizes(req); e != nil {
+	if e := s.checkSizes(req); e != nil && a.gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)

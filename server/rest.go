@@ -69,40 +69,34 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		if i := strings.LastIndexByte(id, ':'); i >= 0 {
 			id, verb = id[:i], id[i+1:]
 		}
-		if err := checkID("task id", id); err != nil {
-			return rt, err
-		}
-		rt.taskID = id
+		var err *a2a.Error
 		switch verb {
 		case "":
-			return want(http.MethodGet, a2a.OpGetTask, "/tasks/{id}")
+			rt, err = want(http.MethodGet, a2a.OpGetTask, "/tasks/{id}")
 		case "cancel":
-			return want(http.MethodPost, a2a.OpCancelTask, "/tasks/{id}:cancel")
+			rt, err = want(http.MethodPost, a2a.OpCancelTask, "/tasks/{id}:cancel")
 		case "subscribe":
 			// The proto says GET, the spec prose POST: serve both.
-			if method == http.MethodGet || method == http.MethodPost {
-				rt.op, rt.method = a2a.OpSubscribe, method+" /tasks/{id}:subscribe"
-				return rt, nil
+			if method != http.MethodGet && method != http.MethodPost {
+				return wrongMethod("GET, POST")
 			}
-			return wrongMethod("GET, POST")
+			rt.op, rt.method = a2a.OpSubscribe, method+" /tasks/{id}:subscribe"
+		default:
+			return rt, notFound
 		}
-		return rt, notFound
+		if err != nil {
+			return rt, err
+		}
+		return rt.withIDs(id, "")
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "subscribe":
 		// The pre-1.0 path. Only a behavior (subscribe-method) serves it;
 		// serveRequest answers 404 otherwise.
-		if err := checkID("task id", segs[1]); err != nil {
-			return rt, err
-		}
 		if method != http.MethodGet && method != http.MethodPost {
 			return wrongMethod("GET, POST")
 		}
-		rt.taskID, rt.op, rt.method = segs[1], a2a.OpSubscribe, method+" "+LegacySubscribeRoute
-		return rt, nil
+		rt.op, rt.method = a2a.OpSubscribe, method+" "+LegacySubscribeRoute
+		return rt.withIDs(segs[1], "")
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
-		if err := checkID("task id", segs[1]); err != nil {
-			return rt, err
-		}
-		rt.taskID = segs[1]
 		switch method {
 		case http.MethodPost:
 			rt.op, rt.method = a2a.OpSetPushConfig, "POST /tasks/{id}/pushNotificationConfigs"
@@ -111,15 +105,8 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		default:
 			return wrongMethod("GET, POST")
 		}
-		return rt, nil
+		return rt.withIDs(segs[1], "")
 	case len(segs) == 4 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
-		if err := checkID("task id", segs[1]); err != nil {
-			return rt, err
-		}
-		if err := checkID("config id", segs[3]); err != nil {
-			return rt, err
-		}
-		rt.taskID, rt.configID = segs[1], segs[3]
 		switch method {
 		case http.MethodGet:
 			rt.op, rt.method = a2a.OpGetPushConfig, "GET /tasks/{id}/pushNotificationConfigs/{configId}"
@@ -128,9 +115,26 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		default:
 			return wrongMethod("GET, DELETE")
 		}
-		return rt, nil
+		return rt.withIDs(segs[1], segs[3])
 	}
 	return rt, notFound
+}
+
+// withIDs checks the ids of a matched route (a config id only when
+// configID is not ""). A bad id is a parameter error: the route's op stays
+// set, so a capability the card does not declare is answered first.
+func (rt restRoute) withIDs(taskID, configID string) (restRoute, *a2a.Error) {
+	if err := checkID("task id", taskID); err != nil {
+		return rt, err
+	}
+	rt.taskID = taskID
+	if configID != "" || rt.op == a2a.OpGetPushConfig || rt.op == a2a.OpDeletePush {
+		if err := checkID("config id", configID); err != nil {
+			return rt, err
+		}
+		rt.configID = configID
+	}
+	return rt, nil
 }
 
 func checkID(what, id string) *a2a.Error {
@@ -184,7 +188,7 @@ func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
 	rp := restReply{codec: a2a.CodecFor(a2a.V10), ct: restContentType(r)}
 	rt, e := parseREST(r.Method, path)
-	if e != nil {
+	if e != nil && rt.op == "" {
 		if rt.allow != "" {
 			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
 			w.Header().Set("Allow", rt.allow)
@@ -194,35 +198,45 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if e := s.checkVersion(r, a2a.V10); e != nil {
 		return rp.fail(w, e)
 	}
-	var req *a2a.Request
-	switch rt.op {
-	case a2a.OpSend, a2a.OpStream, a2a.OpSetPushConfig:
-		if e := checkContentType(r); e != nil {
+	req, e := s.restRequest(r, rt, e, rp.codec)
+	if e != nil {
+		if !paramError(e) || a.gate(rt.op) == nil {
 			return rp.fail(w, e)
 		}
-		body, e := readBody(r, s.cfg.MaxBodyBytes)
-		if e != nil {
-			return rp.fail(w, e)
-		}
-		if rt.op == a2a.OpSetPushConfig {
-			if body, e = withTaskID(body, rt.taskID); e != nil {
-				return rp.fail(w, e)
-			}
-		}
-		if req, e = rp.codec.DecodeParams(rt.op, body); e != nil {
-			return rp.fail(w, e)
-		}
-	default:
-		var e *a2a.Error
-		if req, e = restQuery(rt, r.URL.Query()); e != nil {
-			return rp.fail(w, e)
-		}
+		// Capability before parameters: an operation the card does not
+		// declare is refused as such whatever its parameters.
+		req = &a2a.Request{}
 	}
 	req.Op, req.Dialect, req.Binding, req.Method = rt.op, a2a.V10, a2a.BindingREST, rt.method
 	if req.Tenant == "" {
 		req.Tenant = rt.tenant
 	}
 	return s.serveRequest(w, r, a, base, req, rp)
+}
+
+// restRequest decodes the request of a matched route; routeErr is the
+// route's own parameter error (a bad id in the path).
+func (s *Server) restRequest(r *http.Request, rt restRoute, routeErr *a2a.Error, codec a2a.Codec) (*a2a.Request, *a2a.Error) {
+	if routeErr != nil {
+		return nil, routeErr
+	}
+	switch rt.op {
+	case a2a.OpSend, a2a.OpStream, a2a.OpSetPushConfig:
+		if e := checkContentType(r); e != nil {
+			return nil, e
+		}
+		body, e := readBody(r, s.cfg.MaxBodyBytes)
+		if e != nil {
+			return nil, e
+		}
+		if rt.op == a2a.OpSetPushConfig {
+			if body, e = withTaskID(body, rt.taskID); e != nil {
+				return nil, e
+			}
+		}
+		return codec.DecodeParams(rt.op, body)
+	}
+	return restQuery(rt, r.URL.Query())
 }
 
 // withTaskID sets taskId from the path in a push-config body.

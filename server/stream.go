@@ -97,7 +97,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		s.recordResponse(a, req, reqNo, nil, e)
 		return f.refuse(w, e)
 	}
-	if e := a.gate(req.Op); e != nil {
+	if e := a.gateRequest(req); e != nil {
 		return refuse(e)
 	}
 	if hooks.StreamNotStream != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
@@ -33,9 +34,29 @@ func (a *agent) gate(op a2a.Op) *a2a.Error {
 	return nil
 }
 
+// gateRequest is gate for a decoded request: a send whose configuration
+// asks for push notifications is refused by an agent whose card does not
+// declare them, instead of delivering pushes it said it does not support.
+func (a *agent) gateRequest(req *a2a.Request) *a2a.Error {
+	if err := a.gate(req.Op); err != nil {
+		return err
+	}
+	if (req.Op == a2a.OpSend || req.Op == a2a.OpStream) && req.Config.PushConfig != nil && !a.card.Capabilities.PushNotifications {
+		return a2a.Errorf(a2a.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications, and the message's configuration asks for them")
+	}
+	return nil
+}
+
+// paramError reports whether e refuses a request's parameters (not its
+// size or media type), which a capability the card does not declare
+// overrides: capability before parameters.
+func paramError(e *a2a.Error) bool {
+	return e.HTTPStatus != http.StatusRequestEntityTooLarge && e.HTTPStatus != http.StatusUnsupportedMediaType
+}
+
 // serveUnary answers every non-streaming operation in canonical form.
 func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.Exchange, origin, base string) (*a2a.Result, *a2a.Error) {
-	if err := a.gate(req.Op); err != nil {
+	if err := a.gateRequest(req); err != nil {
 		return nil, err
 	}
 	switch req.Op {
