@@ -31,7 +31,7 @@ type failMessage struct{ msg strings.Builder }
 func (f *failMessage) Errorf(format string, args ...any) { fmt.Fprintf(&f.msg, format, args...) }
 
 // journalJudge judges a run with a testkit assertion over the whole journal.
-func journalJudge(assertion func(t assert.TestingT, j []server.Entry) bool, passed string) func(r *run) verdict {
+func journalJudge(assertion func(t assert.TestingT, j []server.Entry, msgAndArgs ...any) bool, passed string) func(r *run) verdict {
 	return func(r *run) verdict {
 		var f failMessage
 		if assertion(&f, r.journal) {
@@ -42,7 +42,7 @@ func journalJudge(assertion func(t assert.TestingT, j []server.Entry) bool, pass
 }
 
 // perAgentJudge judges a run with a testkit assertion per agent.
-func perAgentJudge(assertion func(t assert.TestingT, j []server.Entry, agent string) bool, passed string) func(r *run) verdict {
+func perAgentJudge(assertion func(t assert.TestingT, j []server.Entry, agent string, msgAndArgs ...any) bool, passed string) func(r *run) verdict {
 	return func(r *run) verdict {
 		seen := map[string]bool{}
 		var msgs []string

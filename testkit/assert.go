@@ -143,10 +143,10 @@ func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string
 
 // AssertNoUnreconciled asserts that no task of the ledger is left neither
 // terminal nor diverged: nothing the client would orphan if it stopped now.
-func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger) bool {
+func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger, msgAndArgs ...any) bool {
 	helper(t)
 	if ledger == nil {
-		return assert.Fail(t, "no ledger to check")
+		return assert.Fail(t, "no ledger to check", msgAndArgs...)
 	}
 	open := ledger.Unreconciled()
 	if len(open) == 0 {
@@ -159,25 +159,25 @@ func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger) bool {
 		b.WriteString(failure(fmt.Sprintf("task %q", task.TaskID()), channels(task),
 			"every task ends terminal, canceled or diverged", describeTask(task), ""))
 	}
-	return assert.Fail(t, b.String())
+	return assert.Fail(t, b.String(), msgAndArgs...)
 }
 
 // AssertDiverged asserts that a divergence of the given kind was surfaced.
 // subject is a *reconcile.Ledger (some task has the outcome diverged with
 // that kind), a *reconcile.Result (its ledger), or an error (it wraps a
 // *reconcile.DivergenceError of that kind).
-func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind) bool {
+func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind, msgAndArgs ...any) bool {
 	helper(t)
 	declared := fmt.Sprintf("a divergence of kind %s surfaced", kind)
 	switch s := subject.(type) {
 	case *reconcile.Result:
 		if s == nil || s.Ledger == nil {
-			return assert.Fail(t, failure("no task: the result has no ledger", "-", declared, "nothing to check", ""))
+			return assert.Fail(t, failure("no task: the result has no ledger", "-", declared, "nothing to check", ""), msgAndArgs...)
 		}
-		return AssertDiverged(t, s.Ledger, kind)
+		return AssertDiverged(t, s.Ledger, kind, msgAndArgs...)
 	case *reconcile.Ledger:
 		if s == nil {
-			return assert.Fail(t, failure("no task: the ledger is nil", "-", declared, "nothing to check", ""))
+			return assert.Fail(t, failure("no task: the ledger is nil", "-", declared, "nothing to check", ""), msgAndArgs...)
 		}
 		var seen []string
 		for _, task := range s.Tasks() {
@@ -190,7 +190,7 @@ func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind) bool {
 			seen = append(seen, " no task in the ledger")
 		}
 		return assert.Fail(t, failure("no task of the ledger diverged with kind "+string(kind),
-			fmt.Sprintf("recorded %d task(s)", len(s.Tasks())), declared, strings.Join(seen, ""), ""))
+			fmt.Sprintf("recorded %d task(s)", len(s.Tasks())), declared, strings.Join(seen, ""), ""), msgAndArgs...)
 	case error:
 		var d *reconcile.DivergenceError
 		if errors.As(s, &d) {
@@ -198,13 +198,13 @@ func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind) bool {
 				return true
 			}
 			return assert.Fail(t, failure(fmt.Sprintf("task %q: divergence of another kind", d.TaskID), "surfaced "+d.Error(),
-				declared, "kind "+string(d.Kind), diffSeq([]reconcile.Kind{kind}, []reconcile.Kind{d.Kind})))
+				declared, "kind "+string(d.Kind), diffSeq([]reconcile.Kind{kind}, []reconcile.Kind{d.Kind})), msgAndArgs...)
 		}
-		return assert.Fail(t, failure("no task: the error is not a divergence", "returned "+s.Error(), declared, fmt.Sprintf("%T", s), ""))
+		return assert.Fail(t, failure("no task: the error is not a divergence", "returned "+s.Error(), declared, fmt.Sprintf("%T", s), ""), msgAndArgs...)
 	case nil:
-		return assert.Fail(t, failure("no task: no error", "returned nil", declared, "no divergence at all", ""))
+		return assert.Fail(t, failure("no task: no error", "returned nil", declared, "no divergence at all", ""), msgAndArgs...)
 	}
-	return assert.Fail(t, fmt.Sprintf("AssertDiverged: cannot read a divergence from %T (want a ledger, a result or an error)", subject))
+	return assert.Fail(t, fmt.Sprintf("AssertDiverged: cannot read a divergence from %T (want a ledger, a result or an error)", subject), msgAndArgs...)
 }
 
 // JournalPath is where the mock serves its journal.
@@ -426,7 +426,7 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 // terminal state, or was canceled by the client (a CancelTask the agent
 // acknowledged, even if a misbehaving agent then kept the task running).
 // A task left working, submitted or waiting for input is an orphan.
-func AssertNoOrphans(t assert.TestingT, journal []server.Entry) bool {
+func AssertNoOrphans(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	helper(t)
 	byID, order := stories(journal)
 	var msgs []string
@@ -451,12 +451,12 @@ func AssertNoOrphans(t assert.TestingT, journal []server.Entry) bool {
 	if len(msgs) == 0 {
 		return true
 	}
-	return assert.Fail(t, fmt.Sprintf("%d orphaned task(s):\n%s", len(msgs), strings.Join(msgs, "\n")))
+	return assert.Fail(t, fmt.Sprintf("%d orphaned task(s):\n%s", len(msgs), strings.Join(msgs, "\n")), msgAndArgs...)
 }
 
 // AssertPolledAtMost asserts that the client sent at most n GetTask
 // requests for the task.
-func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string, n int) bool {
+func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string, n int, msgAndArgs ...any) bool {
 	helper(t)
 	byID, _ := stories(journal)
 	s := byID[taskID]
@@ -466,13 +466,13 @@ func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string
 	return assert.Fail(t, failure(s.subject(fmt.Sprintf("polled %d times, more than %d", len(s.polls), n)), s.did(),
 		fmt.Sprintf("at most %d GetTask polls", n),
 		fmt.Sprintf("%d GetTask polls from %s to %s; task states %s", len(s.polls),
-			s.polls[0].Time.Format(time.RFC3339Nano), s.polls[len(s.polls)-1].Time.Format(time.RFC3339Nano), stateList(s.states)), ""))
+			s.polls[0].Time.Format(time.RFC3339Nano), s.polls[len(s.polls)-1].Time.Format(time.RFC3339Nano), stateList(s.states)), ""), msgAndArgs...)
 }
 
 // AssertStoppedPollingWithin asserts that the client's last GetTask for
 // the task came at most d after the task's first journal entry (its
 // creation): a client that bounds its waits stops polling by then.
-func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskID string, d time.Duration) bool {
+func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskID string, d time.Duration, msgAndArgs ...any) bool {
 	helper(t)
 	byID, _ := stories(journal)
 	s := byID[taskID]
@@ -486,18 +486,18 @@ func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskI
 	}
 	return assert.Fail(t, failure(s.subject(fmt.Sprintf("still polled %s after creation, beyond %s", span, d)), s.did(),
 		fmt.Sprintf("no GetTask later than %s after the task was created", d),
-		fmt.Sprintf("last GetTask (entry %d) %s after creation; task states %s", lastPoll.Seq, span, stateList(s.states)), ""))
+		fmt.Sprintf("last GetTask (entry %d) %s after creation; task states %s", lastPoll.Seq, span, stateList(s.states)), ""), msgAndArgs...)
 }
 
 // AssertCanceled asserts that the client canceled the task: it sent a
 // CancelTask for it that the agent acknowledged.
-func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string) bool {
+func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
 	helper(t)
 	byID, _ := stories(journal)
 	s := byID[taskID]
 	if s == nil {
 		return assert.Fail(t, failure(fmt.Sprintf("task %q: not in the journal", taskID), "nothing about this task",
-			"the client cancels the task", "no entry names the task", ""))
+			"the client cancels the task", "no entry names the task", ""), msgAndArgs...)
 	}
 	if s.cancelAcked {
 		return true
@@ -507,7 +507,7 @@ func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string) bo
 		obs = fmt.Sprintf("%d CancelTask, refused with error %d", len(s.cancels), s.cancelErr)
 	}
 	return assert.Fail(t, failure(s.subject("not canceled by the client"), s.did(),
-		"the client cancels the task (CancelTask acknowledged)", obs+"; task states "+stateList(s.states), ""))
+		"the client cancels the task (CancelTask acknowledged)", obs+"; task states "+stateList(s.states), ""), msgAndArgs...)
 }
 
 // AssertNoContinuationTo asserts that the client sent no message naming
@@ -517,7 +517,7 @@ func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string) bo
 // it from the client; an answer to a message naming it that carried a
 // different task id (the agent spawned a new task instead of continuing,
 // so the id continues nothing); a TaskNotFound answer for it.
-func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID string) bool {
+func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
 	helper(t)
 	byID, _ := stories(journal)
 	s := byID[taskID]
@@ -535,7 +535,7 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 	}
 	return assert.Fail(t, failure(s.subject(fmt.Sprintf("%d continuation(s) sent to a dead task", len(late))), s.did(),
 		"no message to a task after it is dead; it died when "+s.deadReason,
-		"continuations "+strings.Join(late, ", "), ""))
+		"continuations "+strings.Join(late, ", "), ""), msgAndArgs...)
 }
 
 // AssertUsedDeclaredInterface asserts that every A2A request in the
@@ -546,10 +546,10 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 // defaults are assumed (JSON-RPC in the card's dialect, plus HTTP+JSON for
 // 1.0). Filter the journal with JournalFor when the mock hosts several
 // agents. A journal without requests fails: there is nothing to confirm.
-func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card *cards.Card) bool {
+func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card *cards.Card, msgAndArgs ...any) bool {
 	helper(t)
 	if card == nil {
-		return assert.Fail(t, "AssertUsedDeclaredInterface: no card")
+		return assert.Fail(t, "AssertUsedDeclaredInterface: no card", msgAndArgs...)
 	}
 	ifaces := card.Interfaces
 	if len(ifaces) == 0 {
@@ -587,13 +587,13 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 	name := card.Name
 	if n == 0 {
 		return assert.Fail(t, failure(fmt.Sprintf("agent %s: no task, no request in the journal", name), "sent no A2A request",
-			strings.Join(declared, "; "), "nothing to compare", ""))
+			strings.Join(declared, "; "), "nothing to compare", ""), msgAndArgs...)
 	}
 	if len(bad) == 0 {
 		return true
 	}
 	return assert.Fail(t, failure(fmt.Sprintf("agent %s: %d of %d request(s) used an interface the card does not declare", name, len(bad), n),
-		fmt.Sprintf("sent %d A2A requests", n), strings.Join(declared, "; "), strings.Join(bad, ""), ""))
+		fmt.Sprintf("sent %d A2A requests", n), strings.Join(declared, "; "), strings.Join(bad, ""), ""), msgAndArgs...)
 }
 
 func ifacePath(raw string) string {

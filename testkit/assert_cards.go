@@ -42,7 +42,7 @@ func badSignature(e server.Entry) string {
 // cards (WithSignedCards or the behavior card-signature). A client that
 // caches keys across agents or runs may skip the fetch legitimately; this
 // assertion is for the first contact.
-func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent string) bool {
+func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
 	helper(t)
 	cardSeen, keysSeen := false, false
 	for _, e := range journal {
@@ -65,11 +65,11 @@ func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent
 			return assert.Fail(t, failure(fmt.Sprintf("agent %s: card signature not checked before use", agent),
 				fmt.Sprintf("%s over %s (entry %d)", e.Method, e.Binding, e.Seq),
 				"a client verifying signed cards fetches the card, then the JWKS its signature names, before its first request",
-				obs, ""))
+				obs, ""), msgAndArgs...)
 		}
 	}
 	return assert.Fail(t, failure(fmt.Sprintf("agent %s: no A2A request in the journal", agent), "sent no request",
-		"a card fetch, a JWKS fetch, then requests", "nothing to check", ""))
+		"a card fetch, a JWKS fetch, then requests", "nothing to check", ""), msgAndArgs...)
 }
 
 // AssertNoRequestAfterBadCardSignature asserts that after the agent served
@@ -77,7 +77,7 @@ func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent
 // card-signature in mode tampered, wrong-canonical-form, unknown-kid,
 // alg-none, hs256, expired-key or jku-unreachable), the client sent that
 // agent no A2A request, until it fetched a card again that was not bad.
-func AssertNoRequestAfterBadCardSignature(t assert.TestingT, journal []server.Entry, agent string) bool {
+func AssertNoRequestAfterBadCardSignature(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
 	helper(t)
 	bad, at := "", int64(0)
 	var msgs []string
@@ -102,5 +102,5 @@ func AssertNoRequestAfterBadCardSignature(t assert.TestingT, journal []server.En
 	if len(msgs) == 0 {
 		return true
 	}
-	return assert.Fail(t, strings.Join(msgs, "\n"))
+	return assert.Fail(t, strings.Join(msgs, "\n"), msgAndArgs...)
 }

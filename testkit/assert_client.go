@@ -28,7 +28,7 @@ func isSend(e server.Entry) bool {
 // the contextId only (the Vercel AI SDK provider, the AG-UI adapter and
 // ADK: adk-python#4934, adcp-client#729) start a new task instead of
 // continuing.
-func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry) bool {
+func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	helper(t)
 	ctxOf := map[string]string{}
 	for _, e := range journal {
@@ -82,14 +82,14 @@ func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry) 
 	if len(msgs) == 0 {
 		return true
 	}
-	return assert.Fail(t, fmt.Sprintf("%d continuation(s) without the task's ids:\n%s", len(msgs), strings.Join(msgs, "\n")))
+	return assert.Fail(t, fmt.Sprintf("%d continuation(s) without the task's ids:\n%s", len(msgs), strings.Join(msgs, "\n")), msgAndArgs...)
 }
 
 // AssertSentVersionHeader asserts that every v1.0 request in the journal
 // carried an A2A-Version of 1.0 (header or query parameter). A v1.0 request
 // without one is a v0.3 request by the spec's rule (§1.6), which a strict
 // agent refuses.
-func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry) bool {
+func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	helper(t)
 	var bad []string
 	n := 0
@@ -115,14 +115,14 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry) bool {
 		return true
 	}
 	return assert.Fail(t, failure(fmt.Sprintf("%d of %d v1.0 request(s) without A2A-Version: 1.0", len(bad), n),
-		fmt.Sprintf("sent %d v1.0 requests", n), "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", strings.Join(bad, ""), ""))
+		fmt.Sprintf("sent %d v1.0 requests", n), "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", strings.Join(bad, ""), ""), msgAndArgs...)
 }
 
 // AssertNoPageTokenLoop asserts that the client never sent ListTasks the
 // same pageToken again after the agent had answered that very token with
 // it as nextPageToken: a listing that does not advance (see the behavior
 // list-pagination-loop) must end, not be followed for ever.
-func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry) bool {
+func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	helper(t)
 	sent := map[int64]server.Entry{}
 	// looped holds the tokens an answer repeated back, by agent.
@@ -156,7 +156,7 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry) bool {
 	if len(msgs) == 0 {
 		return true
 	}
-	return assert.Fail(t, strings.Join(msgs, "\n"))
+	return assert.Fail(t, strings.Join(msgs, "\n"), msgAndArgs...)
 }
 
 // AssertRetryReusedMessageID asserts that when the client resent a
@@ -166,7 +166,7 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry) bool {
 // answered it, or a behavior that breaks the answer acted on it (see
 // answerBreakers). The resent message is the client's next send with the same text
 // (the journal keeps a digest of it) to the same task or context.
-func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry) bool {
+func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	helper(t)
 	failed := map[int64]bool{}
 	for _, e := range journal {
@@ -211,7 +211,7 @@ func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry) bool 
 	if len(msgs) == 0 {
 		return true
 	}
-	return assert.Fail(t, strings.Join(msgs, "\n"))
+	return assert.Fail(t, strings.Join(msgs, "\n"), msgAndArgs...)
 }
 
 // answerBreakers are the behaviors after which a client has no usable
@@ -231,7 +231,7 @@ func breaksAnswer(behavior string) bool {
 // Cache-Control: no-cache, so a client that honours HTTP caching
 // revalidates; one that caches the card for the process's lifetime keeps
 // using what the card no longer says.
-func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agent string, changedAt int64) bool {
+func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agent string, changedAt int64, msgAndArgs ...any) bool {
 	helper(t)
 	for _, e := range journal {
 		if e.Seq <= changedAt || e.Agent != agent {
@@ -248,7 +248,7 @@ func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agen
 			return assert.Fail(t, failure(fmt.Sprintf("agent %s: card changed but not fetched again", agent),
 				fmt.Sprintf("%s over %s (entry %d, task %q)", e.Method, e.Binding, e.Seq, id),
 				fmt.Sprintf("the card changed at entry %d (ETag changed, Cache-Control: no-cache): refetch it before using the agent", changedAt),
-				"no card fetch between the change and this request", ""))
+				"no card fetch between the change and this request", ""), msgAndArgs...)
 		}
 	}
 	return true
