@@ -1,0 +1,118 @@
+package testkit_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/timeline"
+)
+
+func textMsg(id, text string, skill string) *a2a.Message {
+	m := &a2a.Message{MessageID: id, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+	if skill != "" {
+		m.Metadata = map[string]any{"skillId": skill}
+	}
+	return m
+}
+
+// WithCard serves the given card, WithSkill adds a skill to it and
+// WithTimeline scripts that skill; WithClock drives the script's delays.
+func TestWithCardSkillTimelineClock(t *testing.T) {
+	t.Parallel()
+	card := &cards.Card{Name: "Scripted", Description: "d", Version: "1", Dialect: a2a.V10,
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []cards.Skill{{ID: "first", Name: "First", Description: "d", Tags: []string{"t"}}}}
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	mock := testkit.Start(t, testkit.WithCard("", card), testkit.WithClock(clk),
+		testkit.WithSkill("Scripted", cards.Skill{ID: "slow", Name: "Slow", Description: "d", Tags: []string{"t"}}),
+		testkit.WithTimeline("Scripted", "slow", timeline.Timeline{
+			{Kind: timeline.StepState, State: a2a.StateSubmitted},
+			{Kind: timeline.StepState, State: a2a.StateWorking, After: time.Minute},
+			{Kind: timeline.StepState, State: a2a.StateCompleted, After: time.Minute},
+		}))
+	resp, err := mock.Client().Get(mock.CardURL("Scripted"))
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, resp.Body.Close())
+	require.NoError(t, err)
+	got, err := cards.Parse(body)
+	require.NoError(t, err)
+	require.Len(t, got.Skills, 2)
+	assert.Equal(t, "Scripted", got.Name)
+	assert.Equal(t, "slow", got.Skills[1].ID)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cl := testkit.NewClient(mock.AgentURL("Scripted")+"/", testkit.WithHTTPClient(mock.Client()))
+	task, err := cl.Send(ctx, textMsg("m1", "go", "slow"), reconcile.SendOptions{ReturnImmediately: true})
+	require.NoError(t, err)
+	assert.Equal(t, a2a.StateSubmitted, task.Status.State)
+	for _, want := range []a2a.TaskState{a2a.StateWorking, a2a.StateCompleted} {
+		require.NoError(t, clk.BlockUntilContext(ctx, 1))
+		clk.Advance(time.Minute)
+		require.Eventually(t, func() bool {
+			tk, err := cl.GetTask(ctx, task.ID)
+			return err == nil && tk.Status.State == want
+		}, 5*time.Second, time.Millisecond, "the script reaches %s after a fake minute", want)
+	}
+}
+
+// headerRecorder records the headers of every request it forwards.
+type headerRecorder struct {
+	mu   sync.Mutex
+	seen []http.Header
+	next http.RoundTripper
+}
+
+func (h *headerRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	h.mu.Lock()
+	h.seen = append(h.seen, r.Header.Clone())
+	h.mu.Unlock()
+	return h.next.RoundTrip(r)
+}
+
+// WithClientDialect picks the v0.3 method names; WithClientHeader adds a
+// header to every request.
+func TestClientDialectAndHeader(t *testing.T) {
+	t.Parallel()
+	mock := testkit.Start(t, testkit.WithStepDelay(-1))
+	rec := &headerRecorder{next: mock.Client().Transport}
+	cl := testkit.NewClient(mock.AgentURL("agent")+"/", testkit.WithClientDialect(a2a.V03),
+		testkit.WithClientHeader("X-Team", "blue"), testkit.WithHTTPClient(&http.Client{Transport: rec}))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _, err := cl.SendMessage(ctx, textMsg("m1", "hi", ""), reconcile.SendOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, a2a.V03, cl.Dialect())
+	var methods []string
+	for _, e := range mock.Journal() {
+		if e.Kind == server.EntryRequest {
+			methods = append(methods, e.Method)
+		}
+	}
+	assert.Equal(t, []string{"message/send"}, methods)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	require.NotEmpty(t, rec.seen)
+	assert.Equal(t, "blue", rec.seen[0].Get("X-Team"))
+}
+
+// WithWebhookLedger makes the receiver record into the given ledger.
+func TestWithWebhookLedger(t *testing.T) {
+	t.Parallel()
+	l := reconcile.NewLedger(reconcile.LedgerConfig{})
+	w := testkit.Webhook(t, testkit.WithWebhookLedger(l))
+	assert.Same(t, l, w.Ledger())
+}
