@@ -1,15 +1,12 @@
 package server
 
 import (
-	"cmp"
 	"context"
-	"encoding/base64"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,9 +53,11 @@ type agent struct {
 	order     []*taskEntry // creation order, oldest first
 	calls     map[a2a.Op]int
 	pushSeq   int
-	// created numbers tasks in creation order; ListTasks breaks ties and
-	// anchors its page tokens on it.
+	// created numbers tasks in creation order; ListTasks breaks ties on
+	// it.
 	created uint64
+	// pages holds the ListTasks page tokens issued (listtasks.go).
+	pages pageTokens
 	// sinceSweep counts sends since evictLocked last swept the whole store.
 	sinceSweep int
 	// running counts the tasks not in a terminal state, and bytes the
@@ -174,6 +173,7 @@ func (a *agent) resetLocked() {
 	a.calls = map[a2a.Op]int{}
 	a.pushSeq = 0
 	a.created = 0
+	a.pages = pageTokens{}
 	a.sinceSweep = 0
 	a.running = 0
 	a.bytes = 0
@@ -860,106 +860,6 @@ func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error)
 	a.finish(e, gen)
 	t := a.snapshot(id)
 	return t, nil
-}
-
-// list answers ListTasks: newest status first, paged by an opaque offset
-// token.
-func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
-	size := q.PageSize
-	if size == 0 {
-		size = 50
-	}
-	if size < 1 || size > 100 {
-		return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100")
-	}
-	var after *listCursor
-	if q.PageToken != "" {
-		c, ok := parseListCursor(q.PageToken)
-		if !ok {
-			return nil, a2a.ErrInvalidParams("pageToken", "not a token this server issued")
-		}
-		after = &c
-	}
-	type ref struct {
-		e   *taskEntry
-		pos listCursor
-	}
-	a.mu.Lock()
-	var matched []ref
-	for _, e := range a.order {
-		t := e.task
-		if q.ContextID != "" && t.ContextID != q.ContextID {
-			continue
-		}
-		if q.State != "" && t.Status.State != q.State {
-			continue
-		}
-		if !q.StatusTimestampAfter.IsZero() && !t.Status.Timestamp.After(q.StatusTimestampAfter) {
-			continue
-		}
-		matched = append(matched, ref{e, listCursor{t.Status.Timestamp.UnixNano(), e.seq}})
-	}
-	a.mu.Unlock()
-	// Newest status first; the newer task breaks ties.
-	slices.SortFunc(matched, func(x, y ref) int { return y.pos.compare(x.pos) })
-	// A page starts after the last task of the previous one, wherever it
-	// now stands, so tasks created between two fetches neither repeat nor
-	// push others off a page.
-	start := 0
-	if after != nil {
-		start, _ = slices.BinarySearchFunc(matched, *after, func(r ref, c listCursor) int { return c.compare(r.pos) })
-		if start < len(matched) && matched[start].pos == *after {
-			start++
-		}
-	}
-	end := min(start+size, len(matched))
-	page := &a2a.TaskPage{PageSize: size, TotalSize: len(matched)}
-	a.mu.Lock()
-	for _, r := range matched[start:end] {
-		t := trimHistory(r.e.task.Clone(), q.HistoryLength)
-		if !q.IncludeArtifacts {
-			t.Artifacts = nil
-		}
-		page.Tasks = append(page.Tasks, t)
-	}
-	a.mu.Unlock()
-	if end < len(matched) {
-		page.NextPageToken = matched[end-1].pos.token()
-	}
-	return page, nil
-}
-
-// listCursor is a task's place in ListTasks order: its status time, then
-// its creation number.
-type listCursor struct {
-	unixNano int64
-	seq      uint64
-}
-
-// compare orders cursors oldest first.
-func (c listCursor) compare(o listCursor) int {
-	if c.unixNano != o.unixNano {
-		return cmp.Compare(c.unixNano, o.unixNano)
-	}
-	return cmp.Compare(c.seq, o.seq)
-}
-
-func (c listCursor) token() string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.unixNano, 10) + "." + strconv.FormatUint(c.seq, 10)))
-}
-
-func parseListCursor(token string) (listCursor, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(token)
-	if err != nil {
-		return listCursor{}, false
-	}
-	ts, seq, ok := strings.Cut(string(raw), ".")
-	n, err1 := strconv.ParseInt(ts, 10, 64)
-	m, err2 := strconv.ParseUint(seq, 10, 64)
-	if !ok || err1 != nil || err2 != nil {
-		return listCursor{}, false
-	}
-	return listCursor{n, m}, true
 }
 
 // Push-notification configs (stored; delivery is the push issue's work).
