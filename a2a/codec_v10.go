@@ -955,10 +955,12 @@ func decodeList10(raw []byte, req *Request) *Error {
 		}
 		q.State = s
 	}
+	// pageSize is an optional field: unset is the default, an explicit 0
+	// is out of its range (1 to 100), as over HTTP+JSON.
 	switch n := in.PageSize.n; {
-	case n == 0:
+	case !in.PageSize.set:
 		q.PageSize = v10DefaultPageSize
-	case n < 0 || n > v10MaxPageSize:
+	case n < 1 || n > v10MaxPageSize:
 		return ErrInvalidParams("pageSize", fmt.Sprintf("must be between 1 and %d, not %d", v10MaxPageSize, n))
 	default:
 		q.PageSize = n

@@ -46,6 +46,9 @@ func (p *pageTokens) lookup(tok string) (listCursor, bool) {
 }
 
 // list answers ListTasks: newest status first, paged by an opaque token.
+// q.PageSize is what the request asked for, 0 when it did not say: the
+// codecs refuse an explicit 0, as the proto's optional field allows
+// only 1 to 100.
 func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 	size := q.PageSize
 	if size == 0 {

@@ -1,12 +1,14 @@
 package server_test
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 )
 
@@ -34,4 +36,25 @@ func TestListTasksPageTokensDeterministic(t *testing.T) {
 	}
 	first := tokens()
 	assert.Equal(t, first, tokens())
+}
+
+// pageSize is an optional field: unset is 50 and an explicit 0 is out of
+// its range, over JSON-RPC as over HTTP+JSON (JSON-RPC used to take 0 as
+// unset).
+func TestListTasksPageSizePresence(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 32, StepDelay: -1, Agents: agentsFor(dialectCases[0], false)})
+	newClient(t, h, dialectCases[0]).mustSend(sendOpts{})
+
+	assert.Equal(t, 50, listOver(h, false)(t, map[string]any{}).PageSize, "JSON-RPC, unset")
+	assert.Equal(t, 50, listOver(h, false)(t, map[string]any{"pageSize": nil}).PageSize, "JSON-RPC, null")
+	assert.Equal(t, 50, listOver(h, true)(t, map[string]any{}).PageSize, "HTTP+JSON, unset")
+
+	r, raw := h.rpc("/", "ListTasks", map[string]any{"pageSize": 0}, v1)
+	require.NotNil(t, r.Error, "JSON-RPC pageSize 0: %s", raw)
+	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Contains(t, r.Error.Message, "pageSize")
+	status, _, body := h.do(http.MethodGet, "/rest/tasks?pageSize=0", nil, v1)
+	assert.Equal(t, http.StatusBadRequest, status, "%s", body)
+	assert.Contains(t, string(body), "pageSize")
 }
