@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/a2amock/a2amock/a2a"
 )
@@ -80,7 +81,10 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 		if q.State != "" && t.Status.State != q.State {
 			continue
 		}
-		if !q.StatusTimestampAfter.IsZero() && !t.Status.Timestamp.After(q.StatusTimestampAfter) {
+		// The proto: a status time greater than or equal to the filter,
+		// compared as the wire shows it (to the millisecond), so a client
+		// passing back a task's timestamp gets that task.
+		if !q.StatusTimestampAfter.IsZero() && t.Status.Timestamp.Truncate(time.Millisecond).Before(q.StatusTimestampAfter) {
 			continue
 		}
 		matched = append(matched, ref{e, listCursor{t.Status.Timestamp.UnixNano(), e.seq}})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // Two runs of one seed answer the same page tokens, though their tasks'
@@ -57,4 +58,24 @@ func TestListTasksPageSizePresence(t *testing.T) {
 	status, _, body := h.do(http.MethodGet, "/rest/tasks?pageSize=0", nil, v1)
 	assert.Equal(t, http.StatusBadRequest, status, "%s", body)
 	assert.Contains(t, string(body), "pageSize")
+}
+
+// statusTimestampAfter keeps a task whose status time equals it: the
+// proto says greater than or equal. Times compare as the wire shows them,
+// to the millisecond.
+func TestListTasksStatusTimestampAfterInclusive(t *testing.T) {
+	t.Parallel()
+	clock := timeline.NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	h := start(t, server.Config{Seed: 33, StepDelay: -1, Clock: clock, Agents: agentsFor(dialectCases[0], false)})
+	tk := newClient(t, h, dialectCases[0]).mustSend(sendOpts{})
+	require.NotEmpty(t, tk.Timestamp)
+	ts, err := time.Parse(time.RFC3339Nano, tk.Timestamp)
+	require.NoError(t, err)
+	for _, rest := range []bool{false, true} {
+		p := listOver(h, rest)(t, map[string]any{"statusTimestampAfter": tk.Timestamp})
+		assert.Equal(t, 1, p.TotalSize, "rest=%v: a status time equal to the filter is kept", rest)
+		later := ts.Add(time.Millisecond).Format(time.RFC3339Nano)
+		p = listOver(h, rest)(t, map[string]any{"statusTimestampAfter": later})
+		assert.Zero(t, p.TotalSize, "rest=%v: a status time before the filter is not", rest)
+	}
 }
