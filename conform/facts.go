@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bytes"
 	"slices"
 	"time"
 
@@ -37,15 +38,22 @@ type taskFacts struct {
 	// cancels, polls, subscribes and messages are the client's requests
 	// naming the task.
 	cancels, polls, subscribes, messages []server.Entry
+	// hidden is set when the client cannot have learned the task's id: the
+	// answer that created it was cut or reset before a whole event naming
+	// it was delivered, and the client never named it. via is that answer.
+	hidden bool
+	via    WireRecord
 }
 
 // lastState returns the task's last state emitted by the agent at or before
-// t (zero t: ever), with its entry.
+// t (zero t: ever), with its entry. A terminal state is final: states the
+// agent emitted after one (transition-after-terminal) are its own breach of
+// the contract and do not reopen the task for the client.
 func (tf *taskFacts) lastState(t time.Time) (a2a.TaskState, server.Entry) {
 	var st a2a.TaskState
 	var at server.Entry
 	for _, e := range tf.events {
-		if !t.IsZero() && e.Time.After(t) {
+		if !t.IsZero() && e.Time.After(t) || st.Terminal() {
 			break
 		}
 		st, at = e.State, e
@@ -101,6 +109,9 @@ func (r *run) analyse() {
 			tf.messages = append(tf.messages, e)
 		}
 	}
+	for _, tf := range r.tasks {
+		r.hide(tf)
+	}
 	// A context id the agent first answered with is the task's; a
 	// response may have named none (a stream's start).
 	for _, tf := range r.tasks {
@@ -113,6 +124,37 @@ func (r *run) analyse() {
 			}
 		}
 	}
+}
+
+// hide marks a task whose id never reached the client (see taskFacts).
+func (r *run) hide(tf *taskFacts) {
+	if len(tf.cancels)+len(tf.polls)+len(tf.subscribes)+len(tf.messages) > 0 {
+		return
+	}
+	for _, w := range r.wire {
+		if w.Agent != tf.Agent || !w.isA2A() || tf.started.Time.Before(w.Start) || tf.started.Time.After(w.End) {
+			continue
+		}
+		if !w.Faulted {
+			return
+		}
+		if !namedInWholeEvent(w.delivered, tf.ID) {
+			tf.hidden, tf.via = true, w
+		}
+		return
+	}
+}
+
+// namedInWholeEvent reports whether the delivered bytes hold the id inside a
+// complete server-sent event (one ended by a blank line); a unary body that
+// was cut is never whole.
+func namedInWholeEvent(b []byte, id string) bool {
+	i := bytes.Index(b, []byte(id))
+	if i < 0 {
+		return false
+	}
+	rest := b[i:]
+	return bytes.Contains(rest, []byte("\n\n")) || bytes.Contains(rest, []byte("\r\n\r\n"))
 }
 
 // task returns the client task with the given id.

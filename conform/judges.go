@@ -140,10 +140,32 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// unseen notes, in the evidence and a reason suffix, the tasks whose id
+// never reached the client (the answer creating them was cut or reset): it
+// cannot be asked to cancel them.
+func (r *run) unseen(ev *Evidence) string {
+	var ids []string
+	for _, tf := range r.tasks {
+		if tf.hidden {
+			ev.entry(tf.started)
+			ev.record(tf.via)
+			ids = append(ids, tf.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; not counted: %s, whose id never reached the client (the answer creating it was cut or reset)", strings.Join(ids, ", "))
+}
+
 func judgeNoOrphans(r *run) verdict {
 	var ev Evidence
 	var orphans []string
+	note := r.unseen(&ev)
 	for _, tf := range r.tasks {
+		if tf.hidden {
+			continue
+		}
 		st, e := tf.lastState(r.exit)
 		if e.Seq != 0 {
 			ev.entry(e)
@@ -159,9 +181,9 @@ func judgeNoOrphans(r *run) verdict {
 		orphans = append(orphans, fmt.Sprintf("%s on %s left %s", tf.ID, tf.Agent, orDefault(string(st), "without a state")))
 	}
 	if len(orphans) > 0 {
-		return fail(ev, "the client exited without canceling tasks the agent had not ended: %s", strings.Join(orphans, "; "))
+		return fail(ev, "the client exited without canceling tasks the agent had not ended: %s%s", strings.Join(orphans, "; "), note)
 	}
-	return pass(fmt.Sprintf("%d task(s), each terminal or canceled by the client", len(r.tasks)), ev)
+	return pass(fmt.Sprintf("%d task(s), each terminal or canceled by the client%s", len(r.tasks), note), ev)
 }
 
 func judgeBoundedPolling(r *run) verdict {
@@ -217,7 +239,13 @@ func judgeContinuation(r *run) verdict {
 				}
 			}
 			if next == nil {
-				return fail(ev, "the agent asked for input on task %s (journal #%d) and the client sent no answer", tf.ID, e.Seq)
+				if c, ok := tf.canceledBefore(r.exit); ok {
+					// Canceling instead of answering (a divergence) is the
+					// client's call; it did not answer wrongly.
+					ev.entry(c)
+					break
+				}
+				return fail(ev, "the agent asked for input on task %s (journal #%d) and the client neither answered nor canceled the task", tf.ID, e.Seq)
 			}
 			ev.entry(*next)
 			if next.RefTaskID != tf.ID {
@@ -238,7 +266,11 @@ func judgeContinuation(r *run) verdict {
 func judgeCancelsOnDivergence(r *run) verdict {
 	var ev Evidence
 	var open []string
+	note := r.unseen(&ev)
 	for _, tf := range r.tasks {
+		if tf.hidden {
+			continue
+		}
 		st, e := tf.lastState(r.exit)
 		if e.Seq != 0 {
 			ev.entry(e)
@@ -258,9 +290,9 @@ func judgeCancelsOnDivergence(r *run) verdict {
 		}
 	}
 	if len(open) > 0 {
-		return fail(ev, "the client left tasks the agent had not ended without CancelTask: %s; %s", strings.Join(open, ", "), outcomeOf(r.proc))
+		return fail(ev, "the client left tasks the agent had not ended without CancelTask: %s; %s%s", strings.Join(open, ", "), outcomeOf(r.proc), note)
 	}
-	return pass("every task the agent left running was canceled by the client", ev)
+	return pass("every task the agent left running was canceled by the client"+note, ev)
 }
 
 func outcomeOf(p *Process) string {

@@ -37,8 +37,13 @@ type WireRecord struct {
 	Status     int    `json:"status"`
 	RetryAfter string `json:"retryAfter,omitempty"`
 	Hijacked   bool   `json:"hijacked,omitempty"`
+	// Faulted is set when the answer did not reach the client whole: the
+	// connection was taken over (a reset or a cut body) or a write failed.
+	Faulted bool `json:"faulted,omitempty"`
 
-	body []byte // the body of a card answer (bounded), for the declared interfaces
+	// delivered is the start of the body the client was sent (bounded):
+	// what a faulted answer let it learn.
+	delivered []byte
 }
 
 // isCard reports whether the record is a card fetch.
@@ -64,8 +69,13 @@ type mock struct {
 
 	handlers sync.WaitGroup
 	mu       sync.Mutex
+	seq      int
 	wire     []WireRecord
 }
+
+// maxWireRecords bounds the exchanges kept per scenario (a client that
+// floods the mock is judged on the first ones; Seq keeps counting).
+const maxWireRecords = 50_000
 
 func startMock(cfg server.Config) (*mock, error) {
 	srv, err := server.New(cfg)
@@ -146,17 +156,23 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	}
-	rw := &recordingWriter{ResponseWriter: w, card: rec.isCard()}
+	rw := &recordingWriter{ResponseWriter: w}
 	m.srv.Handler().ServeHTTP(rw, r)
 	rec.End = time.Now().UTC()
 	rec.Status, rec.RetryAfter, rec.Hijacked = rw.status, rw.retryAfter, rw.hijacked
+	rec.Faulted = rw.hijacked || rw.writeErr
 	if rec.Status == 0 && !rw.hijacked {
 		rec.Status = http.StatusOK
 	}
-	rec.body = rw.body
+	if rec.Faulted {
+		rec.delivered = rw.body
+	}
 	m.mu.Lock()
-	rec.Seq = len(m.wire) + 1
-	m.wire = append(m.wire, rec)
+	m.seq++
+	rec.Seq = m.seq
+	if len(m.wire) < maxWireRecords {
+		m.wire = append(m.wire, rec)
+	}
 	m.mu.Unlock()
 }
 
@@ -173,15 +189,15 @@ type readCloser struct {
 	io.Closer
 }
 
-// recordingWriter notes the status and Retry-After of an answer, and keeps
-// the body of a card; Unwrap lets http.ResponseController reach the
-// connection's flusher and hijacker.
+// recordingWriter notes the status and Retry-After of an answer, whether
+// it was cut, and keeps the start of the body; Unwrap lets
+// http.ResponseController reach the connection's flusher and hijacker.
 type recordingWriter struct {
 	http.ResponseWriter
 	status     int
 	retryAfter string
 	hijacked   bool
-	card       bool
+	writeErr   bool
 	body       []byte
 }
 
@@ -197,11 +213,18 @@ func (w *recordingWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
-	if w.card && len(w.body) < maxPeek {
-		w.body = append(w.body, b[:min(len(b), maxPeek-len(w.body))]...)
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil {
+		w.writeErr = true
 	}
-	return w.ResponseWriter.Write(b)
+	if len(w.body) < maxDelivered {
+		w.body = append(w.body, b[:min(n, maxDelivered-len(w.body))]...)
+	}
+	return n, err
 }
+
+// maxDelivered bounds the body kept per exchange.
+const maxDelivered = 16 << 10
 
 func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
@@ -210,7 +233,9 @@ func (w *recordingWriter) Flush() {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
+	if http.NewResponseController(w.ResponseWriter).Flush() != nil {
+		w.writeErr = true
+	}
 }
 
 // Hijack implements http.Hijacker for the transport-fault behaviors.

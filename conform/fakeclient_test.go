@@ -1,0 +1,165 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"testing"
+)
+
+// The test binary doubles as the client under test: with CONFORM_FAKE set,
+// TestMain runs the fake client it names instead of the tests, so the
+// runner is exercised on real processes without building anything.
+const fakeEnv = "CONFORM_FAKE"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeEnv); mode != "" {
+		os.Exit(fakeClient(mode))
+	}
+	goleak.VerifyTestMain(m)
+}
+
+// fakeCommand is the --client command running the fake client mode.
+func fakeCommand(mode string) string {
+	return fmt.Sprintf("env %s=%s %s", fakeEnv, mode, os.Args[0])
+}
+
+func fakeClient(mode string) int {
+	switch mode {
+	case "naive":
+		return naiveClient()
+	case "exit3":
+		fmt.Fprintln(os.Stderr, "fake: giving up at once")
+		return 3
+	case "hang":
+		select {}
+	case "flood":
+		line := bytes.Repeat([]byte("x"), 1<<20)
+		line[len(line)-1] = '\n'
+		for range 24 {
+			_, _ = os.Stdout.Write(line)
+		}
+		fmt.Println(`{"outcome":"error","detail":"after the flood"}`)
+		return 0
+	case "flood-one-line":
+		chunk := bytes.Repeat([]byte("y"), 1<<20)
+		for range 24 {
+			_, _ = os.Stdout.Write(chunk)
+		}
+		return 0
+	case "garbage":
+		fmt.Println("starting…")
+		fmt.Println(`{"outcome": 5}`)
+		fmt.Println(`{"outcome": "great"}`)
+		return 0
+	case "fork":
+		// A child in the client's process group that outlives it.
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), fakeEnv+"=sleeper")
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if f := os.Getenv("CONFORM_FAKE_PIDFILE"); f != "" {
+			_ = os.WriteFile(f, []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
+		}
+		fmt.Println(`{"outcome":"error","detail":"forked a child"}`)
+		return 0
+	case "sleeper":
+		time.Sleep(60 * time.Second)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "fake: unknown mode %q\n", mode)
+	return 2
+}
+
+// naiveClient is the client the field reports describe: it skips the card's
+// legacy path, sends no A2A-Version, answers input-required with a new
+// message (no taskId), polls without bound or deadline, never cancels and
+// reports completed whatever the task became.
+func naiveClient() int {
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	if resp, err := http.Get(base + "/.well-known/agent-card.json"); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	msg := map[string]any{"messageId": "naive-1", "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
+	t, err := naiveCall(base, "SendMessage", map[string]any{"message": msg, "configuration": map[string]any{"returnImmediately": true}})
+	if err != nil {
+		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return 0
+	}
+	answered := false
+	for {
+		switch t.state() {
+		case "TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED":
+			fmt.Printf(`{"outcome":"completed","taskId":%q}`+"\n", t.Task.ID)
+			return 0
+		case "TASK_STATE_INPUT_REQUIRED":
+			if !answered {
+				answered = true
+				reply := map[string]any{"messageId": "naive-2", "role": "ROLE_USER", "contextId": t.Task.ContextID,
+					"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_INPUT")}}}
+				_, _ = naiveCall(base, "SendMessage", map[string]any{"message": reply, "configuration": map[string]any{"returnImmediately": true}})
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+		next, err := naiveCall(base, "GetTask", map[string]any{"id": t.Task.ID})
+		if err == nil {
+			t = next
+		}
+	}
+}
+
+type naiveResult struct {
+	Task struct {
+		ID        string `json:"id"`
+		ContextID string `json:"contextId"`
+		Status    struct {
+			State string `json:"state"`
+		} `json:"status"`
+	} `json:"task"`
+	// GetTask answers the task itself.
+	ID        string `json:"id"`
+	ContextID string `json:"contextId"`
+	Status    struct {
+		State string `json:"state"`
+	} `json:"status"`
+}
+
+func (r *naiveResult) state() string { return r.Task.Status.State }
+
+func naiveCall(base, method string, params any) (*naiveResult, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	resp, err := http.Post(base+"/", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Result *naiveResult     `json:"result"`
+		Error  *json.RawMessage `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return nil, err
+	}
+	if env.Result == nil {
+		return nil, fmt.Errorf("%s failed", method)
+	}
+	r := env.Result
+	if r.Task.ID == "" && r.ID != "" {
+		r.Task.ID, r.Task.ContextID, r.Task.Status = r.ID, r.ContextID, r.Status
+	}
+	return r, nil
+}

@@ -1,0 +1,250 @@
+package conform
+
+import (
+	"context"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// oneScenario is a suite of one honest scenario with a short deadline.
+func oneScenario(t *testing.T, deadline string) *Suite {
+	t.Helper()
+	s, err := ParseSuite([]byte(`
+server: {seed: 1, stepDelay: 5ms}
+agents:
+  - name: solo
+    card: {dialect: "1.0", capabilities: {streaming: true}, skills: [{id: a, name: A}]}
+conform:
+  id: solo
+  deadline: `+deadline+`
+  outcomes: [completed]
+  checks: [sends-a2a-version]
+`), "solo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func runOne(t *testing.T, client string, suite *Suite, grace time.Duration) *ScenarioResult {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{Client: client, Suite: suite, Grace: grace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Scenarios) != 1 {
+		t.Fatalf("%d results, want 1", len(rep.Scenarios))
+	}
+	assertNoListener(t, rep)
+	return rep.Scenarios[0]
+}
+
+// assertNoListener checks that no agent URL of the run still accepts
+// connections: the runner leaves no port behind.
+func assertNoListener(t *testing.T, rep *Report) {
+	t.Helper()
+	for _, res := range rep.Scenarios {
+		for _, a := range res.Agents {
+			u, err := url.Parse(a.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, err := net.DialTimeout("tcp", u.Host, time.Second); err == nil {
+				c.Close()
+				t.Errorf("%s: the mock still listens on %s after the run", res.ID, u.Host)
+			}
+		}
+	}
+}
+
+func check(t *testing.T, res *ScenarioResult, id string) *CheckResult {
+	t.Helper()
+	for _, c := range res.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("%s: no check %s", res.ID, id)
+	return nil
+}
+
+func wantFail(t *testing.T, res *ScenarioResult, id, reasonHas string) {
+	t.Helper()
+	c := check(t, res, id)
+	if c.Pass {
+		t.Errorf("%s/%s passed (%s); want a failure", res.ID, id, c.Reason)
+	} else if !strings.Contains(c.Reason, reasonHas) {
+		t.Errorf("%s/%s reason %q does not say %q", res.ID, id, c.Reason, reasonHas)
+	}
+}
+
+func TestClientNotFound(t *testing.T) {
+	start := time.Now()
+	res := runOne(t, "/nonexistent/a2a-client --flag", oneScenario(t, "500ms"), 300*time.Millisecond)
+	if time.Since(start) > 3*time.Second {
+		t.Errorf("a missing command took %s", time.Since(start))
+	}
+	wantFail(t, res, "no-crash", "not found")
+	wantFail(t, res, "exits-in-time", "not found")
+	wantFail(t, res, "truthful-outcome", "no outcome")
+}
+
+func TestClientExitsAtOnce(t *testing.T) {
+	res := runOne(t, fakeCommand("exit3"), oneScenario(t, "500ms"), 300*time.Millisecond)
+	wantFail(t, res, "no-crash", "exited 3")
+	wantFail(t, res, "no-crash", "giving up at once")
+	if c := check(t, res, "exits-in-time"); !c.Pass {
+		t.Errorf("exits-in-time failed for a client that exited at once: %s", c.Reason)
+	}
+}
+
+func TestClientHangsIsKilled(t *testing.T) {
+	start := time.Now()
+	res := runOne(t, fakeCommand("hang"), oneScenario(t, "300ms"), 200*time.Millisecond)
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("a hanging client held the run for %s (deadline 300ms + grace 200ms)", d)
+	}
+	if !res.Process.Killed {
+		t.Error("the hanging client was not marked killed")
+	}
+	wantFail(t, res, "exits-in-time", "hang")
+	wantFail(t, res, "no-crash", "hang")
+}
+
+func TestClientFloodsStdout(t *testing.T) {
+	res := runOne(t, fakeCommand("flood"), oneScenario(t, "5s"), time.Second)
+	p := res.Process
+	if p.StdoutBytes < 24<<20 {
+		t.Errorf("StdoutBytes = %d, want the whole flood counted", p.StdoutBytes)
+	}
+	if len(p.Stdout) > stdoutKeep {
+		t.Errorf("kept %d bytes of stdout, more than %d", len(p.Stdout), stdoutKeep)
+	}
+	if p.Outcome == nil || p.Outcome.Outcome != "error" {
+		t.Errorf("the outcome line after the flood was not read: %+v (%s)", p.Outcome, p.OutcomeProblem)
+	}
+	res = runOne(t, fakeCommand("flood-one-line"), oneScenario(t, "5s"), time.Second)
+	wantFail(t, res, "no-crash", "no outcome line")
+}
+
+func TestClientPrintsGarbage(t *testing.T) {
+	res := runOne(t, fakeCommand("garbage"), oneScenario(t, "2s"), time.Second)
+	wantFail(t, res, "no-crash", `outcome "great" is not one of`)
+	wantFail(t, res, "truthful-outcome", "no outcome")
+}
+
+// TestForkedChildIsKilled: a child that outlives the client is killed with
+// its process group and reported; nothing of it is left.
+func TestForkedChildIsKilled(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	suite := oneScenario(t, "3s")
+	rep, err := Run(context.Background(), Options{Client: fakeCommand("fork"), Suite: suite, Grace: time.Second,
+		Env: append(os.Environ(), "CONFORM_FAKE_PIDFILE="+pidFile)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Scenarios[0]
+	wantFail(t, res, "exits-in-time", "left 1 process")
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	if alive(pid) {
+		t.Errorf("the client's child %d is still running after the run", pid)
+	}
+	assertNoListener(t, rep)
+}
+
+// alive reports whether pid is a live (not zombie) process.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || !strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
+}
+
+// TestTwoRunsAtOnce: runs on one machine do not share ports or processes.
+func TestTwoRunsAtOnce(t *testing.T) {
+	client := fakeCommand("naive")
+	suite := oneScenario(t, "2s")
+	reps := make([]*Report, 2)
+	errs := make([]error, 2)
+	done := make(chan int)
+	for i := range reps {
+		go func() {
+			reps[i], errs[i] = Run(context.Background(), Options{Client: client, Suite: suite, Grace: time.Second})
+			done <- i
+		}()
+	}
+	<-done
+	<-done
+	for i, rep := range reps {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		res := rep.Scenarios[0]
+		if c := check(t, res, "truthful-outcome"); !c.Pass {
+			t.Errorf("run %d: %s", i, c.Reason)
+		}
+		assertNoListener(t, rep)
+	}
+	if reps[0].Scenarios[0].Agents[0].URL == reps[1].Scenarios[0].Agents[0].URL {
+		t.Error("two runs got the same agent URL")
+	}
+}
+
+func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
+	suite := DefaultSuite()
+	ids := []string{"honest-v10-jsonrpc", "never-terminal", "fail-instead-of-input-required", "honest-input-required", "legacy-card-path-only"}
+	rep, err := Run(context.Background(), Options{Client: fakeCommand("naive"), Suite: suite, Scenarios: ids, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]*ScenarioResult{}
+	for _, res := range rep.Scenarios {
+		by[res.ID] = res
+	}
+	wantFail(t, by["honest-v10-jsonrpc"], "sends-a2a-version", "no A2A-Version header")
+	for _, id := range []string{"truthful-outcome", "no-orphans", "no-crash", "exits-in-time"} {
+		if check(t, by["honest-v10-jsonrpc"], id).Pass != true {
+			t.Errorf("honest-v10-jsonrpc/%s failed for a client that did it right: %s", id, check(t, by["honest-v10-jsonrpc"], id).Reason)
+		}
+	}
+	nt := by["never-terminal"]
+	wantFail(t, nt, "exits-in-time", "hang")
+	wantFail(t, nt, "no-orphans", "left working")
+	wantFail(t, nt, "cancels-on-divergence", "without CancelTask")
+	wantFail(t, nt, "bounded-polling", "GetTask")
+	wantFail(t, by["fail-instead-of-input-required"], "truthful-outcome", `reported "completed"`)
+	wantFail(t, by["honest-input-required"], "continuation-carries-task-id", `named task ""`)
+	wantFail(t, by["legacy-card-path-only"], "discovers-via-card", "without having read its card")
+	if rep.Summary.OK {
+		t.Error("the run of a naive client is OK")
+	}
+	assertNoListener(t, rep)
+}
+
+func TestUnknownScenario(t *testing.T) {
+	_, err := Run(context.Background(), Options{Client: "true", Scenarios: []string{"no-such"}})
+	if err == nil || !strings.Contains(err.Error(), `no scenario "no-such"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if !slices.Contains(DefaultSuite().IDs(), "never-terminal") {
+		t.Fatal("the default suite lost never-terminal")
+	}
+}

@@ -1,0 +1,150 @@
+package conform
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/a2amock/a2amock/scenario"
+)
+
+// issueScenarios are the misbehaviors issue 10 asks the default suite to
+// hold, by scenario id.
+var issueScenarios = []string{
+	"honest-v10-jsonrpc", "honest-v03-jsonrpc", "three-workers",
+	"new-task-id-on-continuation", "skip-working", "never-terminal", "stuck-submitted",
+	"fail-instead-of-input-required", "input-required-without-working", "stream-no-final",
+	"stream-hang", "stream-eof-mid-frame", "stream-drop-events", "stream-duplicate-events",
+	"resubscribe-gap", "version-skew", "legacy-card-path-only", "card-overclaims",
+	"http-error-503-retry-after", "http-error-429", "connection-reset", "malformed-json",
+	"truncated-body", "latency-past-deadline", "transition-after-terminal",
+	"status-for-other-task", "context-id-drift", "ignore-cancel",
+}
+
+func TestDefaultSuite(t *testing.T) {
+	s := DefaultSuite()
+	if len(s.Scenarios) < 25 {
+		t.Errorf("the default suite has %d scenarios, want at least 25", len(s.Scenarios))
+	}
+	ids := s.IDs()
+	for _, id := range issueScenarios {
+		if !slices.Contains(ids, id) {
+			t.Errorf("the default suite lacks %s", id)
+		}
+	}
+	used := map[string]bool{}
+	for _, sc := range s.Scenarios {
+		for _, c := range sc.Checks {
+			used[c] = true
+		}
+		if sc.Title == "" || sc.Reproduces == "" || sc.Source == "" || sc.Robust == "" {
+			t.Errorf("%s: title, reproduces, source and robust are all needed for --list", sc.ID)
+		}
+		if !slices.Contains(sc.Checks, "truthful-outcome") || sc.Checks[0] != "exits-in-time" {
+			t.Errorf("%s: the base checks are missing: %v", sc.ID, sc.Checks)
+		}
+	}
+	for _, c := range allChecks {
+		if !used[c.ID] {
+			t.Errorf("no scenario of the default suite uses check %s", c.ID)
+		}
+	}
+}
+
+func TestSuiteErrorsHavePositions(t *testing.T) {
+	cases := []struct{ name, text, want string }{
+		{"unknown check", `agents: [{name: a}]
+conform:
+  id: x
+  checks: [exits-in-time, no-such-check]
+`, "bad.yaml:4:27: conform.checks[1]: unknown check \"no-such-check\""},
+		{"bad id", `agents: [{name: a}]
+conform:
+  id: Not An Id
+`, "bad.yaml:3:7: conform.id"},
+		{"no conform", `agents: [{name: a}]
+`, "bad.yaml:1:"},
+		{"bad behavior", `agents:
+  - name: a
+    behaviors: [no-such-behavior]
+conform: {id: x}
+`, "bad.yaml:3:17"},
+		{"duplicate id", "agents: [{name: a}]\nconform: {id: x}\n---\nagents: [{name: b}]\nconform: {id: x}\n", "bad.yaml:5:"},
+		{"bad yaml", "agents: [\n", "bad.yaml:"},
+		{"empty", "# nothing\n", "holds no scenario"},
+	}
+	for _, c := range cases {
+		_, err := ParseSuite([]byte(c.text), "bad.yaml")
+		var se *scenario.Error
+		if !errors.As(err, &se) {
+			t.Errorf("%s: err = %v, want a *scenario.Error", c.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %q does not contain %q", c.name, err.Error(), c.want)
+		}
+	}
+}
+
+func TestLoadSuiteFileAndDir(t *testing.T) {
+	dir := t.TempDir()
+	doc := "agents: [{name: a}]\nconform: {id: one}\n---\nagents: [{name: b}]\nconform: {id: two}\n"
+	f := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(f, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadSuite(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.IDs(); !slices.Equal(got, []string{"one", "two"}) {
+		t.Errorf("ids = %v", got)
+	}
+	s, err = LoadSuite(dir)
+	if err != nil || len(s.Scenarios) != 2 {
+		t.Fatalf("dir: %v, %v", s, err)
+	}
+	if _, err := LoadSuite(filepath.Join(dir, "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml: cannot read the suite") {
+		t.Errorf("missing file: %v", err)
+	}
+	if s, err := LoadSuite("default"); err != nil || s.Name != DefaultSuiteName {
+		t.Errorf("default: %v", err)
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	cases := map[string][]string{
+		`python client.py`:                {"python", "client.py"},
+		`node 'my client.js' --x "a b"`:   {"node", "my client.js", "--x", "a b"},
+		`sh -c 'echo "$A2A_AGENT_URL"'`:   {"sh", "-c", `echo "$A2A_AGENT_URL"`},
+		`a\ b "q\"x"`:                     {"a b", `q"x`},
+		`  spaced   out  `:                {"spaced", "out"},
+		`go run ./x --url={agent_url}`:    {"go", "run", "./x", "--url={agent_url}"},
+		`"" empty-first`:                  {"", "empty-first"},
+		"multi\nline":                     {"multi", "line"},
+		`tab	separated`:                   {"tab", "separated"},
+		`'single''joined'`:                {"singlejoined"},
+		`"keeps \n backslash"`:            {`keeps \n backslash`},
+		`x "dollar \$HOME" 'lit $HOME'`:   {"x", "dollar $HOME", "lit $HOME"},
+		`trailing\`:                       {"trailing"},
+		`mixed"quo"ted'parts'`:            {"mixedquotedparts"},
+		`--flag="value with spaces" last`: {"--flag=value with spaces", "last"},
+	}
+	for in, want := range cases {
+		got, err := SplitCommand(in)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "   ", `'open`, `"open`} {
+		if _, err := SplitCommand(bad); err == nil {
+			t.Errorf("SplitCommand(%q) did not fail", bad)
+		}
+	}
+	if got := substitute([]string{"--url={agent_url}", "{prompt}/{input}"}, "http://h", "p", "i"); !slices.Equal(got, []string{"--url=http://h", "p/i"}) {
+		t.Errorf("substitute = %q", got)
+	}
+}
