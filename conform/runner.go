@@ -28,7 +28,7 @@ type Options struct {
 	// Scenarios restricts the run to these ids (in suite order).
 	Scenarios []string
 	// Grace is how long after a scenario's deadline the client is killed;
-	// 0 means 2s.
+	// 0 means DefaultGrace.
 	Grace time.Duration
 	// Parallel bounds the scenarios run at once; 0 means the number of
 	// CPUs.
@@ -47,7 +47,7 @@ type Options struct {
 
 // DefaultGrace is the default time between a scenario's deadline and the
 // kill of its client.
-const DefaultGrace = 2 * time.Second
+const DefaultGrace = 3 * time.Second
 
 // Run runs the client once per scenario and judges every run. The error is
 // for problems that prevent the run as a whole (an empty client command, an
