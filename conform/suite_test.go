@@ -24,6 +24,12 @@ var issueScenarios = []string{
 	"status-for-other-task", "context-id-drift", "ignore-cancel",
 }
 
+// issueChecks are the checks issue 10 names; each judges some scenario of
+// the default suite.
+var issueChecks = []string{"exits-in-time", "no-crash", "truthful-outcome", "no-orphans", "bounded-polling",
+	"continuation-carries-task-id", "cancels-on-divergence", "recovers-after-stream-loss", "sends-a2a-version",
+	"uses-declared-interface", "discovers-via-card", "honours-retry-after", "ignores-duplicate-events"}
+
 func TestDefaultSuite(t *testing.T) {
 	s := DefaultSuite()
 	if len(s.Scenarios) < 25 {
@@ -47,9 +53,9 @@ func TestDefaultSuite(t *testing.T) {
 			t.Errorf("%s: the base checks are missing: %v", sc.ID, sc.Checks)
 		}
 	}
-	for _, c := range allChecks {
-		if !used[c.ID] {
-			t.Errorf("no scenario of the default suite uses check %s", c.ID)
+	for _, id := range issueChecks {
+		if !used[id] {
+			t.Errorf("no scenario of the default suite uses check %s", id)
 		}
 	}
 }
