@@ -193,9 +193,39 @@ func states(evs []task) []string {
 	return out
 }
 
+// driveClock plays the part of time for a test on a fake clock: whenever a
+// timer due within d waits (a step, not a far keep-alive), it advances the
+// clock to it. stop ends the driver and waits for it.
+func driveClock(t *testing.T, clk *timeline.FakeClock, d time.Duration) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for clk.BlockUntilDue(ctx, d) == nil {
+			clk.AdvanceToNext()
+		}
+	}()
+	stop = func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return stop
+}
+
+// settledForEver reports, on a fake clock whose driver has stopped, that
+// nothing is scheduled any more once the server has released what it no
+// longer waits for: no state can ever change again.
+func settledForEver(t *testing.T, clk *timeline.FakeClock) bool {
+	t.Helper()
+	require.Eventually(t, func() bool { return clk.Waiters() == 0 }, 5*time.Second, time.Millisecond,
+		"timers still pending: %d", clk.Waiters())
+	return !clk.AdvanceToNext()
+}
+
 func TestIncidentThreeWorkers(t *testing.T) {
 	t.Parallel()
-	r := serveExample(t, "three-worker-incident.yaml")
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r := serveExampleWith(t, "three-worker-incident.yaml", testkit.WithClock(clk))
+	stopClock := driveClock(t, clk, time.Second)
 	intake := map[string]any{"skillId": "intake"}
 
 	// Workers 1 and 2 honour the lifecycle their cards declare.
@@ -212,8 +242,10 @@ func TestIncidentThreeWorkers(t *testing.T) {
 	// Worker 3 stops at working and answers the follow-up with a new task.
 	tk := r.send("worker-3", message("monthly report", "", intake))
 	r.waitState("worker-3", tk.ID, "working")
-	time.Sleep(50 * time.Millisecond) // ten step delays: input-required would have come
+	stopClock()
+	assert.True(t, settledForEver(t, clk), "nothing is scheduled: input-required can never come")
 	assert.Equal(t, "working", r.get("worker-3", tk.ID).Status.State, "never input-required")
+	driveClock(t, clk, time.Second)
 	cont := r.send("worker-3", message("account 42", tk.ID, intake))
 	assert.NotEqual(t, tk.ID, cont.ID, "a new task id answers the continuation")
 	assert.Equal(t, tk.ContextID, cont.ContextID)
@@ -231,7 +263,9 @@ func TestIncidentThreeWorkers(t *testing.T) {
 
 func TestIncidentThreeWorkersScripted(t *testing.T) {
 	t.Parallel()
-	r := serveExample(t, "three-worker-incident-scripted.yaml")
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r := serveExampleWith(t, "three-worker-incident-scripted.yaml", testkit.WithClock(clk))
+	stopClock := driveClock(t, clk, time.Second)
 	md := map[string]any{"skillId": "intake"}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -254,7 +288,8 @@ func TestIncidentThreeWorkersScripted(t *testing.T) {
 	assert.NotEqual(t, id, cont.ID, "answer: new-task")
 	assert.Equal(t, evs[0].ContextID, cont.ContextID)
 	r.waitState("worker-3", cont.ID, "working")
-	time.Sleep(30 * time.Millisecond)
+	stopClock()
+	assert.True(t, settledForEver(t, clk), "both tasks stopped: nothing is scheduled")
 	assert.Equal(t, "working", r.get("worker-3", id).Status.State)
 	assert.Equal(t, "working", r.get("worker-3", cont.ID).Status.State, "action: stop")
 }
