@@ -65,7 +65,42 @@ type Exchange struct {
 	Clock timeline.Clock
 
 	hooks Hooks
+	// applying is the spec text of the behavior being applied (ApplyAs);
+	// notActed what behaviors in scope reported leaving alone.
+	applying string
+	notActed []NotActed
 }
+
+// NotActed is a behavior that was in scope of a request but left it as it
+// was, and why: the journal's answer to "why didn't it fire" when the scope
+// was not the reason.
+type NotActed struct {
+	// Behavior is the behavior's spec text.
+	Behavior string `json:"behavior"`
+	// Reason says what about the request kept the behavior from acting.
+	Reason string `json:"reason"`
+}
+
+// ApplyAs applies b to x as the behavior whose spec text is name, so that
+// what b reports through Declined is attributed to it.
+func ApplyAs(x *Exchange, name string, b Behavior) {
+	prev := x.applying
+	x.applying = name
+	defer func() { x.applying = prev }()
+	b.Apply(x)
+}
+
+// Declined returns the function a behavior calls, from Apply or from one of
+// its hooks, when the request is in its scope but the behavior leaves it as
+// it was; reason says why. Call it during Apply and keep the function: the
+// hooks run later.
+func (x *Exchange) Declined() func(reason string) {
+	name := x.applying
+	return func(reason string) { x.notActed = append(x.notActed, NotActed{Behavior: name, Reason: reason}) }
+}
+
+// NotActed lists what the behaviors reported through Declined so far.
+func (x *Exchange) NotActed() []NotActed { return x.notActed }
 
 // Hooks is what the behaviors of one exchange registered, in application
 // order. The server reads it through Exchange.Hooks.

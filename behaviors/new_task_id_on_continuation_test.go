@@ -51,9 +51,15 @@ func TestNewTaskIDOnContinuationNewContext(t *testing.T) {
 	assert.NotEqual(t, first.Task.ContextID, follow.Task.ContextID)
 	assert.Equal(t, "working", follow.Task.State, "a new task of an input-needing skill stops at working")
 
-	// A skill that needs no input is untouched.
+	// A new message of a skill that needs no input is held in working too;
+	// hold=false plays it honestly.
 	q := r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
+	assert.Equal(t, "working", q.Task.State)
+	r = newLifecycleRig(t, nil, parse(t, "new-task-id-on-continuation:hold=false"))
+	q = r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
 	assert.Equal(t, "completed", q.Task.State)
+	a := r.sendTo(a2a.V10, message(a2a.V10, "go", "ask", ""))
+	assert.Equal(t, "working", a.Task.State, "a skill that needs input is held whatever hold says")
 }
 
 // The stream shows the divergence too: the continuation's stream opens

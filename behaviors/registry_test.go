@@ -144,7 +144,7 @@ func TestRegistryRegister(t *testing.T) {
 func TestDeterministicJournal(t *testing.T) {
 	t.Parallel()
 	specs := []string{
-		"new-task-id-on-continuation:unless-metadata=tenant,probability=0.5",
+		"new-task-id-on-continuation:unless-metadata=tenant,probability=0.5,hold=false",
 		"status-for-other-task:task=minted,probability=0.5",
 		"context-id-drift:probability=0.5",
 		"duplicate-terminal:probability=0.5",

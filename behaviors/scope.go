@@ -133,7 +133,7 @@ type Scoped struct {
 // Apply applies the wrapped behavior when x is in scope.
 func (s *Scoped) Apply(x *Exchange) {
 	if s.Scope.Matches(x) {
-		s.Behavior.Apply(x)
+		ApplyAs(x, s.Text, s.Behavior)
 	}
 }
 

@@ -192,9 +192,10 @@ func TestControlCatalogue(t *testing.T) {
 	nt := found["new-task-id-on-continuation"]
 	require.NotNil(t, nt)
 	params := nt["params"].([]any)
-	require.Len(t, params, 1)
+	require.Len(t, params, 2)
 	assert.Equal(t, map[string]any{"key": "keep-context", "type": "bool", "default": "true",
 		"doc": "give the new task the original task's contextId (false mints a new context)"}, params[0])
+	assert.Equal(t, "hold", params[1].(map[string]any)["key"])
 }
 
 // countReset is a custom behavior: it counts the requests it saw and

@@ -91,9 +91,9 @@ func (set *behaviorSet) apply(x *behaviors.Exchange) behaviorReport {
 				rep.skipped = append(rep.skipped, SkippedBehavior{Behavior: set.text[i], Key: key, Detail: detail})
 				continue
 			}
-			sc.Behavior.Apply(x)
+			behaviors.ApplyAs(x, set.text[i], sc.Behavior)
 		} else {
-			b.Apply(x)
+			behaviors.ApplyAs(x, set.text[i], b)
 		}
 		st.acted.Add(1)
 		rep.acted = append(rep.acted, set.text[i])

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/behaviors"
 )
 
 // EntryKind says what a journal entry records.
@@ -71,6 +72,10 @@ type Entry struct {
 	// with the scope key that excluded them.
 	Behaviors []string          `json:"behaviors,omitempty"`
 	Skipped   []SkippedBehavior `json:"skipped,omitempty"`
+	// NotActed lists, on a decision, the behaviors in scope that left the
+	// decision as it was, with why (a continuation naming a task the agent
+	// does not hold, say).
+	NotActed []behaviors.NotActed `json:"notActed,omitempty"`
 }
 
 // Journal is the ordered, bounded record of everything the server did. It

@@ -116,7 +116,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	switch req.Op {
 	case a2a.OpStream:
 		d, _ := a.decide(x, req)
-		a.recordDecision(req, d)
+		a.recordDecision(req, x, d)
 		switch d.Kind {
 		case timeline.DecideReject:
 			return refuse(d.Err)

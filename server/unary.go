@@ -129,7 +129,7 @@ func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.E
 // immediately.
 func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchange) (*a2a.Result, *a2a.Error) {
 	d, _ := a.decide(x, req)
-	a.recordDecision(req, d)
+	a.recordDecision(req, x, d)
 	switch d.Kind {
 	case timeline.DecideReject:
 		return nil, d.Err
@@ -195,9 +195,9 @@ func (a *agent) replyMessage(m *a2a.Message) *a2a.Message {
 		Parts: []a2a.Part{a2a.TextPart(a.sentenceLocked())}}
 }
 
-func (a *agent) recordDecision(req *a2a.Request, d timeline.Decision) {
+func (a *agent) recordDecision(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision) {
 	e := Entry{Agent: a.name, Kind: EntryDecision, Op: req.Op, Dialect: req.Dialect, Binding: req.Binding,
-		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason}
+		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason, NotActed: x.NotActed()}
 	if req.Message != nil {
 		e.RefTaskID = req.Message.TaskID
 	}
