@@ -38,6 +38,8 @@ func fakeClient(mode string) int {
 	switch mode {
 	case "naive":
 		return naiveClient()
+	case "once":
+		return onceClient()
 	case "exit3":
 		fmt.Fprintln(os.Stderr, "fake: giving up at once")
 		return 3
@@ -95,7 +97,7 @@ func naiveClient() int {
 	}
 	msg := map[string]any{"messageId": "naive-1", "role": "ROLE_USER",
 		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
-	t, err := naiveCall(base, "SendMessage", map[string]any{"message": msg, "configuration": map[string]any{"returnImmediately": true}})
+	t, err := naiveCall(base, "SendMessage", false, map[string]any{"message": msg, "configuration": map[string]any{"returnImmediately": true}})
 	if err != nil {
 		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
 		return 0
@@ -111,15 +113,35 @@ func naiveClient() int {
 				answered = true
 				reply := map[string]any{"messageId": "naive-2", "role": "ROLE_USER", "contextId": t.Task.ContextID,
 					"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_INPUT")}}}
-				_, _ = naiveCall(base, "SendMessage", map[string]any{"message": reply, "configuration": map[string]any{"returnImmediately": true}})
+				_, _ = naiveCall(base, "SendMessage", false, map[string]any{"message": reply, "configuration": map[string]any{"returnImmediately": true}})
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
-		next, err := naiveCall(base, "GetTask", map[string]any{"id": t.Task.ID})
+		next, err := naiveCall(base, "GetTask", true, map[string]any{"id": t.Task.ID})
 		if err == nil {
 			t = next
 		}
 	}
+}
+
+// onceClient is deterministic: it reads the card, makes one blocking
+// SendMessage with A2A-Version and reports the state it got (completed for
+// any terminal state, which is untruthful for failed).
+func onceClient() int {
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	if resp, err := http.Get(base + "/.well-known/agent-card.json"); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	msg := map[string]any{"messageId": "once-1", "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
+	t, err := naiveCall(base, "SendMessage", true, map[string]any{"message": msg})
+	if err != nil {
+		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return 0
+	}
+	fmt.Printf(`{"outcome":"completed","taskId":%q,"detail":%q}`+"\n", t.Task.ID, t.state())
+	return 0
 }
 
 type naiveResult struct {
@@ -140,9 +162,15 @@ type naiveResult struct {
 
 func (r *naiveResult) state() string { return r.Task.Status.State }
 
-func naiveCall(base, method string, params any) (*naiveResult, error) {
+// naiveCall makes one JSON-RPC call; version sends A2A-Version.
+func naiveCall(base, method string, version bool, params any) (*naiveResult, error) {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	resp, err := http.Post(base+"/", "application/json", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if version {
+		req.Header.Set("A2A-Version", "1.0")
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
