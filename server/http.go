@@ -112,8 +112,15 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	case rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/"):
 		return s.serveREST(w, r, a, base, strings.TrimPrefix(rest, restPrefix))
 	}
-	return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/..., card: %s%s)",
-		r.Method, r.URL.Path, base, base, restPrefix, base, cardPath).WithHTTPStatus(http.StatusNotFound))
+	// The HTTP+JSON routes answer at the agent's base URL too, where the
+	// a2a CLI and a2a-go post when told to use REST without reading the
+	// card (they do not collide with JSON-RPC's POST {agent}/). The card
+	// keeps declaring {agent}/rest.
+	if _, e := parseREST(r.Method, rest); !isNoRoute(e) {
+		return s.serveREST(w, r, a, base, rest)
+	}
+	return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
+		r.Method, r.URL.Path, base, base, restPrefix, base, base, cardPath).WithHTTPStatus(http.StatusNotFound))
 }
 
 // origin is the scheme and host the client reached us by, so card URLs work

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,10 +30,17 @@ type restRoute struct {
 var restTopLevel = map[string]bool{"message:send": true, "message:stream": true, "tasks": true, "extendedAgentCard": true}
 
 // parseREST maps a method and a path below the REST base to an operation.
-// It returns an HTTP status and an error when nothing matches.
+// It returns an HTTP status and an error when nothing matches; isNoRoute
+// tells a path that names no route from a route refusing the request.
 func parseREST(method, path string) (restRoute, *a2a.Error) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
 	var rt restRoute
+	notFound := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if slices.Contains(segs, "") {
+		// An empty segment (/tasks/, a doubled slash) names no resource:
+		// /tasks/ is not the task list.
+		return rt, notFound
+	}
 	if len(segs) > 0 && segs[0] != "" && !restTopLevel[segs[0]] {
 		rt.tenant, segs = segs[0], segs[1:]
 	}
@@ -43,7 +51,6 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		}
 		segs[i] = u
 	}
-	notFound := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
 	wrongMethod := func(allowed string) (restRoute, *a2a.Error) {
 		rt.allow = allowed
 		return rt, a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
@@ -135,6 +142,12 @@ func (rt restRoute) withIDs(taskID, configID string) (restRoute, *a2a.Error) {
 		rt.configID = configID
 	}
 	return rt, nil
+}
+
+// isNoRoute reports whether parseREST's error says that the path names no
+// HTTP+JSON route at all (rather than a route with a bad id or method).
+func isNoRoute(e *a2a.Error) bool {
+	return e != nil && e.Code == a2a.CodeMethodNotFound && e.HTTPStatus == http.StatusNotFound
 }
 
 func checkID(what, id string) *a2a.Error {
