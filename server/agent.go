@@ -908,7 +908,8 @@ func (a *agent) getPush(taskID, id string) (*a2a.PushConfig, *a2a.Error) {
 			return &pc, nil
 		}
 	}
-	return nil, a2a.Errorf(a2a.CodeInvalidParams, "task %s has no push notification config %q", taskID, id).With("taskId", taskID)
+	// Spec §3.1.8: a config that does not exist is TaskNotFoundError.
+	return nil, a2a.Errorf(a2a.CodeTaskNotFound, "task %s has no push notification config %q", taskID, id).With("taskId", taskID).With("configId", id)
 }
 
 func (a *agent) deletePush(taskID, id string) *a2a.Error {

@@ -239,6 +239,7 @@ func TestPushConfigs(t *testing.T) {
 
 		_, e = cl.call(a2a.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": pc.ID})
 		require.NotNil(t, e, "a deleted config is gone")
+		assert.Equal(t, a2a.CodeTaskNotFound, e.Code, "spec §3.1.8: an unknown config is TaskNotFoundError")
 		_, e = cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": "no-such-task", "url": "https://hooks.example/a2a"})
 		require.NotNil(t, e)
 		assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
@@ -263,8 +264,9 @@ func TestPushConfigs(t *testing.T) {
 		status, _, b = h.do(http.MethodDelete, base+"/"+pc.ID, nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
 		status, _, b = h.do(http.MethodGet, base+"/"+pc.ID, nil, v1)
-		require.NotEqual(t, http.StatusOK, status)
+		require.Equal(t, http.StatusNotFound, status, "spec §3.1.8: an unknown config is TaskNotFoundError: %s", b)
 		requireRESTStatus(t, status, b)
+		assert.Contains(t, string(b), "TASK_NOT_FOUND")
 	})
 	t.Run("v0.3", func(t *testing.T) {
 		t.Parallel()
@@ -295,6 +297,9 @@ func TestPushConfigs(t *testing.T) {
 		l = nil
 		require.NoError(t, json.Unmarshal(res, &l))
 		assert.Empty(t, l)
+		_, e = cl.call(a2a.OpGetPushConfig, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
+		require.NotNil(t, e, "a deleted config is gone")
+		assert.Equal(t, a2a.CodeTaskNotFound, e.Code, "an unknown config is TaskNotFoundError")
 	})
 	t.Run("not declared", func(t *testing.T) {
 		t.Parallel()
