@@ -17,25 +17,35 @@ const maxPageTokens = 1024
 // pageTokens maps the page tokens an agent issued to the places in the
 // list they continue from. A token is the agent's count of issued tokens,
 // not the place itself: the place holds a status time, which would make
-// tokens differ between two runs of the same seed. Guarded by agent.mu.
+// tokens differ between two runs of the same seed. One place has one
+// token, so a page asked for twice answers the same nextPageToken (a
+// client's loop over a page that never advances shows as a repeated
+// token). Guarded by agent.mu.
 type pageTokens struct {
-	issued uint64
-	places map[string]listCursor
-	order  []string // oldest first, at most maxPageTokens
+	issued  uint64
+	places  map[string]listCursor
+	byPlace map[listCursor]string
+	order   []string // oldest first, at most maxPageTokens
 }
 
-// issue returns a new token for c.
+// issue returns the token for c, a new one unless c already has one.
 func (p *pageTokens) issue(c listCursor) string {
+	if tok, ok := p.byPlace[c]; ok {
+		return tok
+	}
 	p.issued++
 	tok := base64.RawURLEncoding.EncodeToString([]byte("page." + strconv.FormatUint(p.issued, 10)))
 	if p.places == nil {
 		p.places = map[string]listCursor{}
+		p.byPlace = map[listCursor]string{}
 	}
 	if len(p.order) == maxPageTokens {
+		delete(p.byPlace, p.places[p.order[0]])
 		delete(p.places, p.order[0])
 		p.order = p.order[1:]
 	}
 	p.places[tok] = c
+	p.byPlace[c] = tok
 	p.order = append(p.order, tok)
 	return tok
 }

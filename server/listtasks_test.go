@@ -39,6 +39,26 @@ func TestListTasksPageTokensDeterministic(t *testing.T) {
 	assert.Equal(t, first, tokens())
 }
 
+// One place in the list has one token: a page asked for twice answers the
+// same nextPageToken over both bindings, so a client that keeps asking for
+// a page that never advances is seen repeating a token (the rule
+// testkit.AssertNoPageTokenLoop and conform's no-page-token-loop judge).
+func TestListTasksSamePlaceSameToken(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 7, StepDelay: -1, Agents: agentsFor(dialectCases[0], false)})
+	cl := newClient(t, h, dialectCases[0])
+	for range 3 {
+		cl.mustSend(sendOpts{})
+	}
+	first := listOver(h, false)(t, map[string]any{"pageSize": 1})
+	require.NotEmpty(t, first.NextPageToken)
+	again := listOver(h, true)(t, map[string]any{"pageSize": 1})
+	assert.Equal(t, first.NextPageToken, again.NextPageToken, "the first page asked twice")
+	second := listOver(h, false)(t, map[string]any{"pageSize": 1, "pageToken": first.NextPageToken})
+	require.Len(t, second.Tasks, 1)
+	assert.NotEqual(t, first.NextPageToken, second.NextPageToken, "the next place has its own token")
+}
+
 // pageSize is an optional field: unset is 50 and an explicit 0 is out of
 // its range, over JSON-RPC as over HTTP+JSON (JSON-RPC used to take 0 as
 // unset).
