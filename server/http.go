@@ -244,8 +244,9 @@ func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
 		}
 		return nil
 	}
-	// Clients must send Major.Minor; accept a patch too, leniently.
-	if parts := strings.SplitN(v, ".", 3); len(parts) == 3 {
+	// Clients must send Major.Minor; accept a numeric patch too,
+	// leniently, but nothing more (1.0.0.0 is not a version).
+	if parts := strings.Split(v, "."); len(parts) == 3 && isDigits(parts[2]) {
 		v = parts[0] + "." + parts[1]
 	}
 	switch a2a.Dialect(v) {
@@ -256,6 +257,19 @@ func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
 		return nil
 	}
 	return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // reply is how a binding answers a decoded request, so both bindings share
