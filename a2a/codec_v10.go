@@ -514,18 +514,24 @@ func (v10Codec) EncodeErrorData(e *Error) []byte {
 // v10GRPCNames maps HTTP statuses to google.rpc.Code names, for errors whose
 // HTTP status was overridden and so has no name from Error.Status.
 var v10GRPCNames = map[int]string{
-	http.StatusBadRequest:          "INVALID_ARGUMENT",
-	http.StatusUnauthorized:        "UNAUTHENTICATED",
-	http.StatusForbidden:           "PERMISSION_DENIED",
-	http.StatusNotFound:            "NOT_FOUND",
-	http.StatusConflict:            "ABORTED",
-	http.StatusPreconditionFailed:  "FAILED_PRECONDITION",
-	http.StatusTooManyRequests:     "RESOURCE_EXHAUSTED",
-	http.StatusNotImplemented:      "UNIMPLEMENTED",
-	http.StatusServiceUnavailable:  "UNAVAILABLE",
-	http.StatusGatewayTimeout:      "DEADLINE_EXCEEDED",
-	http.StatusInternalServerError: "INTERNAL",
-	499:                            "CANCELLED",
+	http.StatusBadRequest:   "INVALID_ARGUMENT",
+	http.StatusUnauthorized: "UNAUTHENTICATED",
+	http.StatusForbidden:    "PERMISSION_DENIED",
+	http.StatusNotFound:     "NOT_FOUND",
+	// A method the path does not allow: what grpc-gateway answers.
+	http.StatusMethodNotAllowed: "UNIMPLEMENTED",
+	// ContentTypeNotSupportedError's code (v1.0.0 gave it HTTP 415).
+	http.StatusUnsupportedMediaType: "INVALID_ARGUMENT",
+	// A body over the size limit: gRPC's code for a message too large.
+	http.StatusRequestEntityTooLarge: "RESOURCE_EXHAUSTED",
+	http.StatusConflict:              "ABORTED",
+	http.StatusPreconditionFailed:    "FAILED_PRECONDITION",
+	http.StatusTooManyRequests:       "RESOURCE_EXHAUSTED",
+	http.StatusNotImplemented:        "UNIMPLEMENTED",
+	http.StatusServiceUnavailable:    "UNAVAILABLE",
+	http.StatusGatewayTimeout:        "DEADLINE_EXCEEDED",
+	http.StatusInternalServerError:   "INTERNAL",
+	499:                              "CANCELLED",
 }
 
 // EncodeRESTError renders e as the v1.0 HTTP+JSON error: the HTTP status and

@@ -265,6 +265,7 @@ func requireRESTStatus(t testing.TB, status int, body []byte) map[string]any {
 	require.Equal(t, status, r.Error.Code, "error.code is the HTTP status: %s", body)
 	require.NotEmpty(t, r.Error.Status, "error.status: %s", body)
 	require.Equal(t, strings.ToUpper(r.Error.Status), r.Error.Status)
+	require.NotEqual(t, "UNKNOWN", r.Error.Status, "error.status names the google.rpc.Code of the HTTP status: %s", body)
 	require.NotEmpty(t, r.Error.Message)
 	for _, d := range r.Error.Details {
 		require.Contains(t, d, "@type")
