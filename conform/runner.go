@@ -203,6 +203,7 @@ func contractEnv(base []string, sc *Scenario, urls []string) []string {
 		"A2AMOCK_DEADLINE_MS="+strconv.FormatInt(sc.Deadline.Milliseconds(), 10),
 		"A2AMOCK_SCENARIO="+sc.ID,
 		"A2AMOCK_MODE="+sc.Mode,
+		"A2AMOCK_BEARER_TOKEN="+server.TestBearerToken,
 	)
 	if len(urls) > 1 {
 		env = append(env, "A2A_AGENT_URLS="+strings.Join(urls, ","))

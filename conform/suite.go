@@ -25,7 +25,7 @@ const DefaultSuiteName = "default"
 const (
 	DefaultPrompt   = "Hello"
 	DefaultInput    = "account 42"
-	DefaultDeadline = 3 * time.Second
+	DefaultDeadline = 5 * time.Second
 	DefaultMaxPolls = 40
 )
 

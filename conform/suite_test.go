@@ -21,7 +21,7 @@ var issueScenarios = []string{
 	"resubscribe-gap", "version-skew", "legacy-card-path-only", "card-overclaims",
 	"http-error-503-retry-after", "http-error-429", "connection-reset", "malformed-json",
 	"truncated-body", "latency-past-deadline", "transition-after-terminal",
-	"status-for-other-task", "context-id-drift", "ignore-cancel",
+	"status-for-other-task", "context-id-drift", "ignore-cancel", "auth-flaky",
 }
 
 // issueChecks are the checks issue 10 names; each judges some scenario of

@@ -51,7 +51,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 			ps.add(s.pos.at(path+".name"), path+".name", "agent name %q is already used by agents[%d]", as.Name, j)
 		}
 		names[as.Name] = i
-		ac := server.AgentConfig{Name: as.Name, Card: s.card(as, cfg.Seed, path, ps)}
+		ac := server.AgentConfig{Name: as.Name, Card: s.card(as, cfg.Seed, path, ps), EnforceAuth: as.EnforceAuth}
 		for j, bs := range as.Behaviors {
 			bp := fmt.Sprintf("%s.behaviors[%d]", path, j)
 			b, err := s.behavior(registry, bs, bp, ps)

@@ -23,7 +23,7 @@ type ConformSpec struct {
 	Mode string `yaml:"mode,omitempty" doc:"hint for the client (A2AMOCK_MODE); a client may ignore it" enum:"send,stream,poll"`
 	// Deadline is how long the client should allow the task
 	// (A2AMOCK_DEADLINE_MS).
-	Deadline Duration `yaml:"deadline,omitempty" doc:"how long the client allows the task before it cancels and reports timeout (A2AMOCK_DEADLINE_MS); default 3s"`
+	Deadline Duration `yaml:"deadline,omitempty" doc:"how long the client allows the task before it cancels and reports timeout (A2AMOCK_DEADLINE_MS); default 5s"`
 	// Outcomes are the outcomes a truthful client may report.
 	Outcomes []string `yaml:"outcomes,omitempty" doc:"outcomes a truthful client may report; default: completed" enum:"completed,failed,canceled,rejected,input-required,auth-required,diverged,timeout,error"`
 	// Checks are the checks that judge the run, besides the four every

@@ -71,6 +71,10 @@ type AgentSpec struct {
 	Card *CardSpec `yaml:"card,omitempty" doc:"the declared Agent Card; absent generates one from the seed and the name, and the fields given here override the generated ones (skills, when given, replace the generated skills)"`
 	// Behaviors are misbehaviors from the catalogue, applied in order.
 	Behaviors []BehaviorSpec `yaml:"behaviors,omitempty" doc:"misbehaviors from the catalogue (a2amock behaviors), applied in order"`
+	// EnforceAuth makes the agent require the credentials its card's
+	// security requirements name (the fixed test credentials of package
+	// server, e.g. bearer a2amock-test-token).
+	EnforceAuth bool `yaml:"enforceAuth,omitempty" doc:"require the credentials the card's security requirements name on every A2A call (the fixed test credentials: bearer token a2amock-test-token, API key a2amock-test-key); the card stays public"`
 	// Timelines script what the agent plays for the messages they match.
 	Timelines []TimelineSpec `yaml:"timelines,omitempty" doc:"scripted timelines: the first that matches a message decides what the agent plays"`
 }

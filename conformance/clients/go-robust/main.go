@@ -82,10 +82,14 @@ func (c config) drive(agentURL string) outcome {
 	// what it started and print its outcome.
 	ctx, cancel := context.WithTimeout(context.Background(), c.deadline*85/100)
 	defer cancel()
-	hc := &http.Client{Transport: &retryAfterTransport{base: http.DefaultTransport.(*http.Transport).Clone()}}
+	tr := &retryAfterTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
+	hc := &http.Client{Transport: tr}
 	client, card, err := discover(ctx, agentURL, hc)
 	if err != nil {
 		return outcome{Outcome: "error", Detail: err.Error()}
+	}
+	if needsBearer(card) {
+		tr.bearer = os.Getenv("A2AMOCK_BEARER_TOKEN")
 	}
 	defer client.CloseIdleConnections()
 	declared := reconcile.Declare(card, reconcile.Policy{})
@@ -189,6 +193,20 @@ func cancelOpen(client *testkit.Client, res *reconcile.Result) {
 			}
 		}
 	}
+}
+
+// needsBearer reports whether the card's security requirements name a
+// scheme that takes a bearer token.
+func needsBearer(card *cardT) bool {
+	for _, req := range card.Security {
+		for name := range req {
+			sc := card.SecuritySchemes[name]
+			if sc.Type == "oauth2" || sc.Type == "openIdConnect" || sc.Type == "http" && strings.EqualFold(sc.Scheme, "bearer") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // discover reads the agent's card, falling back to the legacy path when
