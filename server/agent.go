@@ -68,6 +68,10 @@ type agent struct {
 	// continued a task to that task, so a resent message is recognised
 	// (idempotency.go).
 	seenMsg map[string]string
+	// cardSince is when the card configuration (behaviors included) was
+	// last set; cardSeen the card last served per URL (cardcache.go).
+	cardSince time.Time
+	cardSeen  map[string]cardVersion
 	// sigOnce derives the card-signing keys on first use (cardsign.go).
 	sigOnce            sync.Once
 	sigKey, sigExpired cardsig.Key
@@ -200,6 +204,9 @@ func (a *agent) reset() {
 }
 
 func (a *agent) setBehaviors(bs []behaviors.Behavior) {
+	a.mu.Lock()
+	a.cardSince = a.srv.clock.Now().UTC().Truncate(time.Second)
+	a.mu.Unlock()
 	a.bhv.Store(newBehaviorSet(bs))
 }
 

@@ -166,11 +166,13 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	modified := a.cardModified(origin(r)+r.URL.Path, etag)
 	h := w.Header()
 	h.Set("ETag", etag)
+	h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
 	// Behaviors can change the card at run time, so clients revalidate.
-	h.Set("Cache-Control", "no-cache")
-	if etagMatches(r.Header.Values("If-None-Match"), etag) {
+	h.Set("Cache-Control", cardCacheControl)
+	if cardNotModified(r, etag, modified) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
