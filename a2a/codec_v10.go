@@ -534,6 +534,19 @@ var v10GRPCNames = map[int]string{
 	499:                              "CANCELLED",
 }
 
+// GRPCStatusName is the google.rpc.Code name an HTTP+JSON error body
+// gives an HTTP status: INTERNAL for an unmapped 5xx, UNKNOWN for another
+// unmapped status.
+func GRPCStatusName(status int) string {
+	if n, ok := v10GRPCNames[status]; ok {
+		return n
+	}
+	if status >= 500 {
+		return "INTERNAL"
+	}
+	return "UNKNOWN"
+}
+
 // EncodeRESTError renders e as the v1.0 HTTP+JSON error: the HTTP status and
 // a google.rpc.Status body such as
 // {"error":{"code":404,"status":"NOT_FOUND","message":"…","details":[ErrorInfo]}}.
@@ -545,13 +558,7 @@ func EncodeRESTError(e *Error) (status int, body []byte) {
 	if e.HTTPStatus != 0 {
 		// Status names an overridden status by its HTTP text; the body
 		// wants the gRPC code name.
-		if n, ok := v10GRPCNames[status]; ok {
-			name = n
-		} else if status >= 500 {
-			name = "INTERNAL"
-		} else {
-			name = "UNKNOWN"
-		}
+		name = GRPCStatusName(status)
 	}
 	out := v10RESTError{Error: v10RPCStatus{Code: status, Status: name, Message: e.Message}}
 	if info, ok := errorInfo10(e); ok {

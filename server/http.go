@@ -52,7 +52,13 @@ func (s *Server) routes() *echo.Echo {
 		if errors.As(err, &he) {
 			status = he.Code
 		}
-		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "message": http.StatusText(status)}})
+		msg := http.StatusText(status)
+		if status == http.StatusNotFound && strings.HasPrefix(c.Request().URL.Path, controlPrefix) {
+			msg = "the control API has no route " + c.Request().Method + " " + c.Request().URL.Path + "; its routes are described at " + controlPrefix + "/openapi.json"
+		}
+		// The shape of every other control-API and HTTP+JSON error:
+		// {"error":{"code","status","message"}}.
+		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": a2a.GRPCStatusName(status), "message": msg}})
 	}
 	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
 	// One catch-all route: agents are routed here rather than by echo, which
