@@ -46,6 +46,7 @@ func (s *Server) guardControl(next echo.HandlerFunc) echo.HandlerFunc {
 // behaviors, the agents, the metrics and the OpenAPI description.
 func (s *Server) controlRoutes(g *echo.Group) {
 	g.GET("/journal", s.serveJournal)
+	g.GET("/journal/stream", s.serveJournalStream)
 	g.POST("/reset", s.serveReset)
 	s.behaviorRoutes(g)
 	s.agentRoutes(g)

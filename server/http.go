@@ -61,6 +61,7 @@ func (s *Server) routes() *echo.Echo {
 		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": a2a.GRPCStatusName(status), "message": msg}})
 	}
 	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
+	e.GET(controlPrefix+"/ui", s.serveUI, s.guardUIPage)
 	// One catch-all route: agents are routed here rather than by echo, which
 	// keeps Start cheap (each echo route costs a tree insertion per method).
 	e.Any("/*", s.dispatch)

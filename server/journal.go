@@ -88,6 +88,10 @@ type Journal struct {
 	blocks    [][]Entry
 	n         int
 	seq       int64
+	// changed is closed (and dropped) on the next add or reset, for the
+	// readers of the event stream waiting for one; epoch counts resets.
+	changed chan struct{}
+	epoch   int64
 }
 
 const journalBlock = 1024
@@ -111,6 +115,7 @@ func (j *Journal) add(e Entry) int64 {
 	}
 	j.blocks[last] = append(j.blocks[last], e)
 	j.n++
+	j.signal()
 	for j.n > j.retention {
 		drop := min(j.n-j.retention, len(j.blocks[0]))
 		clear(j.blocks[0][:drop])
@@ -170,5 +175,7 @@ func (j *Journal) Len() int {
 func (j *Journal) reset() {
 	j.mu.Lock()
 	j.blocks, j.n, j.seq = nil, 0, 0
+	j.epoch++
+	j.signal()
 	j.mu.Unlock()
 }

@@ -46,6 +46,7 @@ Usage:
   a2amock record --upstream URL --out FILE   proxy a real agent and record what passes, with timing
   a2amock replay FILE [--speed S] [--splice N:fault]   serve a recording (also: serve --replay FILE)
   a2amock conform --client 'CMD' [flags]   grade an A2A client against misbehaving agents (docs/conformance.md)
+  a2amock report JOURNAL.json -o report.html   the timeline of a saved journal or conform report as one offline HTML file
   a2amock version               print the module version and VCS revision (also --version)
 
 Run "a2amock COMMAND -h" for a command's flags.
@@ -86,6 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return validate(args[1:], stdout, stderr)
 	case "conform":
 		return conformCmd(ctx, args[1:], stdout, stderr)
+	case "report":
+		return reportCmd(args[1:], os.Stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
