@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -74,7 +73,7 @@ func runAction(t *testing.T, repo string, inputs map[string]string) (int, string
 		}
 	}
 	gobin := filepath.Join(tmp, "gobin")
-	path := filepath.Join(runtime.GOROOT(), "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
+	path := os.Getenv("PATH")
 	status := 0
 	for _, st := range a.Runs.Steps {
 		if st.Shell != "bash" {

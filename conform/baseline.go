@@ -27,8 +27,6 @@ import (
 type Baseline struct {
 	File    string
 	Entries map[string]map[string]string
-
-	hit map[[2]string]bool
 }
 
 // BaselineResult compares a run with its baseline.

@@ -167,17 +167,6 @@ func (r *run) task(id string) *taskFacts {
 	return nil
 }
 
-// requests returns the client's A2A request entries.
-func (r *run) requests() []server.Entry {
-	var out []server.Entry
-	for _, e := range r.journal {
-		if e.Kind == server.EntryRequest {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func isSend(e server.Entry) bool {
 	return e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream)
 }

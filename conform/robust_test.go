@@ -4,7 +4,6 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -13,8 +12,7 @@ import (
 func buildRobust(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "go-robust")
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(goBin, "build", "-o", bin, "../conformance/clients/go-robust")
+	cmd := exec.Command("go", "build", "-o", bin, "../conformance/clients/go-robust")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build go-robust: %v\n%s", err, out)
 	}
