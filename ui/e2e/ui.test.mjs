@@ -170,6 +170,14 @@ test("static report from a saved journal: the same view from a file URL", async 
   await checkTimeline(page);
   assert.match(await page.locator("#status").textContent(), /^report/);
   if (shots) await page.screenshot({ path: join(root, "docs/ui-report.png") });
+  // Readable in both schemes: the page follows prefers-color-scheme.
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: "light" });
+  assert.equal(await bg(), "rgb(255, 255, 255)");
+  await page.emulateMedia({ colorScheme: "dark" });
+  assert.equal(await bg(), "rgb(13, 17, 23)");
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector(".row-label")).fill), "rgb(230, 237, 243)");
+  if (shots) await page.screenshot({ path: join(root, "docs/ui-report-dark.png") });
   assert.deepEqual(requests, [], "the report fetches nothing");
   assert.deepEqual(errors, []);
   assert.ok(readFileSync(rf).length < 300_000 + journal.length * 2);
