@@ -126,6 +126,12 @@ func (c *cutWriter) takeOver(flush bool) {
 		_ = rc.Flush()
 	}
 	conn, buf, err := rc.Hijack()
+	if errors.Is(err, http.ErrNotSupported) && c.reset {
+		// HTTP/2 (the gRPC binding) has no connection to take over: the
+		// reset is the stream's, an RST_STREAM, which net/http sends
+		// when a handler aborts.
+		panic(http.ErrAbortHandler)
+	}
 	if err != nil {
 		return
 	}

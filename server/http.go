@@ -105,6 +105,9 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
 	r, w := c.Request(), c.Response()
+	if s.cfg.GRPC && isGRPC(r) {
+		return s.serveGRPC(w, r, a, base, rest)
+	}
 	switch {
 	case rest == "/" || rest == "":
 		if r.Method != http.MethodPost {

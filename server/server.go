@@ -47,6 +47,11 @@ type Config struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
 	MaxBodyBytes int64
+	// GRPC also serves the gRPC binding (lf.a2a.v1.A2AService) on the same
+	// port, over h2c (or HTTP/2 with TLS), and declares it in the root
+	// agent's v1.0 card as a GRPC interface at host:port. Off by default,
+	// so cards and the clients that pick a binding from them are unchanged.
+	GRPC bool
 	// MaxMessageBytes bounds the content (parts and metadata) of a
 	// message, and MaxPartBytes that of each part, on both bindings; a
 	// larger one is answered with InvalidParamsError. 0 means
@@ -278,6 +283,13 @@ func (s *Server) serve(ln net.Listener, scheme string) {
 	s.listener = ln
 	s.url = scheme + ln.Addr().String()
 	s.httpSrv = httpserve.New(s.echo, httpserve.Timeouts{Read: s.cfg.ReadTimeout, Idle: s.cfg.IdleTimeout}, s.ctx)
+	if s.cfg.GRPC {
+		// gRPC clients speak HTTP/2 with prior knowledge on plain TCP.
+		s.httpSrv.Protocols = new(http.Protocols)
+		s.httpSrv.Protocols.SetHTTP1(true)
+		s.httpSrv.Protocols.SetHTTP2(true)
+		s.httpSrv.Protocols.SetUnencryptedHTTP2(true)
+	}
 	s.streams.Add(1)
 	go func() {
 		defer s.streams.Done()

@@ -20,6 +20,19 @@ type framer interface {
 	refuse(w http.ResponseWriter, e *a2a.Error) error
 	// rpcID is the JSON-RPC id, nil for HTTP+JSON.
 	rpcID() json.RawMessage
+	// open starts the binding's stream writer on w: SSE for JSON-RPC and
+	// HTTP+JSON, length-prefixed messages for gRPC.
+	open(w http.ResponseWriter) streamWriter
+}
+
+// streamWriter writes a started stream's frames; *sse.Writer is the HTTP
+// bindings' one.
+type streamWriter interface {
+	WriteHeader() error
+	Event(ev sse.Event) error
+	KeepAlive() error
+	WriteRaw(b []byte) error
+	Frame(ev sse.Event) ([]byte, error)
 }
 
 type rpcFramer struct {
@@ -48,6 +61,8 @@ func (f rpcFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
 
 func (f rpcFramer) rpcID() json.RawMessage { return f.id }
 
+func (f rpcFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
+
 type restFramer struct{ codec a2a.Codec }
 
 func (f restFramer) event(ev a2a.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
@@ -64,9 +79,11 @@ func (f restFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
 
 func (f restFramer) rpcID() json.RawMessage { return nil }
 
+func (f restFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
+
 // rawStream gives stream behaviors byte-level control.
 type rawStream struct {
-	sw     *sse.Writer
+	sw     streamWriter
 	f      framer
 	closed bool
 }
@@ -169,7 +186,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	}
 	s.recordResponse(a, req, reqNo, &a2a.Result{Task: &a2a.Task{ID: taskID}}, nil)
 
-	sw := sse.NewWriter(w)
+	sw := f.open(w)
 	raw := &rawStream{sw: sw, f: f}
 	write := func(ev a2a.Event) error {
 		data, err := f.event(ev)
@@ -313,7 +330,7 @@ func stateOf(evs []a2a.Event) a2a.TaskState {
 // holdOpen runs the stream-end hooks; when the timeline or a behavior asks
 // for it, it keeps the stream open with keep-alives until the client leaves
 // or the server closes, and reports true.
-func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw *sse.Writer, raw *rawStream, hooks *behaviors.Hooks) bool {
+func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw streamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
 	hold := a.holdsStreams(taskID)
 	for _, f := range hooks.StreamEnd {
 		if f(raw) {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
@@ -219,6 +220,11 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 	}
 	if cc.Dialect == a2a.V10 {
 		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: origin + base + restPrefix, Binding: a2a.BindingREST, Version: a2a.V10})
+		if a.srv.cfg.GRPC && base == "" {
+			// A gRPC interface is host:port: only the root agent has one.
+			_, hostPort, _ := strings.Cut(origin, "://")
+			cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: a2a.V10})
+		}
 	}
 	return cards.Render(&cc)
 }

@@ -158,6 +158,11 @@ func WithTimeline(agentName, skillID string, tl timeline.Timeline) Option {
 	}
 }
 
+// WithGRPC also serves the gRPC binding on the mock's port and declares it
+// in the root agent's v1.0 card (server.Config GRPC); Mock.URL stays the
+// HTTP URL, the gRPC target is its host:port.
+func WithGRPC() Option { return func(s *settings) { s.cfg.GRPC = true } }
+
 // WithSignedCards makes the mock sign every Agent Card (server.Config
 // SignCards): keys derive from the seed, the JWKS is at each agent's
 // /.well-known/jwks.json.

@@ -1,0 +1,343 @@
+package server
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	spb "google.golang.org/genproto/googleapis/rpc/status"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/sse"
+)
+
+// The gRPC binding (lf.a2a.v1.A2AService) is a thin transport over the
+// request path the HTTP bindings share: a gRPC request is an HTTP/2 POST
+// to /lf.a2a.v1.A2AService/{Method} with content-type application/grpc,
+// served on the same port (h2c, Config.GRPC). Its message is transcoded
+// through ProtoJSON into the v1.0 codec's params (v1.0's JSON-RPC params
+// are the proto request messages in ProtoJSON), handed to serveRequest,
+// and results, events and errors are transcoded back the same way. Errors
+// are google.rpc.Status (grpc-status, grpc-message,
+// grpc-status-details-bin) carrying the ErrorInfo the HTTP+JSON binding
+// sends, with the spec's codes (§5.4). The messages come from
+// internal/a2apb, generated from the v1.0 proto, never an SDK's package.
+
+// grpcService is the path prefix of every gRPC method.
+const grpcService = "/lf.a2a.v1.A2AService/"
+
+// BindingGRPC is the protocolBinding of the gRPC interface.
+const BindingGRPC a2a.Binding = "GRPC"
+
+// grpcMethods maps a method to a new request message.
+var grpcMethods = map[string]func() proto.Message{
+	"SendMessage":                      func() proto.Message { return new(a2apb.SendMessageRequest) },
+	"SendStreamingMessage":             func() proto.Message { return new(a2apb.SendMessageRequest) },
+	"GetTask":                          func() proto.Message { return new(a2apb.GetTaskRequest) },
+	"ListTasks":                        func() proto.Message { return new(a2apb.ListTasksRequest) },
+	"CancelTask":                       func() proto.Message { return new(a2apb.CancelTaskRequest) },
+	"SubscribeToTask":                  func() proto.Message { return new(a2apb.SubscribeToTaskRequest) },
+	"CreateTaskPushNotificationConfig": func() proto.Message { return new(a2apb.TaskPushNotificationConfig) },
+	"GetTaskPushNotificationConfig":    func() proto.Message { return new(a2apb.GetTaskPushNotificationConfigRequest) },
+	"ListTaskPushNotificationConfigs":  func() proto.Message { return new(a2apb.ListTaskPushNotificationConfigsRequest) },
+	"GetExtendedAgentCard":             func() proto.Message { return new(a2apb.GetExtendedAgentCardRequest) },
+	"DeleteTaskPushNotificationConfig": func() proto.Message { return new(a2apb.DeleteTaskPushNotificationConfigRequest) },
+}
+
+// grpcResult returns a new response message of a unary operation.
+func grpcResult(op a2a.Op) proto.Message {
+	switch op {
+	case a2a.OpSend:
+		return new(a2apb.SendMessageResponse)
+	case a2a.OpGetTask, a2a.OpCancelTask:
+		return new(a2apb.Task)
+	case a2a.OpListTasks:
+		return new(a2apb.ListTasksResponse)
+	case a2a.OpSetPushConfig, a2a.OpGetPushConfig:
+		return new(a2apb.TaskPushNotificationConfig)
+	case a2a.OpListPushConfigs:
+		return new(a2apb.ListTaskPushNotificationConfigsResponse)
+	case a2a.OpExtendedCard:
+		return new(a2apb.AgentCard)
+	}
+	return new(emptypb.Empty)
+}
+
+var fromJSON = protojson.UnmarshalOptions{DiscardUnknown: true}
+
+// isGRPC reports whether r is a gRPC call.
+func isGRPC(r *http.Request) bool {
+	return r.ProtoMajor == 2 && r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc")
+}
+
+// serveGRPC answers a gRPC call to agent a at path (below the agent's base).
+func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
+	var rp grpcReply
+	method, ok := strings.CutPrefix(path, grpcService)
+	newMsg := grpcMethods[method]
+	if !ok || newMsg == nil {
+		return rp.status(w, codes.Unimplemented, "unknown method "+path, nil)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
+		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
+	}
+	body, e := readBody(r, s.cfg.MaxBodyBytes+5)
+	if e != nil {
+		return rp.fail(w, e)
+	}
+	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
+		if len(body) >= 5 && body[0] != 0 {
+			return rp.status(w, codes.Unimplemented, "compressed messages are not supported", nil)
+		}
+		return rp.status(w, codes.Internal, "the request is not one length-prefixed gRPC message", nil)
+	}
+	in := newMsg()
+	if err := proto.Unmarshal(body[5:], in); err != nil {
+		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
+	}
+	params, err := protojson.Marshal(in)
+	if err != nil {
+		return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
+	}
+	_, op, _ := a2a.LookupMethod(method)
+	codec := a2a.CodecFor(a2a.V10)
+	if e := s.checkVersion(r, a2a.V10); e != nil {
+		return rp.fail(w, e)
+	}
+	req, e := codec.DecodeParams(op, params)
+	if e != nil {
+		if !paramError(e) || a.gate(op) == nil {
+			return rp.fail(w, e)
+		}
+		req = &a2a.Request{Op: op}
+	}
+	req.Method, req.Binding, req.Dialect = method, BindingGRPC, a2a.V10
+	rp.st = &grpcStream{codec: codec}
+	err = s.serveRequest(w, r, a, base, req, rp)
+	rp.st.finish(w)
+	return err
+}
+
+// grpcReply answers a gRPC call; st is the call's state once decoded.
+type grpcReply struct{ st *grpcStream }
+
+// status answers with a gRPC status and no message (trailers-only).
+func (rp grpcReply) status(w http.ResponseWriter, code codes.Code, msg string, details []*anypb.Any) error {
+	h := w.Header()
+	h.Set("Content-Type", "application/grpc")
+	setGRPCStatus(h, "", code, msg, details)
+	w.WriteHeader(http.StatusOK)
+	if rp.st != nil {
+		rp.st.done = true
+	}
+	return nil
+}
+
+func (rp grpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
+	code, msg, details := grpcError(e)
+	if rp.st != nil && rp.st.started {
+		rp.st.err = e
+		return nil
+	}
+	return rp.status(w, code, msg, details)
+}
+
+func (rp grpcReply) authError(e *a2a.Error) *a2a.Error { return e }
+
+func (rp grpcReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+	var msg proto.Message
+	switch {
+	case op == a2a.OpDeletePush:
+		msg = new(emptypb.Empty)
+	case op == a2a.OpExtendedCard:
+		msg = new(a2apb.AgentCard)
+		if err := fromJSON.Unmarshal(res.Card, msg); err != nil {
+			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "transcode card: %v", err))
+		}
+	default:
+		b, err := rp.st.codec.EncodeResult(op, res)
+		if err != nil {
+			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+		}
+		msg = grpcResult(op)
+		if err := fromJSON.Unmarshal(b, msg); err != nil {
+			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "transcode result: %v", err))
+		}
+	}
+	out, err := proto.Marshal(msg)
+	if err != nil {
+		return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+	}
+	sw := grpcWriter{w: w, st: rp.st}
+	if err := sw.WriteHeader(); err != nil {
+		return err
+	}
+	return sw.WriteRaw(grpcFrame(out))
+}
+
+func (rp grpcReply) framer() framer { return grpcFramer(rp) }
+
+// grpcStream is the state of one gRPC call: whether its headers went out,
+// the error its trailers carry, whether they were written.
+type grpcStream struct {
+	codec   a2a.Codec
+	started bool
+	done    bool
+	err     *a2a.Error
+}
+
+// finish writes the trailers of a call whose headers went out.
+func (st *grpcStream) finish(w http.ResponseWriter) {
+	if !st.started || st.done {
+		return
+	}
+	st.done = true
+	code, msg, details := codes.OK, "", []*anypb.Any(nil)
+	if st.err != nil {
+		code, msg, details = grpcError(st.err)
+	}
+	setGRPCStatus(w.Header(), http.TrailerPrefix, code, msg, details)
+}
+
+// grpcFramer frames a server-streaming call's StreamResponse messages.
+type grpcFramer grpcReply
+
+func (f grpcFramer) event(ev a2a.Event) ([]byte, error) {
+	b, err := f.st.codec.EncodeEvent(ev)
+	if err != nil {
+		return nil, err
+	}
+	var msg a2apb.StreamResponse
+	if err := fromJSON.Unmarshal(b, &msg); err != nil {
+		return nil, err
+	}
+	return proto.Marshal(&msg)
+}
+
+// errorFrame ends the stream with e in its trailers: gRPC has no error
+// message inside a stream.
+func (f grpcFramer) errorFrame(e *a2a.Error) []byte {
+	f.st.err = e
+	return nil
+}
+
+func (f grpcFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
+	return grpcReply(f).fail(w, e)
+}
+
+func (f grpcFramer) rpcID() json.RawMessage { return nil }
+
+func (f grpcFramer) open(w http.ResponseWriter) streamWriter { return grpcWriter{w: w, st: f.st} }
+
+// grpcWriter writes length-prefixed messages; keep-alives are no-ops (a
+// gRPC connection's liveness is HTTP/2 PING, which net/http answers).
+type grpcWriter struct {
+	w  http.ResponseWriter
+	st *grpcStream
+}
+
+func (g grpcWriter) WriteHeader() error {
+	g.w.Header().Set("Content-Type", "application/grpc")
+	g.w.WriteHeader(http.StatusOK)
+	g.st.started = true
+	return http.NewResponseController(g.w).Flush()
+}
+
+func (g grpcWriter) Event(ev sse.Event) error {
+	if ev.Data == nil {
+		return nil
+	}
+	return g.WriteRaw(grpcFrame(ev.Data))
+}
+
+func (g grpcWriter) KeepAlive() error { return nil }
+
+func (g grpcWriter) WriteRaw(b []byte) error {
+	if _, err := g.w.Write(b); err != nil {
+		return err
+	}
+	return http.NewResponseController(g.w).Flush()
+}
+
+func (g grpcWriter) Frame(ev sse.Event) ([]byte, error) { return grpcFrame(ev.Data), nil }
+
+// grpcFrame prefixes an uncompressed message with its length.
+func grpcFrame(msg []byte) []byte {
+	out := make([]byte, 5+len(msg))
+	binary.BigEndian.PutUint32(out[1:5], uint32(len(msg)))
+	copy(out[5:], msg)
+	return out
+}
+
+// grpcError is e as a gRPC status: the code the v1.0 mapping (§5.4) gives
+// its HTTP+JSON google.rpc.Status, with the same ErrorInfo.
+func grpcError(e *a2a.Error) (codes.Code, string, []*anypb.Any) {
+	_, body := a2a.EncodeRESTError(e)
+	var st struct {
+		Error struct {
+			Status  string `json:"status"`
+			Message string `json:"message"`
+			Details []struct {
+				Reason   string            `json:"reason"`
+				Domain   string            `json:"domain"`
+				Metadata map[string]string `json:"metadata"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	code := codes.Internal
+	if json.Unmarshal(body, &st) != nil {
+		return code, e.Message, nil
+	}
+	if err := code.UnmarshalJSON([]byte(strconv.Quote(st.Error.Status))); err != nil {
+		code = codes.Unknown
+	}
+	var details []*anypb.Any
+	for _, d := range st.Error.Details {
+		if d.Reason == "" {
+			continue
+		}
+		if a, err := anypb.New(&errdetails.ErrorInfo{Reason: d.Reason, Domain: d.Domain, Metadata: d.Metadata}); err == nil {
+			details = append(details, a)
+		}
+	}
+	return code, st.Error.Message, details
+}
+
+// setGRPCStatus sets grpc-status, grpc-message and grpc-status-details-bin
+// (prefix is http.TrailerPrefix for trailers after a body).
+func setGRPCStatus(h http.Header, prefix string, code codes.Code, msg string, details []*anypb.Any) {
+	h.Set(prefix+"Grpc-Status", strconv.Itoa(int(code)))
+	if msg != "" {
+		h.Set(prefix+"Grpc-Message", grpcPercent(msg))
+	}
+	if len(details) > 0 || code != codes.OK {
+		if b, err := proto.Marshal(&spb.Status{Code: int32(code), Message: msg, Details: details}); err == nil {
+			h.Set(prefix+"Grpc-Status-Details-Bin", base64.RawStdEncoding.EncodeToString(b))
+		}
+	}
+}
+
+// grpcPercent percent-encodes a grpc-message as the gRPC HTTP/2 protocol
+// requires (bytes outside printable ASCII, and '%').
+func grpcPercent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '%' {
+			b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)|0x100, 16)[1:]))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
