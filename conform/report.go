@@ -3,6 +3,8 @@ package conform
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/a2amock/a2amock/server"
 )
 
 // ReportSchema names the JSON report format; ReportVersion is bumped on
@@ -63,6 +65,10 @@ type ScenarioResult struct {
 	Error string `json:"error,omitempty"`
 	// Journal counts the journal entries the run produced.
 	JournalEntries int `json:"journalEntries"`
+	// Journal is the scenario's whole journal, kept only when the run was
+	// asked to (Options.KeepJournal, conform --html): the JSON report of
+	// such a run then gives a2amock report the same view as the HTML.
+	Journal []server.Entry `json:"journal,omitempty"`
 }
 
 // AgentRef names a hosted agent and its URL in the run.

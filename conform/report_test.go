@@ -170,3 +170,51 @@ func TestBadBaseline(t *testing.T) {
 		t.Errorf("missing baseline: %v", err)
 	}
 }
+
+// TestKeepJournal: with KeepJournal each scenario's result holds its whole
+// journal (what conform --html draws), including every entry a failed check
+// gives as evidence; without it the JSON report has no journal.
+func TestKeepJournal(t *testing.T) {
+	seed := uint64(7)
+	run := func(keep bool) *Report {
+		rep, err := Run(context.Background(), Options{Client: fakeCommand("once"), Scenarios: detIDs[1:2], Seed: &seed,
+			Grace: 2 * time.Second, KeepJournal: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	res := run(true).Scenarios[0]
+	if len(res.Journal) == 0 || len(res.Journal) != res.JournalEntries {
+		t.Fatalf("kept %d journal entries, the run had %d", len(res.Journal), res.JournalEntries)
+	}
+	seqs := map[int64]bool{}
+	for _, e := range res.Journal {
+		seqs[e.Seq] = true
+	}
+	evidence := 0
+	for _, c := range res.Failed() {
+		for _, e := range c.Evidence.Journal {
+			evidence++
+			if !seqs[e.Seq] {
+				t.Errorf("check %s's evidence #%d is not in the kept journal", c.ID, e.Seq)
+			}
+		}
+	}
+	if evidence == 0 {
+		t.Fatal("no failed check with journal evidence: the scenario should fail truthful-outcome")
+	}
+	js, err := run(false).JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Scenarios []map[string]json.RawMessage `json:"scenarios"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := doc.Scenarios[0]["journal"]; ok {
+		t.Error("the JSON report of a run without KeepJournal holds the journal")
+	}
+}

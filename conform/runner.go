@@ -43,6 +43,10 @@ type Options struct {
 	// Env is the environment the client starts with (before the contract's
 	// variables); nil means os.Environ().
 	Env []string
+	// KeepJournal keeps each scenario's whole journal in its result
+	// (ScenarioResult.Journal), for a report that shows every exchange and
+	// not only the entries a check gave as evidence (conform --html).
+	KeepJournal bool
 }
 
 // DefaultGrace is the default time between a scenario's deadline and the
@@ -173,6 +177,9 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	r.declared = declaredCards(cfg, m.url, sc.Agents)
 	r.analyse()
 	res.JournalEntries = len(r.journal)
+	if opts.KeepJournal {
+		res.Journal = r.journal
+	}
 	res.Pass = true
 	for _, id := range sc.Checks {
 		c, _ := CheckByID(id)
