@@ -8,6 +8,7 @@ import (
 // Error is a report input that is neither a journal nor a conform report.
 type Error struct{ Msg string }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Msg }
 
 func errorf(format string, args ...any) error { return &Error{Msg: fmt.Sprintf(format, args...)} }
