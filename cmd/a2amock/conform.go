@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/a2amock/a2amock/conform"
+	"github.com/a2amock/a2amock/ui"
 )
 
 // conformCmd runs a2amock conform: flags only; package conform does the
@@ -31,6 +32,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	reportJSON := fs.String("report-json", "", "write the JSON report (schema in docs/conformance.md) to this file")
 	junit := fs.String("junit", "", "write a JUnit XML report to this file")
 	markdown := fs.String("markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")
+	htmlFile := fs.String("html", "", "write the run as one self-contained HTML page (the timeline of each scenario with its failing checks; as a2amock report does)")
 	list := fs.Bool("list", false, "list the suite's scenarios and the checks, then exit")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	pos, code, ok := parseFlags(fs, "conform --client 'CMD' [flags]", args, stdout)
@@ -113,6 +115,13 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	})
 	write(*junit, func(w io.Writer) error { return conform.WriteJUnit(w, rep) })
 	write(*markdown, func(w io.Writer) error { return conform.WriteMarkdown(w, rep) })
+	write(*htmlFile, func(w io.Writer) error {
+		b, err := rep.JSON()
+		if err == nil {
+			err = ui.WriteReport(w, b, "")
+		}
+		return err
+	})
 	if *update {
 		if err := conform.WriteBaseline(*baselineFile, rep, old); err != nil {
 			fmt.Fprintf(stderr, "a2amock conform: %v\n", err)
