@@ -342,7 +342,7 @@ func (x *Task) GetMetadata() *structpb.Struct {
 type TaskStatus struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The current state of this task.
-	State TaskState `protobuf:"varint,1,opt,name=state,proto3,enum=lf.a2a.v1.TaskState" json:"state,omitempty"`
+	State TaskState `protobuf:"varint,1,opt,name=state,proto3,enum=a2amock.internal.lf.a2a.v1.TaskState" json:"state,omitempty"`
 	// A message associated with the status.
 	Message *Message `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
 	// ISO 8601 Timestamp when the status was recorded.
@@ -567,7 +567,7 @@ type Message struct {
 	// Optional. The task id of the message. If set, the message will be associated with the given task.
 	TaskId string `protobuf:"bytes,3,opt,name=task_id,json=taskId,proto3" json:"task_id,omitempty"`
 	// Identifies the sender of the message.
-	Role Role `protobuf:"varint,4,opt,name=role,proto3,enum=lf.a2a.v1.Role" json:"role,omitempty"`
+	Role Role `protobuf:"varint,4,opt,name=role,proto3,enum=a2amock.internal.lf.a2a.v1.Role" json:"role,omitempty"`
 	// Parts is the container of the message content.
 	Parts []*Part `protobuf:"bytes,5,rep,name=parts,proto3" json:"parts,omitempty"`
 	// Optional. Any metadata to provide along with the message.
@@ -2889,7 +2889,7 @@ type ListTasksRequest struct {
 	// Filter tasks by context ID to get tasks from a specific conversation or session.
 	ContextId string `protobuf:"bytes,2,opt,name=context_id,json=contextId,proto3" json:"context_id,omitempty"`
 	// Filter tasks by their current status state.
-	Status TaskState `protobuf:"varint,3,opt,name=status,proto3,enum=lf.a2a.v1.TaskState" json:"status,omitempty"`
+	Status TaskState `protobuf:"varint,3,opt,name=status,proto3,enum=a2amock.internal.lf.a2a.v1.TaskState" json:"status,omitempty"`
 	// The maximum number of tasks to return. The service may return fewer than this value.
 	// If unspecified, at most 50 tasks will be returned.
 	// The minimum value is 1.
@@ -3710,25 +3710,25 @@ var File_a2a_v1_0_gen_proto protoreflect.FileDescriptor
 
 const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\n" +
-	"\x12a2a-v1.0.gen.proto\x12\tlf.a2a.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa6\x02\n" +
+	"\x12a2a-v1.0.gen.proto\x12\x1aa2amock.internal.lf.a2a.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb7\x02\n" +
 	"\x18SendMessageConfiguration\x122\n" +
-	"\x15accepted_output_modes\x18\x01 \x03(\tR\x13acceptedOutputModes\x12h\n" +
-	"\x1dtask_push_notification_config\x18\x02 \x01(\v2%.lf.a2a.v1.TaskPushNotificationConfigR\x1ataskPushNotificationConfig\x12*\n" +
+	"\x15accepted_output_modes\x18\x01 \x03(\tR\x13acceptedOutputModes\x12y\n" +
+	"\x1dtask_push_notification_config\x18\x02 \x01(\v26.a2amock.internal.lf.a2a.v1.TaskPushNotificationConfigR\x1ataskPushNotificationConfig\x12*\n" +
 	"\x0ehistory_length\x18\x03 \x01(\x05H\x00R\rhistoryLength\x88\x01\x01\x12-\n" +
 	"\x12return_immediately\x18\x04 \x01(\bR\x11returnImmediatelyB\x11\n" +
-	"\x0f_history_length\"\xfa\x01\n" +
+	"\x0f_history_length\"\xad\x02\n" +
 	"\x04Task\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1d\n" +
 	"\n" +
-	"context_id\x18\x02 \x01(\tR\tcontextId\x12-\n" +
-	"\x06status\x18\x03 \x01(\v2\x15.lf.a2a.v1.TaskStatusR\x06status\x121\n" +
-	"\tartifacts\x18\x04 \x03(\v2\x13.lf.a2a.v1.ArtifactR\tartifacts\x12,\n" +
-	"\ahistory\x18\x05 \x03(\v2\x12.lf.a2a.v1.MessageR\ahistory\x123\n" +
-	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xa0\x01\n" +
+	"context_id\x18\x02 \x01(\tR\tcontextId\x12>\n" +
+	"\x06status\x18\x03 \x01(\v2&.a2amock.internal.lf.a2a.v1.TaskStatusR\x06status\x12B\n" +
+	"\tartifacts\x18\x04 \x03(\v2$.a2amock.internal.lf.a2a.v1.ArtifactR\tartifacts\x12=\n" +
+	"\ahistory\x18\x05 \x03(\v2#.a2amock.internal.lf.a2a.v1.MessageR\ahistory\x123\n" +
+	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xc2\x01\n" +
 	"\n" +
-	"TaskStatus\x12*\n" +
-	"\x05state\x18\x01 \x01(\x0e2\x14.lf.a2a.v1.TaskStateR\x05state\x12,\n" +
-	"\amessage\x18\x02 \x01(\v2\x12.lf.a2a.v1.MessageR\amessage\x128\n" +
+	"TaskStatus\x12;\n" +
+	"\x05state\x18\x01 \x01(\x0e2%.a2amock.internal.lf.a2a.v1.TaskStateR\x05state\x12=\n" +
+	"\amessage\x18\x02 \x01(\v2#.a2amock.internal.lf.a2a.v1.MessageR\amessage\x128\n" +
 	"\ttimestamp\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\ttimestamp\"\xed\x01\n" +
 	"\x04Part\x12\x14\n" +
 	"\x04text\x18\x01 \x01(\tH\x00R\x04text\x12\x12\n" +
@@ -3739,41 +3739,41 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\bfilename\x18\x06 \x01(\tR\bfilename\x12\x1d\n" +
 	"\n" +
 	"media_type\x18\a \x01(\tR\tmediaTypeB\t\n" +
-	"\acontent\"\xaf\x02\n" +
+	"\acontent\"\xd1\x02\n" +
 	"\aMessage\x12\x1d\n" +
 	"\n" +
 	"message_id\x18\x01 \x01(\tR\tmessageId\x12\x1d\n" +
 	"\n" +
 	"context_id\x18\x02 \x01(\tR\tcontextId\x12\x17\n" +
-	"\atask_id\x18\x03 \x01(\tR\x06taskId\x12#\n" +
-	"\x04role\x18\x04 \x01(\x0e2\x0f.lf.a2a.v1.RoleR\x04role\x12%\n" +
-	"\x05parts\x18\x05 \x03(\v2\x0f.lf.a2a.v1.PartR\x05parts\x123\n" +
+	"\atask_id\x18\x03 \x01(\tR\x06taskId\x124\n" +
+	"\x04role\x18\x04 \x01(\x0e2 .a2amock.internal.lf.a2a.v1.RoleR\x04role\x126\n" +
+	"\x05parts\x18\x05 \x03(\v2 .a2amock.internal.lf.a2a.v1.PartR\x05parts\x123\n" +
 	"\bmetadata\x18\x06 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x12\x1e\n" +
 	"\n" +
 	"extensions\x18\a \x03(\tR\n" +
 	"extensions\x12,\n" +
-	"\x12reference_task_ids\x18\b \x03(\tR\x10referenceTaskIds\"\xdd\x01\n" +
+	"\x12reference_task_ids\x18\b \x03(\tR\x10referenceTaskIds\"\xee\x01\n" +
 	"\bArtifact\x12\x1f\n" +
 	"\vartifact_id\x18\x01 \x01(\tR\n" +
 	"artifactId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
-	"\vdescription\x18\x03 \x01(\tR\vdescription\x12%\n" +
-	"\x05parts\x18\x04 \x03(\v2\x0f.lf.a2a.v1.PartR\x05parts\x123\n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x126\n" +
+	"\x05parts\x18\x04 \x03(\v2 .a2amock.internal.lf.a2a.v1.PartR\x05parts\x123\n" +
 	"\bmetadata\x18\x05 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x12\x1e\n" +
 	"\n" +
 	"extensions\x18\x06 \x03(\tR\n" +
-	"extensions\"\xb3\x01\n" +
+	"extensions\"\xc4\x01\n" +
 	"\x15TaskStatusUpdateEvent\x12\x17\n" +
 	"\atask_id\x18\x01 \x01(\tR\x06taskId\x12\x1d\n" +
 	"\n" +
-	"context_id\x18\x02 \x01(\tR\tcontextId\x12-\n" +
-	"\x06status\x18\x03 \x01(\v2\x15.lf.a2a.v1.TaskStatusR\x06status\x123\n" +
-	"\bmetadata\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xee\x01\n" +
+	"context_id\x18\x02 \x01(\tR\tcontextId\x12>\n" +
+	"\x06status\x18\x03 \x01(\v2&.a2amock.internal.lf.a2a.v1.TaskStatusR\x06status\x123\n" +
+	"\bmetadata\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"\xff\x01\n" +
 	"\x17TaskArtifactUpdateEvent\x12\x17\n" +
 	"\atask_id\x18\x01 \x01(\tR\x06taskId\x12\x1d\n" +
 	"\n" +
-	"context_id\x18\x02 \x01(\tR\tcontextId\x12/\n" +
-	"\bartifact\x18\x03 \x01(\v2\x13.lf.a2a.v1.ArtifactR\bartifact\x12\x16\n" +
+	"context_id\x18\x02 \x01(\tR\tcontextId\x12@\n" +
+	"\bartifact\x18\x03 \x01(\v2$.a2amock.internal.lf.a2a.v1.ArtifactR\bartifact\x12\x16\n" +
 	"\x06append\x18\x04 \x01(\bR\x06append\x12\x1d\n" +
 	"\n" +
 	"last_chunk\x18\x05 \x01(\bR\tlastChunk\x123\n" +
@@ -3785,38 +3785,38 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12)\n" +
 	"\x10protocol_binding\x18\x02 \x01(\tR\x0fprotocolBinding\x12\x16\n" +
 	"\x06tenant\x18\x03 \x01(\tR\x06tenant\x12)\n" +
-	"\x10protocol_version\x18\x04 \x01(\tR\x0fprotocolVersion\"\xf0\x06\n" +
+	"\x10protocol_version\x18\x04 \x01(\tR\x0fprotocolVersion\"\xf8\a\n" +
 	"\tAgentCard\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
-	"\vdescription\x18\x02 \x01(\tR\vdescription\x12L\n" +
-	"\x14supported_interfaces\x18\x03 \x03(\v2\x19.lf.a2a.v1.AgentInterfaceR\x13supportedInterfaces\x124\n" +
-	"\bprovider\x18\x04 \x01(\v2\x18.lf.a2a.v1.AgentProviderR\bprovider\x12\x18\n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x12]\n" +
+	"\x14supported_interfaces\x18\x03 \x03(\v2*.a2amock.internal.lf.a2a.v1.AgentInterfaceR\x13supportedInterfaces\x12E\n" +
+	"\bprovider\x18\x04 \x01(\v2).a2amock.internal.lf.a2a.v1.AgentProviderR\bprovider\x12\x18\n" +
 	"\aversion\x18\x05 \x01(\tR\aversion\x120\n" +
-	"\x11documentation_url\x18\x06 \x01(\tH\x00R\x10documentationUrl\x88\x01\x01\x12@\n" +
-	"\fcapabilities\x18\a \x01(\v2\x1c.lf.a2a.v1.AgentCapabilitiesR\fcapabilities\x12T\n" +
-	"\x10security_schemes\x18\b \x03(\v2).lf.a2a.v1.AgentCard.SecuritySchemesEntryR\x0fsecuritySchemes\x12S\n" +
-	"\x15security_requirements\x18\t \x03(\v2\x1e.lf.a2a.v1.SecurityRequirementR\x14securityRequirements\x12.\n" +
+	"\x11documentation_url\x18\x06 \x01(\tH\x00R\x10documentationUrl\x88\x01\x01\x12Q\n" +
+	"\fcapabilities\x18\a \x01(\v2-.a2amock.internal.lf.a2a.v1.AgentCapabilitiesR\fcapabilities\x12e\n" +
+	"\x10security_schemes\x18\b \x03(\v2:.a2amock.internal.lf.a2a.v1.AgentCard.SecuritySchemesEntryR\x0fsecuritySchemes\x12d\n" +
+	"\x15security_requirements\x18\t \x03(\v2/.a2amock.internal.lf.a2a.v1.SecurityRequirementR\x14securityRequirements\x12.\n" +
 	"\x13default_input_modes\x18\n" +
 	" \x03(\tR\x11defaultInputModes\x120\n" +
-	"\x14default_output_modes\x18\v \x03(\tR\x12defaultOutputModes\x12-\n" +
-	"\x06skills\x18\f \x03(\v2\x15.lf.a2a.v1.AgentSkillR\x06skills\x12=\n" +
+	"\x14default_output_modes\x18\v \x03(\tR\x12defaultOutputModes\x12>\n" +
+	"\x06skills\x18\f \x03(\v2&.a2amock.internal.lf.a2a.v1.AgentSkillR\x06skills\x12N\n" +
 	"\n" +
-	"signatures\x18\r \x03(\v2\x1d.lf.a2a.v1.AgentCardSignatureR\n" +
+	"signatures\x18\r \x03(\v2..a2amock.internal.lf.a2a.v1.AgentCardSignatureR\n" +
 	"signatures\x12\x1e\n" +
-	"\bicon_url\x18\x0e \x01(\tH\x01R\aiconUrl\x88\x01\x01\x1a]\n" +
+	"\bicon_url\x18\x0e \x01(\tH\x01R\aiconUrl\x88\x01\x01\x1an\n" +
 	"\x14SecuritySchemesEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
-	"\x05value\x18\x02 \x01(\v2\x19.lf.a2a.v1.SecuritySchemeR\x05value:\x028\x01B\x14\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12@\n" +
+	"\x05value\x18\x02 \x01(\v2*.a2amock.internal.lf.a2a.v1.SecuritySchemeR\x05value:\x028\x01B\x14\n" +
 	"\x12_documentation_urlB\v\n" +
 	"\t_icon_url\"E\n" +
 	"\rAgentProvider\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\"\n" +
-	"\forganization\x18\x02 \x01(\tR\forganization\"\x97\x02\n" +
+	"\forganization\x18\x02 \x01(\tR\forganization\"\xa8\x02\n" +
 	"\x11AgentCapabilities\x12!\n" +
 	"\tstreaming\x18\x01 \x01(\bH\x00R\tstreaming\x88\x01\x01\x122\n" +
-	"\x12push_notifications\x18\x02 \x01(\bH\x01R\x11pushNotifications\x88\x01\x01\x129\n" +
+	"\x12push_notifications\x18\x02 \x01(\bH\x01R\x11pushNotifications\x88\x01\x01\x12J\n" +
 	"\n" +
-	"extensions\x18\x03 \x03(\v2\x19.lf.a2a.v1.AgentExtensionR\n" +
+	"extensions\x18\x03 \x03(\v2*.a2amock.internal.lf.a2a.v1.AgentExtensionR\n" +
 	"extensions\x123\n" +
 	"\x13extended_agent_card\x18\x04 \x01(\bH\x02R\x11extendedAgentCard\x88\x01\x01B\f\n" +
 	"\n" +
@@ -3827,7 +3827,7 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\x03uri\x18\x01 \x01(\tR\x03uri\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
 	"\brequired\x18\x03 \x01(\bR\brequired\x12/\n" +
-	"\x06params\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x06params\"\x9b\x02\n" +
+	"\x06params\x18\x04 \x01(\v2\x17.google.protobuf.StructR\x06params\"\xac\x02\n" +
 	"\n" +
 	"AgentSkill\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
@@ -3837,33 +3837,33 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\bexamples\x18\x05 \x03(\tR\bexamples\x12\x1f\n" +
 	"\vinput_modes\x18\x06 \x03(\tR\n" +
 	"inputModes\x12!\n" +
-	"\foutput_modes\x18\a \x03(\tR\voutputModes\x12S\n" +
-	"\x15security_requirements\x18\b \x03(\v2\x1e.lf.a2a.v1.SecurityRequirementR\x14securityRequirements\"\x81\x01\n" +
+	"\foutput_modes\x18\a \x03(\tR\voutputModes\x12d\n" +
+	"\x15security_requirements\x18\b \x03(\v2/.a2amock.internal.lf.a2a.v1.SecurityRequirementR\x14securityRequirements\"\x81\x01\n" +
 	"\x12AgentCardSignature\x12\x1c\n" +
 	"\tprotected\x18\x01 \x01(\tR\tprotected\x12\x1c\n" +
 	"\tsignature\x18\x02 \x01(\tR\tsignature\x12/\n" +
-	"\x06header\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x06header\"\xcc\x01\n" +
+	"\x06header\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x06header\"\xdd\x01\n" +
 	"\x1aTaskPushNotificationConfig\x12\x16\n" +
 	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x17\n" +
 	"\atask_id\x18\x03 \x01(\tR\x06taskId\x12\x10\n" +
 	"\x03url\x18\x04 \x01(\tR\x03url\x12\x14\n" +
-	"\x05token\x18\x05 \x01(\tR\x05token\x12E\n" +
-	"\x0eauthentication\x18\x06 \x01(\v2\x1d.lf.a2a.v1.AuthenticationInfoR\x0eauthentication\" \n" +
+	"\x05token\x18\x05 \x01(\tR\x05token\x12V\n" +
+	"\x0eauthentication\x18\x06 \x01(\v2..a2amock.internal.lf.a2a.v1.AuthenticationInfoR\x0eauthentication\" \n" +
 	"\n" +
 	"StringList\x12\x12\n" +
-	"\x04list\x18\x01 \x03(\tR\x04list\"\xaf\x01\n" +
-	"\x13SecurityRequirement\x12E\n" +
-	"\aschemes\x18\x01 \x03(\v2+.lf.a2a.v1.SecurityRequirement.SchemesEntryR\aschemes\x1aQ\n" +
+	"\x04list\x18\x01 \x03(\tR\x04list\"\xd1\x01\n" +
+	"\x13SecurityRequirement\x12V\n" +
+	"\aschemes\x18\x01 \x03(\v2<.a2amock.internal.lf.a2a.v1.SecurityRequirement.SchemesEntryR\aschemes\x1ab\n" +
 	"\fSchemesEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12+\n" +
-	"\x05value\x18\x02 \x01(\v2\x15.lf.a2a.v1.StringListR\x05value:\x028\x01\"\xf5\x03\n" +
-	"\x0eSecurityScheme\x12X\n" +
-	"\x17api_key_security_scheme\x18\x01 \x01(\v2\x1f.lf.a2a.v1.APIKeySecuritySchemeH\x00R\x14apiKeySecurityScheme\x12^\n" +
-	"\x19http_auth_security_scheme\x18\x02 \x01(\v2!.lf.a2a.v1.HTTPAuthSecuritySchemeH\x00R\x16httpAuthSecurityScheme\x12W\n" +
-	"\x16oauth2_security_scheme\x18\x03 \x01(\v2\x1f.lf.a2a.v1.OAuth2SecuritySchemeH\x00R\x14oauth2SecurityScheme\x12n\n" +
-	"\x1fopen_id_connect_security_scheme\x18\x04 \x01(\v2&.lf.a2a.v1.OpenIdConnectSecuritySchemeH\x00R\x1bopenIdConnectSecurityScheme\x12V\n" +
-	"\x14mtls_security_scheme\x18\x05 \x01(\v2\".lf.a2a.v1.MutualTlsSecuritySchemeH\x00R\x12mtlsSecuritySchemeB\b\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12<\n" +
+	"\x05value\x18\x02 \x01(\v2&.a2amock.internal.lf.a2a.v1.StringListR\x05value:\x028\x01\"\xca\x04\n" +
+	"\x0eSecurityScheme\x12i\n" +
+	"\x17api_key_security_scheme\x18\x01 \x01(\v20.a2amock.internal.lf.a2a.v1.APIKeySecuritySchemeH\x00R\x14apiKeySecurityScheme\x12o\n" +
+	"\x19http_auth_security_scheme\x18\x02 \x01(\v22.a2amock.internal.lf.a2a.v1.HTTPAuthSecuritySchemeH\x00R\x16httpAuthSecurityScheme\x12h\n" +
+	"\x16oauth2_security_scheme\x18\x03 \x01(\v20.a2amock.internal.lf.a2a.v1.OAuth2SecuritySchemeH\x00R\x14oauth2SecurityScheme\x12\x7f\n" +
+	"\x1fopen_id_connect_security_scheme\x18\x04 \x01(\v27.a2amock.internal.lf.a2a.v1.OpenIdConnectSecuritySchemeH\x00R\x1bopenIdConnectSecurityScheme\x12g\n" +
+	"\x14mtls_security_scheme\x18\x05 \x01(\v23.a2amock.internal.lf.a2a.v1.MutualTlsSecuritySchemeH\x00R\x12mtlsSecuritySchemeB\b\n" +
 	"\x06scheme\"h\n" +
 	"\x14APIKeySecurityScheme\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x1a\n" +
@@ -3872,83 +3872,83 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\x16HTTPAuthSecurityScheme\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x16\n" +
 	"\x06scheme\x18\x02 \x01(\tR\x06scheme\x12#\n" +
-	"\rbearer_format\x18\x03 \x01(\tR\fbearerFormat\"\x95\x01\n" +
+	"\rbearer_format\x18\x03 \x01(\tR\fbearerFormat\"\xa6\x01\n" +
 	"\x14OAuth2SecurityScheme\x12 \n" +
-	"\vdescription\x18\x01 \x01(\tR\vdescription\x12+\n" +
-	"\x05flows\x18\x02 \x01(\v2\x15.lf.a2a.v1.OAuthFlowsR\x05flows\x12.\n" +
+	"\vdescription\x18\x01 \x01(\tR\vdescription\x12<\n" +
+	"\x05flows\x18\x02 \x01(\v2&.a2amock.internal.lf.a2a.v1.OAuthFlowsR\x05flows\x12.\n" +
 	"\x13oauth2_metadata_url\x18\x03 \x01(\tR\x11oauth2MetadataUrl\"n\n" +
 	"\x1bOpenIdConnectSecurityScheme\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12-\n" +
 	"\x13open_id_connect_url\x18\x02 \x01(\tR\x10openIdConnectUrl\";\n" +
 	"\x17MutualTlsSecurityScheme\x12 \n" +
-	"\vdescription\x18\x01 \x01(\tR\vdescription\"\x87\x03\n" +
+	"\vdescription\x18\x01 \x01(\tR\vdescription\"\xdc\x03\n" +
 	"\n" +
-	"OAuthFlows\x12V\n" +
-	"\x12authorization_code\x18\x01 \x01(\v2%.lf.a2a.v1.AuthorizationCodeOAuthFlowH\x00R\x11authorizationCode\x12V\n" +
-	"\x12client_credentials\x18\x02 \x01(\v2%.lf.a2a.v1.ClientCredentialsOAuthFlowH\x00R\x11clientCredentials\x12>\n" +
-	"\bimplicit\x18\x03 \x01(\v2\x1c.lf.a2a.v1.ImplicitOAuthFlowB\x02\x18\x01H\x00R\bimplicit\x12>\n" +
-	"\bpassword\x18\x04 \x01(\v2\x1c.lf.a2a.v1.PasswordOAuthFlowB\x02\x18\x01H\x00R\bpassword\x12A\n" +
-	"\vdevice_code\x18\x05 \x01(\v2\x1e.lf.a2a.v1.DeviceCodeOAuthFlowH\x00R\n" +
+	"OAuthFlows\x12g\n" +
+	"\x12authorization_code\x18\x01 \x01(\v26.a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlowH\x00R\x11authorizationCode\x12g\n" +
+	"\x12client_credentials\x18\x02 \x01(\v26.a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlowH\x00R\x11clientCredentials\x12O\n" +
+	"\bimplicit\x18\x03 \x01(\v2-.a2amock.internal.lf.a2a.v1.ImplicitOAuthFlowB\x02\x18\x01H\x00R\bimplicit\x12O\n" +
+	"\bpassword\x18\x04 \x01(\v2-.a2amock.internal.lf.a2a.v1.PasswordOAuthFlowB\x02\x18\x01H\x00R\bpassword\x12R\n" +
+	"\vdevice_code\x18\x05 \x01(\v2/.a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlowH\x00R\n" +
 	"deviceCodeB\x06\n" +
-	"\x04flow\"\xb2\x02\n" +
+	"\x04flow\"\xc3\x02\n" +
 	"\x1aAuthorizationCodeOAuthFlow\x12+\n" +
 	"\x11authorization_url\x18\x01 \x01(\tR\x10authorizationUrl\x12\x1b\n" +
 	"\ttoken_url\x18\x02 \x01(\tR\btokenUrl\x12\x1f\n" +
 	"\vrefresh_url\x18\x03 \x01(\tR\n" +
-	"refreshUrl\x12I\n" +
-	"\x06scopes\x18\x04 \x03(\v21.lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntryR\x06scopes\x12#\n" +
+	"refreshUrl\x12Z\n" +
+	"\x06scopes\x18\x04 \x03(\v2B.a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntryR\x06scopes\x12#\n" +
 	"\rpkce_required\x18\x05 \x01(\bR\fpkceRequired\x1a9\n" +
 	"\vScopesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe0\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xf1\x01\n" +
 	"\x1aClientCredentialsOAuthFlow\x12\x1b\n" +
 	"\ttoken_url\x18\x01 \x01(\tR\btokenUrl\x12\x1f\n" +
 	"\vrefresh_url\x18\x02 \x01(\tR\n" +
-	"refreshUrl\x12I\n" +
-	"\x06scopes\x18\x03 \x03(\v21.lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
+	"refreshUrl\x12Z\n" +
+	"\x06scopes\x18\x03 \x03(\v2B.a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
 	"\vScopesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xde\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xef\x01\n" +
 	"\x11ImplicitOAuthFlow\x12+\n" +
 	"\x11authorization_url\x18\x01 \x01(\tR\x10authorizationUrl\x12\x1f\n" +
 	"\vrefresh_url\x18\x02 \x01(\tR\n" +
-	"refreshUrl\x12@\n" +
-	"\x06scopes\x18\x03 \x03(\v2(.lf.a2a.v1.ImplicitOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
+	"refreshUrl\x12Q\n" +
+	"\x06scopes\x18\x03 \x03(\v29.a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
 	"\vScopesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xce\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdf\x01\n" +
 	"\x11PasswordOAuthFlow\x12\x1b\n" +
 	"\ttoken_url\x18\x01 \x01(\tR\btokenUrl\x12\x1f\n" +
 	"\vrefresh_url\x18\x02 \x01(\tR\n" +
-	"refreshUrl\x12@\n" +
-	"\x06scopes\x18\x03 \x03(\v2(.lf.a2a.v1.PasswordOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
+	"refreshUrl\x12Q\n" +
+	"\x06scopes\x18\x03 \x03(\v29.a2amock.internal.lf.a2a.v1.PasswordOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
 	"\vScopesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8c\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9d\x02\n" +
 	"\x13DeviceCodeOAuthFlow\x128\n" +
 	"\x18device_authorization_url\x18\x01 \x01(\tR\x16deviceAuthorizationUrl\x12\x1b\n" +
 	"\ttoken_url\x18\x02 \x01(\tR\btokenUrl\x12\x1f\n" +
 	"\vrefresh_url\x18\x03 \x01(\tR\n" +
-	"refreshUrl\x12B\n" +
-	"\x06scopes\x18\x04 \x03(\v2*.lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
+	"refreshUrl\x12S\n" +
+	"\x06scopes\x18\x04 \x03(\v2;.a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntryR\x06scopes\x1a9\n" +
 	"\vScopesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xda\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfc\x01\n" +
 	"\x12SendMessageRequest\x12\x16\n" +
-	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12,\n" +
-	"\amessage\x18\x02 \x01(\v2\x12.lf.a2a.v1.MessageR\amessage\x12I\n" +
-	"\rconfiguration\x18\x03 \x01(\v2#.lf.a2a.v1.SendMessageConfigurationR\rconfiguration\x123\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12=\n" +
+	"\amessage\x18\x02 \x01(\v2#.a2amock.internal.lf.a2a.v1.MessageR\amessage\x12Z\n" +
+	"\rconfiguration\x18\x03 \x01(\v24.a2amock.internal.lf.a2a.v1.SendMessageConfigurationR\rconfiguration\x123\n" +
 	"\bmetadata\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bmetadata\"w\n" +
 	"\x0eGetTaskRequest\x12\x16\n" +
 	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12*\n" +
 	"\x0ehistory_length\x18\x03 \x01(\x05H\x00R\rhistoryLength\x88\x01\x01B\x11\n" +
-	"\x0f_history_length\"\x9f\x03\n" +
+	"\x0f_history_length\"\xb0\x03\n" +
 	"\x10ListTasksRequest\x12\x16\n" +
 	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x12\x1d\n" +
 	"\n" +
-	"context_id\x18\x02 \x01(\tR\tcontextId\x12,\n" +
-	"\x06status\x18\x03 \x01(\x0e2\x14.lf.a2a.v1.TaskStateR\x06status\x12 \n" +
+	"context_id\x18\x02 \x01(\tR\tcontextId\x12=\n" +
+	"\x06status\x18\x03 \x01(\x0e2%.a2amock.internal.lf.a2a.v1.TaskStateR\x06status\x12 \n" +
 	"\tpage_size\x18\x04 \x01(\x05H\x00R\bpageSize\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\x05 \x01(\tR\tpageToken\x12*\n" +
@@ -3958,9 +3958,9 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\n" +
 	"_page_sizeB\x11\n" +
 	"\x0f_history_lengthB\x14\n" +
-	"\x12_include_artifacts\"\x9e\x01\n" +
-	"\x11ListTasksResponse\x12%\n" +
-	"\x05tasks\x18\x01 \x03(\v2\x0f.lf.a2a.v1.TaskR\x05tasks\x12&\n" +
+	"\x12_include_artifacts\"\xaf\x01\n" +
+	"\x11ListTasksResponse\x126\n" +
+	"\x05tasks\x18\x01 \x03(\v2 .a2amock.internal.lf.a2a.v1.TaskR\x05tasks\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\x12\x1b\n" +
 	"\tpage_size\x18\x03 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -3987,19 +3987,19 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\n" +
 	"page_token\x18\x03 \x01(\tR\tpageToken\"5\n" +
 	"\x1bGetExtendedAgentCardRequest\x12\x16\n" +
-	"\x06tenant\x18\x01 \x01(\tR\x06tenant\"w\n" +
-	"\x13SendMessageResponse\x12%\n" +
-	"\x04task\x18\x01 \x01(\v2\x0f.lf.a2a.v1.TaskH\x00R\x04task\x12.\n" +
-	"\amessage\x18\x02 \x01(\v2\x12.lf.a2a.v1.MessageH\x00R\amessageB\t\n" +
-	"\apayload\"\x8a\x02\n" +
-	"\x0eStreamResponse\x12%\n" +
-	"\x04task\x18\x01 \x01(\v2\x0f.lf.a2a.v1.TaskH\x00R\x04task\x12.\n" +
-	"\amessage\x18\x02 \x01(\v2\x12.lf.a2a.v1.MessageH\x00R\amessage\x12G\n" +
-	"\rstatus_update\x18\x03 \x01(\v2 .lf.a2a.v1.TaskStatusUpdateEventH\x00R\fstatusUpdate\x12M\n" +
-	"\x0fartifact_update\x18\x04 \x01(\v2\".lf.a2a.v1.TaskArtifactUpdateEventH\x00R\x0eartifactUpdateB\t\n" +
-	"\apayload\"\x92\x01\n" +
-	"'ListTaskPushNotificationConfigsResponse\x12?\n" +
-	"\aconfigs\x18\x01 \x03(\v2%.lf.a2a.v1.TaskPushNotificationConfigR\aconfigs\x12&\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\"\x99\x01\n" +
+	"\x13SendMessageResponse\x126\n" +
+	"\x04task\x18\x01 \x01(\v2 .a2amock.internal.lf.a2a.v1.TaskH\x00R\x04task\x12?\n" +
+	"\amessage\x18\x02 \x01(\v2#.a2amock.internal.lf.a2a.v1.MessageH\x00R\amessageB\t\n" +
+	"\apayload\"\xce\x02\n" +
+	"\x0eStreamResponse\x126\n" +
+	"\x04task\x18\x01 \x01(\v2 .a2amock.internal.lf.a2a.v1.TaskH\x00R\x04task\x12?\n" +
+	"\amessage\x18\x02 \x01(\v2#.a2amock.internal.lf.a2a.v1.MessageH\x00R\amessage\x12X\n" +
+	"\rstatus_update\x18\x03 \x01(\v21.a2amock.internal.lf.a2a.v1.TaskStatusUpdateEventH\x00R\fstatusUpdate\x12^\n" +
+	"\x0fartifact_update\x18\x04 \x01(\v23.a2amock.internal.lf.a2a.v1.TaskArtifactUpdateEventH\x00R\x0eartifactUpdateB\t\n" +
+	"\apayload\"\xa3\x01\n" +
+	"'ListTaskPushNotificationConfigsResponse\x12P\n" +
+	"\aconfigs\x18\x01 \x03(\v26.a2amock.internal.lf.a2a.v1.TaskPushNotificationConfigR\aconfigs\x12&\n" +
 	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken*\xf9\x01\n" +
 	"\tTaskState\x12\x1a\n" +
 	"\x16TASK_STATE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -4015,21 +4015,22 @@ const file_a2a_v1_0_gen_proto_rawDesc = "" +
 	"\x10ROLE_UNSPECIFIED\x10\x00\x12\r\n" +
 	"\tROLE_USER\x10\x01\x12\x0e\n" +
 	"\n" +
-	"ROLE_AGENT\x10\x022\x8f\b\n" +
+	"ROLE_AGENT\x10\x022\xf7\n" +
 	"\n" +
-	"A2AService\x12N\n" +
-	"\vSendMessage\x12\x1d.lf.a2a.v1.SendMessageRequest\x1a\x1e.lf.a2a.v1.SendMessageResponse\"\x00\x12T\n" +
-	"\x14SendStreamingMessage\x12\x1d.lf.a2a.v1.SendMessageRequest\x1a\x19.lf.a2a.v1.StreamResponse\"\x000\x01\x127\n" +
-	"\aGetTask\x12\x19.lf.a2a.v1.GetTaskRequest\x1a\x0f.lf.a2a.v1.Task\"\x00\x12H\n" +
-	"\tListTasks\x12\x1b.lf.a2a.v1.ListTasksRequest\x1a\x1c.lf.a2a.v1.ListTasksResponse\"\x00\x12=\n" +
 	"\n" +
-	"CancelTask\x12\x1c.lf.a2a.v1.CancelTaskRequest\x1a\x0f.lf.a2a.v1.Task\"\x00\x12S\n" +
-	"\x0fSubscribeToTask\x12!.lf.a2a.v1.SubscribeToTaskRequest\x1a\x19.lf.a2a.v1.StreamResponse\"\x000\x01\x12r\n" +
-	" CreateTaskPushNotificationConfig\x12%.lf.a2a.v1.TaskPushNotificationConfig\x1a%.lf.a2a.v1.TaskPushNotificationConfig\"\x00\x12y\n" +
-	"\x1dGetTaskPushNotificationConfig\x12/.lf.a2a.v1.GetTaskPushNotificationConfigRequest\x1a%.lf.a2a.v1.TaskPushNotificationConfig\"\x00\x12\x8a\x01\n" +
-	"\x1fListTaskPushNotificationConfigs\x121.lf.a2a.v1.ListTaskPushNotificationConfigsRequest\x1a2.lf.a2a.v1.ListTaskPushNotificationConfigsResponse\"\x00\x12V\n" +
-	"\x14GetExtendedAgentCard\x12&.lf.a2a.v1.GetExtendedAgentCardRequest\x1a\x14.lf.a2a.v1.AgentCard\"\x00\x12p\n" +
-	" DeleteTaskPushNotificationConfig\x122.lf.a2a.v1.DeleteTaskPushNotificationConfigRequest\x1a\x16.google.protobuf.Empty\"\x00BT\n" +
+	"A2AService\x12p\n" +
+	"\vSendMessage\x12..a2amock.internal.lf.a2a.v1.SendMessageRequest\x1a/.a2amock.internal.lf.a2a.v1.SendMessageResponse\"\x00\x12v\n" +
+	"\x14SendStreamingMessage\x12..a2amock.internal.lf.a2a.v1.SendMessageRequest\x1a*.a2amock.internal.lf.a2a.v1.StreamResponse\"\x000\x01\x12Y\n" +
+	"\aGetTask\x12*.a2amock.internal.lf.a2a.v1.GetTaskRequest\x1a .a2amock.internal.lf.a2a.v1.Task\"\x00\x12j\n" +
+	"\tListTasks\x12,.a2amock.internal.lf.a2a.v1.ListTasksRequest\x1a-.a2amock.internal.lf.a2a.v1.ListTasksResponse\"\x00\x12_\n" +
+	"\n" +
+	"CancelTask\x12-.a2amock.internal.lf.a2a.v1.CancelTaskRequest\x1a .a2amock.internal.lf.a2a.v1.Task\"\x00\x12u\n" +
+	"\x0fSubscribeToTask\x122.a2amock.internal.lf.a2a.v1.SubscribeToTaskRequest\x1a*.a2amock.internal.lf.a2a.v1.StreamResponse\"\x000\x01\x12\x94\x01\n" +
+	" CreateTaskPushNotificationConfig\x126.a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig\x1a6.a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig\"\x00\x12\x9b\x01\n" +
+	"\x1dGetTaskPushNotificationConfig\x12@.a2amock.internal.lf.a2a.v1.GetTaskPushNotificationConfigRequest\x1a6.a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig\"\x00\x12\xac\x01\n" +
+	"\x1fListTaskPushNotificationConfigs\x12B.a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsRequest\x1aC.a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsResponse\"\x00\x12x\n" +
+	"\x14GetExtendedAgentCard\x127.a2amock.internal.lf.a2a.v1.GetExtendedAgentCardRequest\x1a%.a2amock.internal.lf.a2a.v1.AgentCard\"\x00\x12\x81\x01\n" +
+	" DeleteTaskPushNotificationConfig\x12C.a2amock.internal.lf.a2a.v1.DeleteTaskPushNotificationConfigRequest\x1a\x16.google.protobuf.Empty\"\x00BT\n" +
 	"\x14com.google.lf.a2a.v1B\x03A2AP\x01Z)github.com/a2amock/a2amock/internal/a2apb\xaa\x02\tLf.A2a.V1b\x06proto3"
 
 var (
@@ -4047,151 +4048,151 @@ func file_a2a_v1_0_gen_proto_rawDescGZIP() []byte {
 var file_a2a_v1_0_gen_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_a2a_v1_0_gen_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
 var file_a2a_v1_0_gen_proto_goTypes = []any{
-	(TaskState)(0),                                  // 0: lf.a2a.v1.TaskState
-	(Role)(0),                                       // 1: lf.a2a.v1.Role
-	(*SendMessageConfiguration)(nil),                // 2: lf.a2a.v1.SendMessageConfiguration
-	(*Task)(nil),                                    // 3: lf.a2a.v1.Task
-	(*TaskStatus)(nil),                              // 4: lf.a2a.v1.TaskStatus
-	(*Part)(nil),                                    // 5: lf.a2a.v1.Part
-	(*Message)(nil),                                 // 6: lf.a2a.v1.Message
-	(*Artifact)(nil),                                // 7: lf.a2a.v1.Artifact
-	(*TaskStatusUpdateEvent)(nil),                   // 8: lf.a2a.v1.TaskStatusUpdateEvent
-	(*TaskArtifactUpdateEvent)(nil),                 // 9: lf.a2a.v1.TaskArtifactUpdateEvent
-	(*AuthenticationInfo)(nil),                      // 10: lf.a2a.v1.AuthenticationInfo
-	(*AgentInterface)(nil),                          // 11: lf.a2a.v1.AgentInterface
-	(*AgentCard)(nil),                               // 12: lf.a2a.v1.AgentCard
-	(*AgentProvider)(nil),                           // 13: lf.a2a.v1.AgentProvider
-	(*AgentCapabilities)(nil),                       // 14: lf.a2a.v1.AgentCapabilities
-	(*AgentExtension)(nil),                          // 15: lf.a2a.v1.AgentExtension
-	(*AgentSkill)(nil),                              // 16: lf.a2a.v1.AgentSkill
-	(*AgentCardSignature)(nil),                      // 17: lf.a2a.v1.AgentCardSignature
-	(*TaskPushNotificationConfig)(nil),              // 18: lf.a2a.v1.TaskPushNotificationConfig
-	(*StringList)(nil),                              // 19: lf.a2a.v1.StringList
-	(*SecurityRequirement)(nil),                     // 20: lf.a2a.v1.SecurityRequirement
-	(*SecurityScheme)(nil),                          // 21: lf.a2a.v1.SecurityScheme
-	(*APIKeySecurityScheme)(nil),                    // 22: lf.a2a.v1.APIKeySecurityScheme
-	(*HTTPAuthSecurityScheme)(nil),                  // 23: lf.a2a.v1.HTTPAuthSecurityScheme
-	(*OAuth2SecurityScheme)(nil),                    // 24: lf.a2a.v1.OAuth2SecurityScheme
-	(*OpenIdConnectSecurityScheme)(nil),             // 25: lf.a2a.v1.OpenIdConnectSecurityScheme
-	(*MutualTlsSecurityScheme)(nil),                 // 26: lf.a2a.v1.MutualTlsSecurityScheme
-	(*OAuthFlows)(nil),                              // 27: lf.a2a.v1.OAuthFlows
-	(*AuthorizationCodeOAuthFlow)(nil),              // 28: lf.a2a.v1.AuthorizationCodeOAuthFlow
-	(*ClientCredentialsOAuthFlow)(nil),              // 29: lf.a2a.v1.ClientCredentialsOAuthFlow
-	(*ImplicitOAuthFlow)(nil),                       // 30: lf.a2a.v1.ImplicitOAuthFlow
-	(*PasswordOAuthFlow)(nil),                       // 31: lf.a2a.v1.PasswordOAuthFlow
-	(*DeviceCodeOAuthFlow)(nil),                     // 32: lf.a2a.v1.DeviceCodeOAuthFlow
-	(*SendMessageRequest)(nil),                      // 33: lf.a2a.v1.SendMessageRequest
-	(*GetTaskRequest)(nil),                          // 34: lf.a2a.v1.GetTaskRequest
-	(*ListTasksRequest)(nil),                        // 35: lf.a2a.v1.ListTasksRequest
-	(*ListTasksResponse)(nil),                       // 36: lf.a2a.v1.ListTasksResponse
-	(*CancelTaskRequest)(nil),                       // 37: lf.a2a.v1.CancelTaskRequest
-	(*GetTaskPushNotificationConfigRequest)(nil),    // 38: lf.a2a.v1.GetTaskPushNotificationConfigRequest
-	(*DeleteTaskPushNotificationConfigRequest)(nil), // 39: lf.a2a.v1.DeleteTaskPushNotificationConfigRequest
-	(*SubscribeToTaskRequest)(nil),                  // 40: lf.a2a.v1.SubscribeToTaskRequest
-	(*ListTaskPushNotificationConfigsRequest)(nil),  // 41: lf.a2a.v1.ListTaskPushNotificationConfigsRequest
-	(*GetExtendedAgentCardRequest)(nil),             // 42: lf.a2a.v1.GetExtendedAgentCardRequest
-	(*SendMessageResponse)(nil),                     // 43: lf.a2a.v1.SendMessageResponse
-	(*StreamResponse)(nil),                          // 44: lf.a2a.v1.StreamResponse
-	(*ListTaskPushNotificationConfigsResponse)(nil), // 45: lf.a2a.v1.ListTaskPushNotificationConfigsResponse
-	nil,                           // 46: lf.a2a.v1.AgentCard.SecuritySchemesEntry
-	nil,                           // 47: lf.a2a.v1.SecurityRequirement.SchemesEntry
-	nil,                           // 48: lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry
-	nil,                           // 49: lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry
-	nil,                           // 50: lf.a2a.v1.ImplicitOAuthFlow.ScopesEntry
-	nil,                           // 51: lf.a2a.v1.PasswordOAuthFlow.ScopesEntry
-	nil,                           // 52: lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntry
+	(TaskState)(0),                                  // 0: a2amock.internal.lf.a2a.v1.TaskState
+	(Role)(0),                                       // 1: a2amock.internal.lf.a2a.v1.Role
+	(*SendMessageConfiguration)(nil),                // 2: a2amock.internal.lf.a2a.v1.SendMessageConfiguration
+	(*Task)(nil),                                    // 3: a2amock.internal.lf.a2a.v1.Task
+	(*TaskStatus)(nil),                              // 4: a2amock.internal.lf.a2a.v1.TaskStatus
+	(*Part)(nil),                                    // 5: a2amock.internal.lf.a2a.v1.Part
+	(*Message)(nil),                                 // 6: a2amock.internal.lf.a2a.v1.Message
+	(*Artifact)(nil),                                // 7: a2amock.internal.lf.a2a.v1.Artifact
+	(*TaskStatusUpdateEvent)(nil),                   // 8: a2amock.internal.lf.a2a.v1.TaskStatusUpdateEvent
+	(*TaskArtifactUpdateEvent)(nil),                 // 9: a2amock.internal.lf.a2a.v1.TaskArtifactUpdateEvent
+	(*AuthenticationInfo)(nil),                      // 10: a2amock.internal.lf.a2a.v1.AuthenticationInfo
+	(*AgentInterface)(nil),                          // 11: a2amock.internal.lf.a2a.v1.AgentInterface
+	(*AgentCard)(nil),                               // 12: a2amock.internal.lf.a2a.v1.AgentCard
+	(*AgentProvider)(nil),                           // 13: a2amock.internal.lf.a2a.v1.AgentProvider
+	(*AgentCapabilities)(nil),                       // 14: a2amock.internal.lf.a2a.v1.AgentCapabilities
+	(*AgentExtension)(nil),                          // 15: a2amock.internal.lf.a2a.v1.AgentExtension
+	(*AgentSkill)(nil),                              // 16: a2amock.internal.lf.a2a.v1.AgentSkill
+	(*AgentCardSignature)(nil),                      // 17: a2amock.internal.lf.a2a.v1.AgentCardSignature
+	(*TaskPushNotificationConfig)(nil),              // 18: a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	(*StringList)(nil),                              // 19: a2amock.internal.lf.a2a.v1.StringList
+	(*SecurityRequirement)(nil),                     // 20: a2amock.internal.lf.a2a.v1.SecurityRequirement
+	(*SecurityScheme)(nil),                          // 21: a2amock.internal.lf.a2a.v1.SecurityScheme
+	(*APIKeySecurityScheme)(nil),                    // 22: a2amock.internal.lf.a2a.v1.APIKeySecurityScheme
+	(*HTTPAuthSecurityScheme)(nil),                  // 23: a2amock.internal.lf.a2a.v1.HTTPAuthSecurityScheme
+	(*OAuth2SecurityScheme)(nil),                    // 24: a2amock.internal.lf.a2a.v1.OAuth2SecurityScheme
+	(*OpenIdConnectSecurityScheme)(nil),             // 25: a2amock.internal.lf.a2a.v1.OpenIdConnectSecurityScheme
+	(*MutualTlsSecurityScheme)(nil),                 // 26: a2amock.internal.lf.a2a.v1.MutualTlsSecurityScheme
+	(*OAuthFlows)(nil),                              // 27: a2amock.internal.lf.a2a.v1.OAuthFlows
+	(*AuthorizationCodeOAuthFlow)(nil),              // 28: a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow
+	(*ClientCredentialsOAuthFlow)(nil),              // 29: a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow
+	(*ImplicitOAuthFlow)(nil),                       // 30: a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow
+	(*PasswordOAuthFlow)(nil),                       // 31: a2amock.internal.lf.a2a.v1.PasswordOAuthFlow
+	(*DeviceCodeOAuthFlow)(nil),                     // 32: a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow
+	(*SendMessageRequest)(nil),                      // 33: a2amock.internal.lf.a2a.v1.SendMessageRequest
+	(*GetTaskRequest)(nil),                          // 34: a2amock.internal.lf.a2a.v1.GetTaskRequest
+	(*ListTasksRequest)(nil),                        // 35: a2amock.internal.lf.a2a.v1.ListTasksRequest
+	(*ListTasksResponse)(nil),                       // 36: a2amock.internal.lf.a2a.v1.ListTasksResponse
+	(*CancelTaskRequest)(nil),                       // 37: a2amock.internal.lf.a2a.v1.CancelTaskRequest
+	(*GetTaskPushNotificationConfigRequest)(nil),    // 38: a2amock.internal.lf.a2a.v1.GetTaskPushNotificationConfigRequest
+	(*DeleteTaskPushNotificationConfigRequest)(nil), // 39: a2amock.internal.lf.a2a.v1.DeleteTaskPushNotificationConfigRequest
+	(*SubscribeToTaskRequest)(nil),                  // 40: a2amock.internal.lf.a2a.v1.SubscribeToTaskRequest
+	(*ListTaskPushNotificationConfigsRequest)(nil),  // 41: a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsRequest
+	(*GetExtendedAgentCardRequest)(nil),             // 42: a2amock.internal.lf.a2a.v1.GetExtendedAgentCardRequest
+	(*SendMessageResponse)(nil),                     // 43: a2amock.internal.lf.a2a.v1.SendMessageResponse
+	(*StreamResponse)(nil),                          // 44: a2amock.internal.lf.a2a.v1.StreamResponse
+	(*ListTaskPushNotificationConfigsResponse)(nil), // 45: a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsResponse
+	nil,                           // 46: a2amock.internal.lf.a2a.v1.AgentCard.SecuritySchemesEntry
+	nil,                           // 47: a2amock.internal.lf.a2a.v1.SecurityRequirement.SchemesEntry
+	nil,                           // 48: a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry
+	nil,                           // 49: a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry
+	nil,                           // 50: a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow.ScopesEntry
+	nil,                           // 51: a2amock.internal.lf.a2a.v1.PasswordOAuthFlow.ScopesEntry
+	nil,                           // 52: a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntry
 	(*structpb.Struct)(nil),       // 53: google.protobuf.Struct
 	(*timestamppb.Timestamp)(nil), // 54: google.protobuf.Timestamp
 	(*structpb.Value)(nil),        // 55: google.protobuf.Value
 	(*emptypb.Empty)(nil),         // 56: google.protobuf.Empty
 }
 var file_a2a_v1_0_gen_proto_depIdxs = []int32{
-	18, // 0: lf.a2a.v1.SendMessageConfiguration.task_push_notification_config:type_name -> lf.a2a.v1.TaskPushNotificationConfig
-	4,  // 1: lf.a2a.v1.Task.status:type_name -> lf.a2a.v1.TaskStatus
-	7,  // 2: lf.a2a.v1.Task.artifacts:type_name -> lf.a2a.v1.Artifact
-	6,  // 3: lf.a2a.v1.Task.history:type_name -> lf.a2a.v1.Message
-	53, // 4: lf.a2a.v1.Task.metadata:type_name -> google.protobuf.Struct
-	0,  // 5: lf.a2a.v1.TaskStatus.state:type_name -> lf.a2a.v1.TaskState
-	6,  // 6: lf.a2a.v1.TaskStatus.message:type_name -> lf.a2a.v1.Message
-	54, // 7: lf.a2a.v1.TaskStatus.timestamp:type_name -> google.protobuf.Timestamp
-	55, // 8: lf.a2a.v1.Part.data:type_name -> google.protobuf.Value
-	53, // 9: lf.a2a.v1.Part.metadata:type_name -> google.protobuf.Struct
-	1,  // 10: lf.a2a.v1.Message.role:type_name -> lf.a2a.v1.Role
-	5,  // 11: lf.a2a.v1.Message.parts:type_name -> lf.a2a.v1.Part
-	53, // 12: lf.a2a.v1.Message.metadata:type_name -> google.protobuf.Struct
-	5,  // 13: lf.a2a.v1.Artifact.parts:type_name -> lf.a2a.v1.Part
-	53, // 14: lf.a2a.v1.Artifact.metadata:type_name -> google.protobuf.Struct
-	4,  // 15: lf.a2a.v1.TaskStatusUpdateEvent.status:type_name -> lf.a2a.v1.TaskStatus
-	53, // 16: lf.a2a.v1.TaskStatusUpdateEvent.metadata:type_name -> google.protobuf.Struct
-	7,  // 17: lf.a2a.v1.TaskArtifactUpdateEvent.artifact:type_name -> lf.a2a.v1.Artifact
-	53, // 18: lf.a2a.v1.TaskArtifactUpdateEvent.metadata:type_name -> google.protobuf.Struct
-	11, // 19: lf.a2a.v1.AgentCard.supported_interfaces:type_name -> lf.a2a.v1.AgentInterface
-	13, // 20: lf.a2a.v1.AgentCard.provider:type_name -> lf.a2a.v1.AgentProvider
-	14, // 21: lf.a2a.v1.AgentCard.capabilities:type_name -> lf.a2a.v1.AgentCapabilities
-	46, // 22: lf.a2a.v1.AgentCard.security_schemes:type_name -> lf.a2a.v1.AgentCard.SecuritySchemesEntry
-	20, // 23: lf.a2a.v1.AgentCard.security_requirements:type_name -> lf.a2a.v1.SecurityRequirement
-	16, // 24: lf.a2a.v1.AgentCard.skills:type_name -> lf.a2a.v1.AgentSkill
-	17, // 25: lf.a2a.v1.AgentCard.signatures:type_name -> lf.a2a.v1.AgentCardSignature
-	15, // 26: lf.a2a.v1.AgentCapabilities.extensions:type_name -> lf.a2a.v1.AgentExtension
-	53, // 27: lf.a2a.v1.AgentExtension.params:type_name -> google.protobuf.Struct
-	20, // 28: lf.a2a.v1.AgentSkill.security_requirements:type_name -> lf.a2a.v1.SecurityRequirement
-	53, // 29: lf.a2a.v1.AgentCardSignature.header:type_name -> google.protobuf.Struct
-	10, // 30: lf.a2a.v1.TaskPushNotificationConfig.authentication:type_name -> lf.a2a.v1.AuthenticationInfo
-	47, // 31: lf.a2a.v1.SecurityRequirement.schemes:type_name -> lf.a2a.v1.SecurityRequirement.SchemesEntry
-	22, // 32: lf.a2a.v1.SecurityScheme.api_key_security_scheme:type_name -> lf.a2a.v1.APIKeySecurityScheme
-	23, // 33: lf.a2a.v1.SecurityScheme.http_auth_security_scheme:type_name -> lf.a2a.v1.HTTPAuthSecurityScheme
-	24, // 34: lf.a2a.v1.SecurityScheme.oauth2_security_scheme:type_name -> lf.a2a.v1.OAuth2SecurityScheme
-	25, // 35: lf.a2a.v1.SecurityScheme.open_id_connect_security_scheme:type_name -> lf.a2a.v1.OpenIdConnectSecurityScheme
-	26, // 36: lf.a2a.v1.SecurityScheme.mtls_security_scheme:type_name -> lf.a2a.v1.MutualTlsSecurityScheme
-	27, // 37: lf.a2a.v1.OAuth2SecurityScheme.flows:type_name -> lf.a2a.v1.OAuthFlows
-	28, // 38: lf.a2a.v1.OAuthFlows.authorization_code:type_name -> lf.a2a.v1.AuthorizationCodeOAuthFlow
-	29, // 39: lf.a2a.v1.OAuthFlows.client_credentials:type_name -> lf.a2a.v1.ClientCredentialsOAuthFlow
-	30, // 40: lf.a2a.v1.OAuthFlows.implicit:type_name -> lf.a2a.v1.ImplicitOAuthFlow
-	31, // 41: lf.a2a.v1.OAuthFlows.password:type_name -> lf.a2a.v1.PasswordOAuthFlow
-	32, // 42: lf.a2a.v1.OAuthFlows.device_code:type_name -> lf.a2a.v1.DeviceCodeOAuthFlow
-	48, // 43: lf.a2a.v1.AuthorizationCodeOAuthFlow.scopes:type_name -> lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry
-	49, // 44: lf.a2a.v1.ClientCredentialsOAuthFlow.scopes:type_name -> lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry
-	50, // 45: lf.a2a.v1.ImplicitOAuthFlow.scopes:type_name -> lf.a2a.v1.ImplicitOAuthFlow.ScopesEntry
-	51, // 46: lf.a2a.v1.PasswordOAuthFlow.scopes:type_name -> lf.a2a.v1.PasswordOAuthFlow.ScopesEntry
-	52, // 47: lf.a2a.v1.DeviceCodeOAuthFlow.scopes:type_name -> lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntry
-	6,  // 48: lf.a2a.v1.SendMessageRequest.message:type_name -> lf.a2a.v1.Message
-	2,  // 49: lf.a2a.v1.SendMessageRequest.configuration:type_name -> lf.a2a.v1.SendMessageConfiguration
-	53, // 50: lf.a2a.v1.SendMessageRequest.metadata:type_name -> google.protobuf.Struct
-	0,  // 51: lf.a2a.v1.ListTasksRequest.status:type_name -> lf.a2a.v1.TaskState
-	54, // 52: lf.a2a.v1.ListTasksRequest.status_timestamp_after:type_name -> google.protobuf.Timestamp
-	3,  // 53: lf.a2a.v1.ListTasksResponse.tasks:type_name -> lf.a2a.v1.Task
-	53, // 54: lf.a2a.v1.CancelTaskRequest.metadata:type_name -> google.protobuf.Struct
-	3,  // 55: lf.a2a.v1.SendMessageResponse.task:type_name -> lf.a2a.v1.Task
-	6,  // 56: lf.a2a.v1.SendMessageResponse.message:type_name -> lf.a2a.v1.Message
-	3,  // 57: lf.a2a.v1.StreamResponse.task:type_name -> lf.a2a.v1.Task
-	6,  // 58: lf.a2a.v1.StreamResponse.message:type_name -> lf.a2a.v1.Message
-	8,  // 59: lf.a2a.v1.StreamResponse.status_update:type_name -> lf.a2a.v1.TaskStatusUpdateEvent
-	9,  // 60: lf.a2a.v1.StreamResponse.artifact_update:type_name -> lf.a2a.v1.TaskArtifactUpdateEvent
-	18, // 61: lf.a2a.v1.ListTaskPushNotificationConfigsResponse.configs:type_name -> lf.a2a.v1.TaskPushNotificationConfig
-	21, // 62: lf.a2a.v1.AgentCard.SecuritySchemesEntry.value:type_name -> lf.a2a.v1.SecurityScheme
-	19, // 63: lf.a2a.v1.SecurityRequirement.SchemesEntry.value:type_name -> lf.a2a.v1.StringList
-	33, // 64: lf.a2a.v1.A2AService.SendMessage:input_type -> lf.a2a.v1.SendMessageRequest
-	33, // 65: lf.a2a.v1.A2AService.SendStreamingMessage:input_type -> lf.a2a.v1.SendMessageRequest
-	34, // 66: lf.a2a.v1.A2AService.GetTask:input_type -> lf.a2a.v1.GetTaskRequest
-	35, // 67: lf.a2a.v1.A2AService.ListTasks:input_type -> lf.a2a.v1.ListTasksRequest
-	37, // 68: lf.a2a.v1.A2AService.CancelTask:input_type -> lf.a2a.v1.CancelTaskRequest
-	40, // 69: lf.a2a.v1.A2AService.SubscribeToTask:input_type -> lf.a2a.v1.SubscribeToTaskRequest
-	18, // 70: lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig:input_type -> lf.a2a.v1.TaskPushNotificationConfig
-	38, // 71: lf.a2a.v1.A2AService.GetTaskPushNotificationConfig:input_type -> lf.a2a.v1.GetTaskPushNotificationConfigRequest
-	41, // 72: lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs:input_type -> lf.a2a.v1.ListTaskPushNotificationConfigsRequest
-	42, // 73: lf.a2a.v1.A2AService.GetExtendedAgentCard:input_type -> lf.a2a.v1.GetExtendedAgentCardRequest
-	39, // 74: lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig:input_type -> lf.a2a.v1.DeleteTaskPushNotificationConfigRequest
-	43, // 75: lf.a2a.v1.A2AService.SendMessage:output_type -> lf.a2a.v1.SendMessageResponse
-	44, // 76: lf.a2a.v1.A2AService.SendStreamingMessage:output_type -> lf.a2a.v1.StreamResponse
-	3,  // 77: lf.a2a.v1.A2AService.GetTask:output_type -> lf.a2a.v1.Task
-	36, // 78: lf.a2a.v1.A2AService.ListTasks:output_type -> lf.a2a.v1.ListTasksResponse
-	3,  // 79: lf.a2a.v1.A2AService.CancelTask:output_type -> lf.a2a.v1.Task
-	44, // 80: lf.a2a.v1.A2AService.SubscribeToTask:output_type -> lf.a2a.v1.StreamResponse
-	18, // 81: lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig:output_type -> lf.a2a.v1.TaskPushNotificationConfig
-	18, // 82: lf.a2a.v1.A2AService.GetTaskPushNotificationConfig:output_type -> lf.a2a.v1.TaskPushNotificationConfig
-	45, // 83: lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs:output_type -> lf.a2a.v1.ListTaskPushNotificationConfigsResponse
-	12, // 84: lf.a2a.v1.A2AService.GetExtendedAgentCard:output_type -> lf.a2a.v1.AgentCard
-	56, // 85: lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig:output_type -> google.protobuf.Empty
+	18, // 0: a2amock.internal.lf.a2a.v1.SendMessageConfiguration.task_push_notification_config:type_name -> a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	4,  // 1: a2amock.internal.lf.a2a.v1.Task.status:type_name -> a2amock.internal.lf.a2a.v1.TaskStatus
+	7,  // 2: a2amock.internal.lf.a2a.v1.Task.artifacts:type_name -> a2amock.internal.lf.a2a.v1.Artifact
+	6,  // 3: a2amock.internal.lf.a2a.v1.Task.history:type_name -> a2amock.internal.lf.a2a.v1.Message
+	53, // 4: a2amock.internal.lf.a2a.v1.Task.metadata:type_name -> google.protobuf.Struct
+	0,  // 5: a2amock.internal.lf.a2a.v1.TaskStatus.state:type_name -> a2amock.internal.lf.a2a.v1.TaskState
+	6,  // 6: a2amock.internal.lf.a2a.v1.TaskStatus.message:type_name -> a2amock.internal.lf.a2a.v1.Message
+	54, // 7: a2amock.internal.lf.a2a.v1.TaskStatus.timestamp:type_name -> google.protobuf.Timestamp
+	55, // 8: a2amock.internal.lf.a2a.v1.Part.data:type_name -> google.protobuf.Value
+	53, // 9: a2amock.internal.lf.a2a.v1.Part.metadata:type_name -> google.protobuf.Struct
+	1,  // 10: a2amock.internal.lf.a2a.v1.Message.role:type_name -> a2amock.internal.lf.a2a.v1.Role
+	5,  // 11: a2amock.internal.lf.a2a.v1.Message.parts:type_name -> a2amock.internal.lf.a2a.v1.Part
+	53, // 12: a2amock.internal.lf.a2a.v1.Message.metadata:type_name -> google.protobuf.Struct
+	5,  // 13: a2amock.internal.lf.a2a.v1.Artifact.parts:type_name -> a2amock.internal.lf.a2a.v1.Part
+	53, // 14: a2amock.internal.lf.a2a.v1.Artifact.metadata:type_name -> google.protobuf.Struct
+	4,  // 15: a2amock.internal.lf.a2a.v1.TaskStatusUpdateEvent.status:type_name -> a2amock.internal.lf.a2a.v1.TaskStatus
+	53, // 16: a2amock.internal.lf.a2a.v1.TaskStatusUpdateEvent.metadata:type_name -> google.protobuf.Struct
+	7,  // 17: a2amock.internal.lf.a2a.v1.TaskArtifactUpdateEvent.artifact:type_name -> a2amock.internal.lf.a2a.v1.Artifact
+	53, // 18: a2amock.internal.lf.a2a.v1.TaskArtifactUpdateEvent.metadata:type_name -> google.protobuf.Struct
+	11, // 19: a2amock.internal.lf.a2a.v1.AgentCard.supported_interfaces:type_name -> a2amock.internal.lf.a2a.v1.AgentInterface
+	13, // 20: a2amock.internal.lf.a2a.v1.AgentCard.provider:type_name -> a2amock.internal.lf.a2a.v1.AgentProvider
+	14, // 21: a2amock.internal.lf.a2a.v1.AgentCard.capabilities:type_name -> a2amock.internal.lf.a2a.v1.AgentCapabilities
+	46, // 22: a2amock.internal.lf.a2a.v1.AgentCard.security_schemes:type_name -> a2amock.internal.lf.a2a.v1.AgentCard.SecuritySchemesEntry
+	20, // 23: a2amock.internal.lf.a2a.v1.AgentCard.security_requirements:type_name -> a2amock.internal.lf.a2a.v1.SecurityRequirement
+	16, // 24: a2amock.internal.lf.a2a.v1.AgentCard.skills:type_name -> a2amock.internal.lf.a2a.v1.AgentSkill
+	17, // 25: a2amock.internal.lf.a2a.v1.AgentCard.signatures:type_name -> a2amock.internal.lf.a2a.v1.AgentCardSignature
+	15, // 26: a2amock.internal.lf.a2a.v1.AgentCapabilities.extensions:type_name -> a2amock.internal.lf.a2a.v1.AgentExtension
+	53, // 27: a2amock.internal.lf.a2a.v1.AgentExtension.params:type_name -> google.protobuf.Struct
+	20, // 28: a2amock.internal.lf.a2a.v1.AgentSkill.security_requirements:type_name -> a2amock.internal.lf.a2a.v1.SecurityRequirement
+	53, // 29: a2amock.internal.lf.a2a.v1.AgentCardSignature.header:type_name -> google.protobuf.Struct
+	10, // 30: a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig.authentication:type_name -> a2amock.internal.lf.a2a.v1.AuthenticationInfo
+	47, // 31: a2amock.internal.lf.a2a.v1.SecurityRequirement.schemes:type_name -> a2amock.internal.lf.a2a.v1.SecurityRequirement.SchemesEntry
+	22, // 32: a2amock.internal.lf.a2a.v1.SecurityScheme.api_key_security_scheme:type_name -> a2amock.internal.lf.a2a.v1.APIKeySecurityScheme
+	23, // 33: a2amock.internal.lf.a2a.v1.SecurityScheme.http_auth_security_scheme:type_name -> a2amock.internal.lf.a2a.v1.HTTPAuthSecurityScheme
+	24, // 34: a2amock.internal.lf.a2a.v1.SecurityScheme.oauth2_security_scheme:type_name -> a2amock.internal.lf.a2a.v1.OAuth2SecurityScheme
+	25, // 35: a2amock.internal.lf.a2a.v1.SecurityScheme.open_id_connect_security_scheme:type_name -> a2amock.internal.lf.a2a.v1.OpenIdConnectSecurityScheme
+	26, // 36: a2amock.internal.lf.a2a.v1.SecurityScheme.mtls_security_scheme:type_name -> a2amock.internal.lf.a2a.v1.MutualTlsSecurityScheme
+	27, // 37: a2amock.internal.lf.a2a.v1.OAuth2SecurityScheme.flows:type_name -> a2amock.internal.lf.a2a.v1.OAuthFlows
+	28, // 38: a2amock.internal.lf.a2a.v1.OAuthFlows.authorization_code:type_name -> a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow
+	29, // 39: a2amock.internal.lf.a2a.v1.OAuthFlows.client_credentials:type_name -> a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow
+	30, // 40: a2amock.internal.lf.a2a.v1.OAuthFlows.implicit:type_name -> a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow
+	31, // 41: a2amock.internal.lf.a2a.v1.OAuthFlows.password:type_name -> a2amock.internal.lf.a2a.v1.PasswordOAuthFlow
+	32, // 42: a2amock.internal.lf.a2a.v1.OAuthFlows.device_code:type_name -> a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow
+	48, // 43: a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow.scopes:type_name -> a2amock.internal.lf.a2a.v1.AuthorizationCodeOAuthFlow.ScopesEntry
+	49, // 44: a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow.scopes:type_name -> a2amock.internal.lf.a2a.v1.ClientCredentialsOAuthFlow.ScopesEntry
+	50, // 45: a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow.scopes:type_name -> a2amock.internal.lf.a2a.v1.ImplicitOAuthFlow.ScopesEntry
+	51, // 46: a2amock.internal.lf.a2a.v1.PasswordOAuthFlow.scopes:type_name -> a2amock.internal.lf.a2a.v1.PasswordOAuthFlow.ScopesEntry
+	52, // 47: a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow.scopes:type_name -> a2amock.internal.lf.a2a.v1.DeviceCodeOAuthFlow.ScopesEntry
+	6,  // 48: a2amock.internal.lf.a2a.v1.SendMessageRequest.message:type_name -> a2amock.internal.lf.a2a.v1.Message
+	2,  // 49: a2amock.internal.lf.a2a.v1.SendMessageRequest.configuration:type_name -> a2amock.internal.lf.a2a.v1.SendMessageConfiguration
+	53, // 50: a2amock.internal.lf.a2a.v1.SendMessageRequest.metadata:type_name -> google.protobuf.Struct
+	0,  // 51: a2amock.internal.lf.a2a.v1.ListTasksRequest.status:type_name -> a2amock.internal.lf.a2a.v1.TaskState
+	54, // 52: a2amock.internal.lf.a2a.v1.ListTasksRequest.status_timestamp_after:type_name -> google.protobuf.Timestamp
+	3,  // 53: a2amock.internal.lf.a2a.v1.ListTasksResponse.tasks:type_name -> a2amock.internal.lf.a2a.v1.Task
+	53, // 54: a2amock.internal.lf.a2a.v1.CancelTaskRequest.metadata:type_name -> google.protobuf.Struct
+	3,  // 55: a2amock.internal.lf.a2a.v1.SendMessageResponse.task:type_name -> a2amock.internal.lf.a2a.v1.Task
+	6,  // 56: a2amock.internal.lf.a2a.v1.SendMessageResponse.message:type_name -> a2amock.internal.lf.a2a.v1.Message
+	3,  // 57: a2amock.internal.lf.a2a.v1.StreamResponse.task:type_name -> a2amock.internal.lf.a2a.v1.Task
+	6,  // 58: a2amock.internal.lf.a2a.v1.StreamResponse.message:type_name -> a2amock.internal.lf.a2a.v1.Message
+	8,  // 59: a2amock.internal.lf.a2a.v1.StreamResponse.status_update:type_name -> a2amock.internal.lf.a2a.v1.TaskStatusUpdateEvent
+	9,  // 60: a2amock.internal.lf.a2a.v1.StreamResponse.artifact_update:type_name -> a2amock.internal.lf.a2a.v1.TaskArtifactUpdateEvent
+	18, // 61: a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsResponse.configs:type_name -> a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	21, // 62: a2amock.internal.lf.a2a.v1.AgentCard.SecuritySchemesEntry.value:type_name -> a2amock.internal.lf.a2a.v1.SecurityScheme
+	19, // 63: a2amock.internal.lf.a2a.v1.SecurityRequirement.SchemesEntry.value:type_name -> a2amock.internal.lf.a2a.v1.StringList
+	33, // 64: a2amock.internal.lf.a2a.v1.A2AService.SendMessage:input_type -> a2amock.internal.lf.a2a.v1.SendMessageRequest
+	33, // 65: a2amock.internal.lf.a2a.v1.A2AService.SendStreamingMessage:input_type -> a2amock.internal.lf.a2a.v1.SendMessageRequest
+	34, // 66: a2amock.internal.lf.a2a.v1.A2AService.GetTask:input_type -> a2amock.internal.lf.a2a.v1.GetTaskRequest
+	35, // 67: a2amock.internal.lf.a2a.v1.A2AService.ListTasks:input_type -> a2amock.internal.lf.a2a.v1.ListTasksRequest
+	37, // 68: a2amock.internal.lf.a2a.v1.A2AService.CancelTask:input_type -> a2amock.internal.lf.a2a.v1.CancelTaskRequest
+	40, // 69: a2amock.internal.lf.a2a.v1.A2AService.SubscribeToTask:input_type -> a2amock.internal.lf.a2a.v1.SubscribeToTaskRequest
+	18, // 70: a2amock.internal.lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig:input_type -> a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	38, // 71: a2amock.internal.lf.a2a.v1.A2AService.GetTaskPushNotificationConfig:input_type -> a2amock.internal.lf.a2a.v1.GetTaskPushNotificationConfigRequest
+	41, // 72: a2amock.internal.lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs:input_type -> a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsRequest
+	42, // 73: a2amock.internal.lf.a2a.v1.A2AService.GetExtendedAgentCard:input_type -> a2amock.internal.lf.a2a.v1.GetExtendedAgentCardRequest
+	39, // 74: a2amock.internal.lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig:input_type -> a2amock.internal.lf.a2a.v1.DeleteTaskPushNotificationConfigRequest
+	43, // 75: a2amock.internal.lf.a2a.v1.A2AService.SendMessage:output_type -> a2amock.internal.lf.a2a.v1.SendMessageResponse
+	44, // 76: a2amock.internal.lf.a2a.v1.A2AService.SendStreamingMessage:output_type -> a2amock.internal.lf.a2a.v1.StreamResponse
+	3,  // 77: a2amock.internal.lf.a2a.v1.A2AService.GetTask:output_type -> a2amock.internal.lf.a2a.v1.Task
+	36, // 78: a2amock.internal.lf.a2a.v1.A2AService.ListTasks:output_type -> a2amock.internal.lf.a2a.v1.ListTasksResponse
+	3,  // 79: a2amock.internal.lf.a2a.v1.A2AService.CancelTask:output_type -> a2amock.internal.lf.a2a.v1.Task
+	44, // 80: a2amock.internal.lf.a2a.v1.A2AService.SubscribeToTask:output_type -> a2amock.internal.lf.a2a.v1.StreamResponse
+	18, // 81: a2amock.internal.lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig:output_type -> a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	18, // 82: a2amock.internal.lf.a2a.v1.A2AService.GetTaskPushNotificationConfig:output_type -> a2amock.internal.lf.a2a.v1.TaskPushNotificationConfig
+	45, // 83: a2amock.internal.lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs:output_type -> a2amock.internal.lf.a2a.v1.ListTaskPushNotificationConfigsResponse
+	12, // 84: a2amock.internal.lf.a2a.v1.A2AService.GetExtendedAgentCard:output_type -> a2amock.internal.lf.a2a.v1.AgentCard
+	56, // 85: a2amock.internal.lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig:output_type -> google.protobuf.Empty
 	75, // [75:86] is the sub-list for method output_type
 	64, // [64:75] is the sub-list for method input_type
 	64, // [64:64] is the sub-list for extension type_name
