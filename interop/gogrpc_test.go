@@ -1,0 +1,102 @@
+package interop
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// grpcBinding is the v1.0 gRPC binding, served when the mock is started with
+// server.Config.GRPC (testkit.WithGRPC): a2a-go v2's gRPC client transport
+// dials the host:port the card's GRPC interface declares.
+var grpcBinding = v1Binding{
+	name: "GRPC", protocol: a2a.TransportProtocolGRPC, mock: server.BindingGRPC,
+	option: func(*testing.T) a2aclient.FactoryOption {
+		return a2agrpc.WithGRPCTransport(grpc.WithTransportCredentials(insecure.NewCredentials()))
+	},
+}
+
+// TestGRPCLifecycle discovers the agent from its card and runs the honest
+// lifecycle over gRPC only: a unary send, GetTask, ListTasks and a stream.
+func TestGRPCLifecycle(t *testing.T) {
+	t.Parallel()
+	s := startMock(t, server.Config{Seed: 31, StepDelay: 5 * time.Millisecond, GRPC: true})
+	c, card := v1Client(t, s.URL(), grpcBinding)
+	require.True(t, slices.ContainsFunc(card.SupportedInterfaces, func(in *a2a.AgentInterface) bool {
+		return in.ProtocolBinding == a2a.TransportProtocolGRPC
+	}), "the card declares a GRPC interface")
+	ctx := testCtx(t)
+
+	task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("summarise the incident")})
+	assert.Equal(t, a2a.TaskStateCompleted, task.Status.State)
+	assert.NotNil(t, task.Status.Timestamp)
+	assert.NotEmpty(t, artifactText(t, task))
+	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
+	require.NoError(t, err)
+	assert.Equal(t, task.ID, got.ID)
+	// a2a-go v2's gRPC transport always sends page_size (0 when unset),
+	// which the mock refuses on every binding (1..100): ask for a size.
+	list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{PageSize: 10})
+	require.NoError(t, err)
+	require.Len(t, list.Tasks, 1)
+
+	events := collect(t, c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stream it")}))
+	states, artifacts := assertOrdered(t, events, a2a.TaskStateCompleted)
+	assert.Equal(t, a2a.TaskStateSubmitted, states[0])
+	assert.Contains(t, states, a2a.TaskStateWorking)
+	assert.Equal(t, 1, artifacts)
+
+	_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
+	assert.ErrorIs(t, err, a2a.ErrTaskNotFound)
+	assertBinding(t, s, grpcBinding)
+}
+
+func TestGRPCBehaviorStreamNoFinal(t *testing.T) {
+	t.Parallel()
+	m := behaviorMock(t, 201, 5*time.Millisecond, testkit.WithGRPC(), testkit.WithBehavior("", "stream-no-final"))
+	c, _ := v1Client(t, m.URL, grpcBinding)
+	ctx := testCtx(t)
+	d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stream it")}))
+	// The stream ends with an OK status and no terminal event: the SDK
+	// reports no error, as it does over SSE.
+	require.NoError(t, d.err)
+	assert.Equal(t, []string{"task:submitted", "status:working", "artifact"}, kinds(d.events))
+	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: d.events[0].TaskInfo().TaskID})
+	require.NoError(t, err)
+	assert.Equal(t, a2a.TaskStateCompleted, got.Status.State, "GetTask has the terminal state the stream never sent")
+}
+
+func TestGRPCBehaviorNewTaskIDOnContinuation(t *testing.T) {
+	t.Parallel()
+	var skill string
+	m := behaviorMock(t, 101, -1, testkit.WithGRPC(), withInputSkill(&skill, nil),
+		testkit.WithBehavior("", "new-task-id-on-continuation:unless-metadata=tenant"))
+	c, _ := v1Client(t, m.URL, grpcBinding)
+	ctx := testCtx(t)
+
+	first := userText("book a room")
+	first.Metadata = map[string]any{"skillId": skill, "tenant": "acme"}
+	parked := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
+	require.Equal(t, a2a.TaskStateInputRequired, parked.Status.State)
+
+	reply := a2a.NewMessageForTask(a2a.MessageRoleUser, parked, a2a.NewTextPart("room 4"))
+	reply.Metadata = map[string]any{"skillId": skill}
+	got := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: reply})
+	assert.NotEqual(t, parked.ID, got.ID, "the continuation was answered with a brand-new task")
+	assert.Equal(t, parked.ContextID, got.ContextID)
+	assert.Equal(t, a2a.TaskStateWorking, got.Status.State)
+	orig, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: parked.ID})
+	require.NoError(t, err)
+	assert.Equal(t, a2a.TaskStateInputRequired, orig.Status.State)
+}
