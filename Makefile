@@ -61,7 +61,8 @@ js-client: js-client-deps
 	cd $(JSCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock npx --no-install vitest run
 
 ## conformance: the default conform suite against the four reference clients
-## (conformance/clients/), each judged against its committed expected-failures baseline
+## (conformance/clients/), each judged against its committed expected-failures baseline;
+## the Python client one scenario at a time (its interpreter's start-up is the first thing CPU contention delays)
 CLIENTS := conformance/clients
 PYVENV := $(CLIENTS)/python-a2a-sdk/.venv
 CONFORM_CLIENT_go-robust := bin/go-robust
@@ -88,7 +89,8 @@ conformance: conformance-deps
 	    python-a2a-sdk) cmd='$(CONFORM_CLIENT_python-a2a-sdk)';; \
 	    js-a2a-sdk) cmd='$(CONFORM_CLIENT_js-a2a-sdk)';; \
 	  esac; \
-	  bin/a2amock conform --quiet --client "$$cmd" --expected-failures $(CLIENTS)/$$c/expected-failures.yaml \
+	  extra=; [ $$c = python-a2a-sdk ] && extra='--parallel 1'; \
+	  bin/a2amock conform --quiet $$extra --client "$$cmd" --expected-failures $(CLIENTS)/$$c/expected-failures.yaml \
 	    --report-json bin/conform-$$c.json $(CONFORM_FLAGS) || exit 1; \
 	done
 
