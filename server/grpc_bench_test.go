@@ -3,7 +3,9 @@ package server_test
 import (
 	"context"
 	"net"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -39,11 +41,13 @@ func BenchmarkGRPCSendMessage(b *testing.B) {
 		defer conn.Close()
 		c := a2apb.NewA2AServiceClient(conn)
 		ctx := metadata.AppendToOutgoingContext(context.Background(), "a2a-version", "1.0")
+		var seq atomic.Int64
 		b.ReportAllocs()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				res, err := c.SendMessage(ctx, grpcSend("bench"))
+				// A new messageId each time: a resent one is a duplicate.
+				res, err := c.SendMessage(ctx, grpcSend("bench-"+strconv.FormatInt(seq.Add(1), 10)))
 				if err != nil || res.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
 					b.Errorf("send: %v %v", res, err)
 					return
