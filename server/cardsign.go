@@ -55,7 +55,7 @@ func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) err
 		w.Header().Set("Allow", "GET, HEAD")
 		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
-	s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: journalPath(r.URL.Path)})
+	wireTag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: journalPath(r.URL.Path)}))
 	k, exp := a.signingKeys()
 	b, err := cardsig.JWKS([]jose.JSONWebKey{k.Public(), exp.Public()}, map[string]map[string]any{exp.ID: {"exp": expiredKeyExp}})
 	if err != nil {

@@ -47,6 +47,7 @@ func (s *Server) guardControl(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) controlRoutes(g *echo.Group) {
 	g.GET("/journal", s.serveJournal)
 	g.GET("/journal/stream", s.serveJournalStream)
+	g.GET("/journal/wire", s.serveWire)
 	g.POST("/reset", s.serveReset)
 	s.behaviorRoutes(g)
 	s.agentRoutes(g)

@@ -104,10 +104,12 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
-	r, w := c.Request(), c.Response()
-	if s.cfg.GRPC && isGRPC(r) {
-		return s.serveGRPC(w, r, a, base, rest)
+	if s.cfg.GRPC && isGRPC(c.Request()) {
+		return s.serveGRPC(c.Response(), c.Request(), a, base, rest)
 	}
+	rec := s.wire.capture(c, s.clock.Now())
+	defer rec.finish()
+	r, w := c.Request(), c.Response()
 	switch {
 	case rest == "/" || rest == "":
 		if r.Method != http.MethodPost {
@@ -150,7 +152,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
 	x.Signing = a.signing(origin(r), base)
-	s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped})
+	wireTag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}))
 	s.countBehaviors(a, rep)
 	if slices.Contains(x.Hooks().HideCardPath, path) {
 		return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
@@ -453,10 +455,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	if e := s.checkSizes(req); e != nil && a.gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
+		wireTag(r, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)
 	}
 	reqNo, seq := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
+	wireTag(r, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == a2a.CodeUnauthenticated {

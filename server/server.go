@@ -161,8 +161,10 @@ type Server struct {
 	log     *slog.Logger
 	echo    *echo.Echo
 	journal *Journal
-	agents  []*agent
-	byName  map[string]*agent
+	// wire keeps the raw bytes of the last exchanges (GET /_a2amock/journal/wire).
+	wire   *wireCapture
+	agents []*agent
+	byName map[string]*agent
 
 	ctx      context.Context // canceled by Close: ends players and streams
 	stop     context.CancelFunc
@@ -216,6 +218,7 @@ func New(cfg Config) (*Server, error) {
 		clock:   cfg.Clock,
 		log:     cfg.Logger,
 		journal: newJournal(cfg.JournalRetention),
+		wire:    newWireCapture(),
 		byName:  map[string]*agent{},
 	}
 	if s.clock == nil {
@@ -354,6 +357,7 @@ func (s *Server) Reset() {
 		a.journalFrom.Store(0)
 	}
 	s.journal.reset()
+	s.wire.reset()
 	s.metrics.resetPending()
 	// Request numbers start over with the journal, so a run after a reset
 	// journals exactly what the same run on a fresh server does.

@@ -36,12 +36,17 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 // live page reads.
 const StreamPath = "/_a2amock/journal/stream"
 
+// WirePath is the control-API path of the raw bytes of one exchange, which
+// the live page's detail view reads.
+const WirePath = "/_a2amock/journal/wire"
+
 // config is the data block of the page: how to get the entries, and the
 // behaviors' documentation the fault markers link to.
 type config struct {
 	Mode   string            `json:"mode"`
 	Title  string            `json:"title"`
 	Stream string            `json:"stream,omitempty"`
+	Wire   string            `json:"wire,omitempty"`
 	Docs   map[string]string `json:"docs"`
 	// Data is the journal or conform report, as given.
 	Data json.RawMessage `json:"data,omitempty"`
@@ -58,7 +63,7 @@ func behaviorDocs() map[string]string {
 // WriteLive writes the live page: it reads the journal from the control
 // API's event stream (StreamPath) on the server that served it.
 func WriteLive(w io.Writer) error {
-	return render(w, config{Mode: "live", Title: "a2amock — live timeline", Stream: StreamPath, Docs: behaviorDocs()})
+	return render(w, config{Mode: "live", Title: "a2amock — live timeline", Stream: StreamPath, Wire: WirePath, Docs: behaviorDocs()})
 }
 
 // WriteReport writes the report page for data, which must be a journal

@@ -167,7 +167,27 @@
     nodes.push(el("h3", {}, r ? "Request " + e.request + ": " + group.length + " journal entries (raw JSON)" : "Journal entry (raw JSON)"));
     nodes.push(el("pre", { class: "raw" }, group.map((x) => JSON.stringify(clean(x), null, 2)).join("\n")));
     if (e._wire) for (const w of e._wire) nodes.push(el("h3", {}, "Wire record"), el("pre", { class: "raw" }, JSON.stringify(w, null, 2)));
+    if (cfg.wire && (e.request || e.kind === "card" || e.kind === "jwks")) nodes.push(wireView(e.request ? "request=" + e.request : "seq=" + e.seq));
     openDetail("#" + e.seq + " " + e.kind + (e.method ? " " + e.method : ""), nodes);
+  }
+  // The raw bytes of the exchange (live only: the server keeps the last
+  // ones; a saved journal has none).
+  const authHeaders = () => {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    return token ? { Authorization: "Bearer " + token } : {};
+  };
+  const bodyText = (b) => b ? (b.text != null ? b.text : b.base64 != null ? "(base64) " + b.base64 : "") + (b.truncated ? `\n… (${b.size} bytes in all, first 16 KiB kept)` : "") : "";
+  const headText = (h) => Object.keys(h || {}).sort().map((k) => h[k].map((v) => k + ": " + v).join("\n")).join("\n");
+  function wireView(q) {
+    const box = el("section", { class: "wire" }, el("h3", {}, "Raw bytes"), el("p", { class: "more" }, "loading…"));
+    fetch(cfg.wire + "?" + q, { headers: authHeaders(), cache: "no-store" }).then(async (res) => {
+      const x = await res.json();
+      if (!res.ok) { box.replaceChildren(el("h3", {}, "Raw bytes"), el("p", { class: "more" }, (x.error && x.error.message) || "HTTP " + res.status)); return; }
+      box.replaceChildren(
+        el("h3", {}, "Request bytes"), el("pre", { class: "raw wire-request" }, `${x.method} ${x.url} ${x.proto}\n${headText(x.header)}\n\n${bodyText(x.body)}`),
+        el("h3", {}, "Response bytes" + (x.done ? "" : " (still open)")), el("pre", { class: "raw wire-response" }, `${x.status || "(no status: the connection was taken over)"}\n${headText(x.responseHeader)}\n\n${bodyText(x.response)}`));
+    }).catch((err) => box.replaceChildren(el("h3", {}, "Raw bytes"), el("p", { class: "more" }, "could not load: " + err)));
+    return box;
   }
   function showTask(m, t, live) {
     const end = m.end(t, live);

@@ -1,0 +1,103 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/server"
+)
+
+func (h *harness) wire(q string) (int, server.WireExchange, []byte) {
+	h.t.Helper()
+	status, _, b := h.do(http.MethodGet, "/_a2amock/journal/wire"+q, nil, nil)
+	var x server.WireExchange
+	if status == http.StatusOK {
+		require.NoError(h.t, json.Unmarshal(b, &x), "body: %s", b)
+	}
+	return status, x, b
+}
+
+// TestWireRawBytes: the raw view of an A2A request (by its request number)
+// and of a card fetch (by its journal entry) holds the bytes that passed,
+// with credentials redacted; bad queries are refused and a reset forgets.
+func TestWireRawBytes(t *testing.T) {
+	h := start(t, server.Config{})
+	body := rpcBody("SendMessage", sendParams("raw bytes please", ""))
+	status, _, answer := h.post("/", body, map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer sekrit", "X-Trace": "t1"})
+	require.Equal(t, http.StatusOK, status)
+	h.do(http.MethodGet, "/.well-known/agent-card.json", nil, nil)
+
+	entries, _ := h.journalQuery("")
+	var reqNo, cardSeq int64
+	for _, e := range entries {
+		if e.Kind == server.EntryRequest && reqNo == 0 {
+			reqNo = e.Request
+		}
+		if e.Kind == server.EntryCard {
+			cardSeq = e.Seq
+		}
+	}
+	require.NotZero(t, reqNo)
+	require.NotZero(t, cardSeq)
+
+	status, x, b := h.wire("?request=" + strconv.FormatInt(reqNo, 10))
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.Equal(t, reqNo, x.Request)
+	assert.Equal(t, http.MethodPost, x.Method)
+	assert.Equal(t, "/", x.URL)
+	assert.Equal(t, string(body), x.Body.Text)
+	assert.Equal(t, int64(len(body)), x.Body.Size)
+	assert.Equal(t, string(answer), x.Response.Text)
+	assert.Equal(t, http.StatusOK, x.Status)
+	assert.True(t, x.Done)
+	assert.Equal(t, []string{"t1"}, x.Header["X-Trace"])
+	assert.Equal(t, []string{"[redacted: 13 bytes]"}, x.Header["Authorization"])
+	assert.NotContains(t, string(b), "sekrit")
+	assert.Contains(t, x.RespHead.Get("Content-Type"), "application/json")
+
+	status, x, b = h.wire("?seq=" + strconv.FormatInt(cardSeq, 10))
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.Equal(t, http.MethodGet, x.Method)
+	assert.Contains(t, x.Response.Text, `"name"`)
+
+	for _, q := range []string{"", "?request=1&seq=1", "?request=x", "?seq=-1"} {
+		status, _, b := h.wire(q)
+		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", q, b)
+	}
+	status, _, _ = h.wire("?request=999")
+	assert.Equal(t, http.StatusNotFound, status)
+
+	status, _, _ = h.post("/_a2amock/reset", nil, nil)
+	require.Equal(t, http.StatusNoContent, status)
+	status, _, _ = h.wire("?request=" + strconv.FormatInt(reqNo, 10))
+	assert.Equal(t, http.StatusNotFound, status, "a reset keeps the bytes")
+}
+
+// TestWireBounded: a body over the kept size is cut (and says so), and only
+// the last exchanges are kept.
+func TestWireBounded(t *testing.T) {
+	h := start(t, server.Config{})
+	big := rpcBody("SendMessage", sendParams(strings.Repeat("é", 20_000), ""))
+	status, _, _ := h.post("/", big, map[string]string{"A2A-Version": "1.0"})
+	require.Equal(t, http.StatusOK, status)
+	status, x, b := h.wire("?request=1")
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.True(t, x.Body.Truncated)
+	assert.Equal(t, int64(len(big)), x.Body.Size)
+	assert.LessOrEqual(t, len(x.Body.Text), 16<<10)
+	assert.NotEmpty(t, x.Body.Text, "the cut split a UTF-8 sequence and fell back to base64")
+
+	for range 520 {
+		h.post("/", rpcBody("GetTask", map[string]any{"id": "nope"}), map[string]string{"A2A-Version": "1.0"})
+	}
+	status, _, _ = h.wire("?request=1")
+	assert.Equal(t, http.StatusNotFound, status, "the oldest exchange is still kept")
+	status, _, _ = h.wire("?request=521")
+	assert.Equal(t, http.StatusOK, status)
+}

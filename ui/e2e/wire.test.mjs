@@ -1,0 +1,79 @@
+// Browser test of the live page's raw-bytes view: clicking a request shows
+// the bytes the client sent and the bytes it was answered (from GET
+// /_a2amock/journal/wire), credentials redacted, with and without a control
+// token (given to the page as #token=…). Needs A2AMOCK_BIN and chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { join, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../..");
+const bin = process.env.A2AMOCK_BIN || join(root, "bin/a2amock");
+const executablePath = process.env.CHROMIUM || execFileSync("sh", ["-c", "command -v chromium"]).toString().trim();
+
+const servers = [];
+let browser;
+
+function serve(env) {
+  return new Promise((ok, fail) => {
+    const p = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    servers.push(p);
+    let out = "";
+    const timer = setTimeout(() => fail(new Error("a2amock did not start: " + out)), 10000);
+    const seen = (b) => {
+      out += b;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (m) { clearTimeout(timer); ok(m[0]); }
+    };
+    p.stdout.on("data", seen); p.stderr.on("data", seen);
+    p.on("exit", (code) => fail(new Error("a2amock exited " + code + ": " + out)));
+  });
+}
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath, headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+});
+after(async () => {
+  if (browser) await browser.close();
+  for (const p of servers) p.kill("SIGTERM");
+});
+
+async function check(token) {
+  const url = await serve(token ? { A2AMOCK_CONTROL_TOKEN: token } : { A2AMOCK_CONTROL_TOKEN: "" });
+  const text = "raw-bytes-" + Math.random().toString(36).slice(2);
+  const res = await fetch(url + "/", {
+    method: "POST",
+    headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: "Bearer client-secret" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text }] } } }),
+  });
+  const answer = await res.json();
+  assert.ok(answer.result && answer.result.task, JSON.stringify(answer));
+  const page = await browser.newPage();
+  try {
+    await page.goto(url + "/_a2amock/ui" + (token ? "#token=" + token : ""));
+    const mark = page.locator("g.mark[data-kind=request]").first();
+    await mark.waitFor();
+    await mark.click();
+    const req = page.locator("#detail pre.wire-request");
+    await req.waitFor();
+    const sent = await req.textContent();
+    assert.match(sent, /^POST \/ HTTP\/1\.1/);
+    assert.ok(sent.includes(text), sent);
+    assert.match(sent, /Authorization: \[redacted: 20 bytes\]/);
+    assert.ok(!sent.includes("client-secret"), sent);
+    const got = await page.locator("#detail pre.wire-response").textContent();
+    assert.match(got, /^200\n/);
+    assert.ok(got.includes(answer.result.task.id), got);
+  } finally {
+    await page.close();
+  }
+}
+
+test("raw bytes of a request and its answer", () => check(""));
+test("raw bytes with a control token from the page address", () => check("ui-e2e-token"));
