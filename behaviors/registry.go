@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a2amock/a2amock/internal/suggest"
 )
 
 // Spec describes one registered behavior.
@@ -134,7 +136,7 @@ func (r *Registry) Parse(text string) (*Scoped, error) {
 	name = strings.TrimSpace(name)
 	spec, ok := r.specs[name]
 	if !ok {
-		if near := nearest(name, r.Names()); near != "" {
+		if near := suggest.Nearest(name, r.Names()); near != "" {
 			return nil, fmt.Errorf("unknown behavior %q (did you mean %q?); valid behaviors: %s", name, near, strings.Join(r.Names(), ", "))
 		}
 		return nil, fmt.Errorf("unknown behavior %q; valid behaviors: %s", name, strings.Join(r.Names(), ", "))
@@ -261,36 +263,4 @@ func setValue(f reflect.Value, s string) error {
 		return fmt.Errorf("unsupported parameter type %s", f.Type())
 	}
 	return nil
-}
-
-// nearest returns the name closest to s by edit distance, or "" when none
-// is close enough to be a likely misspelling (two edits, or a third of s).
-func nearest(s string, names []string) string {
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

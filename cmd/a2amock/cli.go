@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/a2amock/a2amock/internal/suggest"
 )
 
 // isHelp reports whether args ask for help before any "--".
@@ -160,35 +162,15 @@ func warnUnknownEnv(fs *flag.FlagSet, stderr io.Writer) {
 	}
 }
 
-// closest returns the candidate nearest to s by edit distance, or "" when
-// none is near enough to be a likely typo.
+// closest returns the candidate nearest to s by edit distance, the
+// A2AMOCK_ prefix aside, or "" when none is near enough to be a likely typo.
 func closest(s string, candidates []string) string {
-	s = strings.TrimPrefix(s, "A2AMOCK_")
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, c := range candidates {
-		if d := editDistance(s, strings.TrimPrefix(c, "A2AMOCK_")); d < bestD {
-			best, bestD = c, d
-		}
+	trimmed := make([]string, len(candidates))
+	for i, c := range candidates {
+		trimmed[i] = strings.TrimPrefix(c, "A2AMOCK_")
 	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if i := slices.Index(trimmed, suggest.Nearest(strings.TrimPrefix(s, "A2AMOCK_"), trimmed)); i >= 0 && trimmed[i] != "" {
+		return candidates[i]
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
