@@ -164,6 +164,22 @@
       nodes.push(p);
     }
     if (e._checks) nodes.push(el("p", { class: "badge left" }, "✗ failed check: " + e._checks.join(", ")));
+    // Why a configured fault did not fire: out of its scope, or in scope
+    // and it left the exchange as it was.
+    const quiet = [];
+    for (const x of group) {
+      for (const k of x.skipped || []) quiet.push([k.behavior, "out of scope (" + k.key + "): " + k.detail]);
+      for (const k of x.notActed || []) quiet.push([k.behavior, "in scope, did not act: " + k.reason]);
+    }
+    if (quiet.length) {
+      const ul = el("ul", { class: "not-acted" });
+      for (const [b, why] of quiet) {
+        const a = el("a", { href: "#behavior-" + behaviorName(b), class: "badge" }, "◇ " + b);
+        a.addEventListener("click", () => { $("glossary").open = true; });
+        const li = el("li"); li.append(a, " — " + why); ul.append(li);
+      }
+      nodes.push(el("p", { class: "faults" }, "Behaviors that did not act:"), ul);
+    }
     nodes.push(el("h3", {}, r ? "Request " + e.request + ": " + group.length + " journal entries (raw JSON)" : "Journal entry (raw JSON)"));
     nodes.push(el("pre", { class: "raw" }, group.map((x) => JSON.stringify(clean(x), null, 2)).join("\n")));
     if (e._wire) for (const w of e._wire) nodes.push(el("h3", {}, "Wire record"), el("pre", { class: "raw" }, JSON.stringify(w, null, 2)));

@@ -77,3 +77,32 @@ async function check(token) {
 
 test("raw bytes of a request and its answer", () => check(""));
 test("raw bytes with a control token from the page address", () => check("ui-e2e-token"));
+
+// A fault configured on the agent that did not fire says why, next to the
+// request: out of its scope (the skill it wants) or in scope and idle.
+test("behaviors that did not act, and why", async () => {
+  const url = await serve({ A2AMOCK_CONTROL_TOKEN: "" });
+  const put = await fetch(url + "/_a2amock/behaviors", {
+    method: "PUT", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ behaviors: ["skip-working:skill=no-such-skill"] }),
+  });
+  assert.equal(put.status, 200, await put.text());
+  const res = await fetch(url + "/", {
+    method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] } } }),
+  });
+  assert.equal(res.status, 200);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url + "/_a2amock/ui");
+    const mark = page.locator("g.mark[data-kind=request]").first();
+    await mark.waitFor();
+    await mark.click();
+    const quiet = page.locator("#detail ul.not-acted li");
+    await quiet.first().waitFor();
+    const text = await quiet.first().textContent();
+    assert.match(text, /◇ skip-working:skill=no-such-skill — out of scope \(skill\)/);
+  } finally {
+    await page.close();
+  }
+});
