@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +26,7 @@ import (
 const (
 	wireKeep    = 512
 	wireBodyMax = 16 << 10
+	wireHeadMax = 8 << 10
 )
 
 // WireExchange is the raw view of one HTTP exchange with an agent.
@@ -247,21 +250,30 @@ func (w *wireWriter) Flush() {
 
 func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// redact copies h with credential values replaced by their length.
+// redact copies h with credential values replaced by their length, and
+// at most wireHeadMax bytes of it (a client may send a megabyte of
+// headers): the rest is counted under the name "…".
 func redact(h http.Header) http.Header {
 	out := make(http.Header, len(h))
-	for k, vs := range h {
+	kept, dropped := 0, 0
+	for _, k := range slices.Sorted(maps.Keys(h)) {
 		l := strings.ToLower(k)
 		secret := l == "authorization" || l == "proxy-authorization" || l == "cookie" || l == "set-cookie" ||
 			strings.Contains(l, "token") || strings.Contains(l, "key") || strings.Contains(l, "secret") || strings.Contains(l, "password")
-		cp := make([]string, len(vs))
-		for i, v := range vs {
+		for _, v := range h[k] {
 			if secret {
 				v = "[redacted: " + strconv.Itoa(len(v)) + " bytes]"
 			}
-			cp[i] = v
+			if kept+len(k)+len(v) > wireHeadMax {
+				dropped += len(k) + len(v)
+				continue
+			}
+			kept += len(k) + len(v)
+			out[k] = append(out[k], v)
 		}
-		out[k] = cp
+	}
+	if dropped > 0 {
+		out["…"] = []string{strconv.Itoa(dropped) + " more header bytes not kept"}
 	}
 	return out
 }

@@ -101,3 +101,20 @@ func TestWireBounded(t *testing.T) {
 	status, _, _ = h.wire("?request=521")
 	assert.Equal(t, http.StatusOK, status)
 }
+
+// TestWireHeadersBounded: a megabyte of headers is not kept whole.
+func TestWireHeadersBounded(t *testing.T) {
+	h := start(t, server.Config{})
+	hdr := map[string]string{"A2A-Version": "1.0"}
+	for i := range 100 {
+		hdr["X-Pad-"+strconv.Itoa(i)] = strings.Repeat("p", 5000)
+	}
+	status, _, _ := h.post("/", rpcBody("GetTask", map[string]any{"id": "nope"}), hdr)
+	require.Equal(t, http.StatusOK, status)
+	status, x, b := h.wire("?request=1")
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.Less(t, len(b), 40<<10)
+	assert.Equal(t, []string{"1.0"}, x.Header["A2a-Version"])
+	require.Len(t, x.Header["…"], 1)
+	assert.Contains(t, x.Header["…"][0], "more header bytes not kept")
+}
