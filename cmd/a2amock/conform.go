@@ -60,7 +60,9 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "a2amock conform: --update-baseline needs --expected-failures FILE")
 		return 2
 	}
-	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Parallel: *parallel}
+	// An HTML report draws every exchange of each scenario, not only the
+	// entries a check cites: the run keeps the journals for it.
+	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Parallel: *parallel, KeepJournal: *htmlFile != ""}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
 			opts.Seed = seed
