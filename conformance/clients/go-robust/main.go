@@ -137,6 +137,12 @@ func (c config) conclude(ctx context.Context, client *testkit.Client, res *recon
 	case errors.As(err, &div):
 		cancelOpen(client, res)
 		return outcome{Outcome: "diverged", TaskID: taskID, Detail: div.Error()}
+	case res != nil && res.Reissued && (errors.Is(err, reconcile.ErrNoInput) || errors.Is(err, reconcile.ErrTooManyTurns)):
+		// The agent answered the continuation with another task and the
+		// one-shot reissue asked for input again: the multi-turn contract
+		// is broken, not merely unanswered.
+		cancelOpen(client, res)
+		return outcome{Outcome: "diverged", TaskID: taskID, Detail: "the continuation was answered with a new task; reissued as one message, the agent asked for input again: " + err.Error()}
 	case errors.Is(err, reconcile.ErrNoInput), errors.Is(err, reconcile.ErrTooManyTurns):
 		cancelOpen(client, res)
 		return outcome{Outcome: "input-required", TaskID: taskID, Detail: err.Error()}
