@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -155,7 +156,7 @@ func drive(ctx context.Context, agentURL string, deadline time.Duration) result 
 		if err != nil {
 			return err
 		}
-		r.client, err = a2aclient.NewFromCard(ctx, card)
+		r.client, err = a2aclient.NewFromCard(ctx, card, withToken(os.Getenv("A2AMOCK_BEARER_TOKEN"))...)
 		if err != nil {
 			return err
 		}
@@ -182,4 +183,25 @@ func drive(ctx context.Context, agentURL string, deadline time.Duration) result 
 	}
 	res.TaskID = string(r.taskID)
 	return res
+}
+
+// withToken presents token as a bearer token on every A2A call, as the
+// SDK's README shows for an agent whose card asks for one.
+func withToken(token string) []a2aclient.FactoryOption {
+	if token == "" {
+		return nil
+	}
+	hc := &http.Client{Transport: bearer{token: token, base: http.DefaultTransport}}
+	return []a2aclient.FactoryOption{a2aclient.WithJSONRPCTransport(hc), a2aclient.WithRESTTransport(hc)}
+}
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(req)
 }

@@ -11,7 +11,7 @@
 //   a2amock conform --client 'node conformance/clients/js-a2a-sdk/client.mjs'
 
 import { randomUUID } from "node:crypto";
-import { ClientFactory } from "@a2a-js/sdk/client";
+import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
 import { Role, TaskState } from "@a2a-js/sdk";
 
 const OUTCOMES = {
@@ -66,6 +66,21 @@ async function wait(client, run) {
   }
 }
 
+// factory is the SDK's client factory, presenting A2AMOCK_BEARER_TOKEN as a
+// bearer token on every A2A call when the run gives one.
+function factory() {
+  const token = process.env.A2AMOCK_BEARER_TOKEN;
+  if (!token) return new ClientFactory();
+  const fetchImpl = (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("Authorization", `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+  return new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+  });
+}
+
 // drive runs the task on one agent and says how it ended.
 async function drive(url) {
   const run = { taskId: "", contextId: "", state: TaskState.TASK_STATE_UNSPECIFIED };
@@ -75,7 +90,7 @@ async function drive(url) {
     // createFromUrl(url) resolves "/.well-known/agent-card.json" against the
     // host's root, which loses an agent's path (/agents/name): give it the
     // whole card URL, as the SDK's README shows.
-    client = await new ClientFactory().createFromUrl(`${url}/.well-known/agent-card.json`, "");
+    client = await factory().createFromUrl(`${url}/.well-known/agent-card.json`, "");
     await send(client, run, message(prompt));
     await wait(client, run);
     if (run.state === TaskState.TASK_STATE_INPUT_REQUIRED) {

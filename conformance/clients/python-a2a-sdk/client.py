@@ -20,6 +20,8 @@ import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 
+import httpx  # noqa: E402
+
 from a2a.client import ClientConfig, create_client  # noqa: E402
 from a2a.helpers.proto_helpers import new_text_message  # noqa: E402
 from a2a.types.a2a_pb2 import (  # noqa: E402
@@ -90,8 +92,11 @@ class Run:
 
 async def drive(url, deadline):
     """Runs the task on one agent and says how it ended."""
+    token = os.environ.get("A2AMOCK_BEARER_TOKEN", "")
     config = ClientConfig(
-        supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
+        supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON],
+        # The card asks for a bearer token: present it on every call.
+        httpx_client=httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}) if token else None,
     )
     result = {"outcome": "error", "taskId": "", "detail": ""}
     client = None
