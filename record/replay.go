@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -327,7 +326,7 @@ func (rp *Replayer) control(w http.ResponseWriter, r *http.Request) {
 			proxyError(w, http.StatusUnauthorized, "the control API requires the bearer token given by --control-token")
 			return
 		}
-	} else if !loopback(r) {
+	} else if !httpserve.LoopbackRemote(r) {
 		proxyError(w, http.StatusForbidden, "the control API answers loopback clients only; start the replay with --control-token to open it")
 		return
 	}
@@ -355,13 +354,4 @@ func (rp *Replayer) control(w http.ResponseWriter, r *http.Request) {
 	default:
 		proxyError(w, http.StatusNotFound, "no control route "+r.Method+" "+r.URL.Path)
 	}
-}
-
-func loopback(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

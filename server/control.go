@@ -30,7 +30,7 @@ func (s *Server) guardControl(next echo.HandlerFunc) echo.HandlerFunc {
 				return controlError(c, http.StatusUnauthorized, "UNAUTHENTICATED",
 					"the control API requires the bearer token given by --control-token", nil)
 			}
-		} else if s.cfg.ControlFrontSecret == "" && !isLoopback(r) {
+		} else if s.cfg.ControlFrontSecret == "" && !httpserve.LoopbackRemote(r) {
 			// Behind a front, the front applied this rule to the real client.
 			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED",
 				"the control API answers loopback clients only; start the server with --control-token to open it", nil)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -557,14 +556,4 @@ func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2
 		e.RefTaskID = journalID(req.Message.TaskID)
 	}
 	s.record(e)
-}
-
-// isLoopback reports whether the request came from a loopback address.
-func isLoopback(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

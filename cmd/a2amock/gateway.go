@@ -165,20 +165,11 @@ func (f *gatewayFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// its "loopback clients only" rule has to be applied here, to the real
 	// client; with a token the mock checks the forwarded Authorization
 	// itself.
-	if f.controlToken == "" && !remoteIsLoopback(r) {
+	if f.controlToken == "" && !httpserve.LoopbackRemote(r) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = io.WriteString(w, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"the control API answers loopback clients only; start the server with --control-token to open it"}}`+"\n")
 		return
 	}
 	f.control.ServeHTTP(w, r)
-}
-
-func remoteIsLoopback(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -45,6 +45,17 @@ func CrossSite(r *http.Request, loopbackOnly bool) string {
 	return ""
 }
 
+// LoopbackRemote reports whether r came from a loopback address (its
+// RemoteAddr, not anything the client wrote in the request).
+func LoopbackRemote(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // LoopbackHost reports whether a Host header names a loopback address.
 func LoopbackHost(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
