@@ -12,7 +12,7 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 fuzz:
-	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRPC$$' -fuzztime=$(FUZZTIME) ./a2a
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRPC$$' -fuzztime=$(FUZZTIME) ./wire
 	$(GO) test -run='^$$' -fuzz='^FuzzJSONRPC$$' -fuzztime=$(FUZZTIME) ./server
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./scenario
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(FUZZTIME) ./cardsig

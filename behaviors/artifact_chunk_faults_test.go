@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func artifacts(obs []observed) []observed {
@@ -21,8 +21,8 @@ func artifacts(obs []observed) []observed {
 
 func TestArtifactChunkFaults(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, rigOptions{dialect: a2a.V03}, parse(t, "artifact-chunk-faults:skill=s1"))
-	obs, err := r.streamMessage(a2a.V03, "hi", "s1")
+	r := newRig(t, rigOptions{dialect: wire.V03}, parse(t, "artifact-chunk-faults:skill=s1"))
+	obs, err := r.streamMessage(wire.V03, "hi", "s1")
 	require.NoError(t, err)
 	arts := artifacts(obs)
 	require.Len(t, arts, 1, kinds(obs))
@@ -30,7 +30,7 @@ func TestArtifactChunkFaults(t *testing.T) {
 	assert.False(t, arts[0].LastChunk, "lastChunk never sent")
 	assert.Equal(t, "completed", obs[len(obs)-1].State)
 
-	obs, err = r.streamMessage(a2a.V03, "hi", "s2")
+	obs, err = r.streamMessage(wire.V03, "hi", "s2")
 	require.NoError(t, err)
 	arts = artifacts(obs)
 	require.Len(t, arts, 1)
@@ -41,7 +41,7 @@ func TestArtifactChunkFaults(t *testing.T) {
 func TestArtifactChunkFaultsOneAtATime(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{timelines: longTimeline(2)}, parse(t, "artifact-chunk-faults:fault=no-last-chunk"))
-	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err := r.streamMessage(wire.V10, "hi", "s1")
 	require.NoError(t, err)
 	arts := artifacts(obs)
 	require.Len(t, arts, 2)

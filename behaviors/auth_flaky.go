@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var authFlakySpec = Spec{
@@ -58,8 +58,8 @@ func (b *AuthFlaky) Apply(x *Exchange) {
 	if !refuse {
 		return
 	}
-	e := a2a.Errorf(a2a.CodeUnauthenticated, "authentication failed: the token was refused (auth-flaky, %d of %d)", n, b.Times)
-	if x.Binding == a2a.BindingJSONRPC {
+	e := wire.Errorf(wire.CodeUnauthenticated, "authentication failed: the token was refused (auth-flaky, %d of %d)", n, b.Times)
+	if x.Binding == wire.BindingJSONRPC {
 		// REST derives 401 from the code; JSON-RPC needs it said.
 		e = e.WithHTTPStatus(http.StatusUnauthorized)
 	}

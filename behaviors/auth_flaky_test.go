@@ -11,18 +11,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // authServer hosts agent "a" with a bearer scheme, enforced, an extended
 // card, and the behaviors given.
 func authServer(t *testing.T, specs ...string) (base string, client *http.Client) {
 	t.Helper()
-	card := testCard(a2a.V10, cards.Capabilities{Streaming: true, ExtendedAgentCard: true})
+	card := testCard(wire.V10, cards.Capabilities{Streaming: true, ExtendedAgentCard: true})
 	card.SecuritySchemes = map[string]cards.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}
-	ext := testCard(a2a.V10, cards.Capabilities{Streaming: true, ExtendedAgentCard: true})
+	ext := testCard(wire.V10, cards.Capabilities{Streaming: true, ExtendedAgentCard: true})
 	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a", Card: card,
 		ExtendedCard: ext, EnforceAuth: true, Behaviors: parseAll(t, specs)}}})
 	require.NoError(t, err)
@@ -58,7 +58,7 @@ func callAuth(t *testing.T, c *http.Client, url, method string, params any, toke
 func TestAuthFlaky(t *testing.T) {
 	t.Parallel()
 	base, c := authServer(t, "auth-flaky:times=2")
-	params := map[string]any{"message": message(a2a.V10, "hi", "s1", "")}
+	params := map[string]any{"message": message(wire.V10, "hi", "s1", "")}
 	status, out := callAuth(t, c, base+"/", "SendMessage", params, "")
 	assert.Equal(t, http.StatusUnauthorized, status, "no token: refused by the agent, not counted")
 	assert.NotNil(t, out["error"], "no token: a JSON-RPC error body")
@@ -66,7 +66,7 @@ func TestAuthFlaky(t *testing.T) {
 		status, out = callAuth(t, c, base+"/", "SendMessage", params, server.TestBearerToken)
 		assert.Equal(t, http.StatusUnauthorized, status, "valid token refused, try %d", i+1)
 		require.NotNil(t, out["error"])
-		assert.EqualValues(t, a2a.CodeUnauthenticated, out["error"].(map[string]any)["code"])
+		assert.EqualValues(t, wire.CodeUnauthenticated, out["error"].(map[string]any)["code"])
 	}
 	status, out = callAuth(t, c, base+"/", "SendMessage", params, server.TestBearerToken)
 	assert.Equal(t, http.StatusOK, status, "%v", out)

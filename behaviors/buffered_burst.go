@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"net/http"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var bufferedBurstSpec = Spec{
@@ -36,7 +36,7 @@ func (b *BufferedBurst) Apply(x *Exchange) {
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
 		return &commentFilter{ResponseWriter: w, drop: func() bool { return holding }}
 	})
-	x.OnStreamEvent(func(ev a2a.Event, _ func(a2a.Event) error, raw RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, _ func(wire.Event) error, raw RawStream) error {
 		frame, err := raw.Encode(ev)
 		if err != nil {
 			return err

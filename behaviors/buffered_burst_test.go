@@ -9,18 +9,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // spacedTimeline is a task whose steps are 'gap' apart, so an honest
 // stream delivers its events spread over time and keep-alives in between.
 func spacedTimeline(gap time.Duration) map[string]timeline.Timeline {
 	return map[string]timeline.Timeline{"s1": {
-		{Kind: timeline.StepState, State: a2a.StateSubmitted},
-		{Kind: timeline.StepState, State: a2a.StateWorking, After: gap},
-		{Kind: timeline.StepArtifact, After: gap, LastChunk: true, Artifact: &a2a.Artifact{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart("x")}}},
-		{Kind: timeline.StepState, State: a2a.StateCompleted, After: gap},
+		{Kind: timeline.StepState, State: wire.StateSubmitted},
+		{Kind: timeline.StepState, State: wire.StateWorking, After: gap},
+		{Kind: timeline.StepArtifact, After: gap, LastChunk: true, Artifact: &wire.Artifact{ArtifactID: "a1", Parts: []wire.Part{wire.TextPart("x")}}},
+		{Kind: timeline.StepState, State: wire.StateCompleted, After: gap},
 	}}
 }
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var cardOverclaimsSpec = Spec{
@@ -56,10 +56,10 @@ func (b *CardOverclaims) Apply(x *Exchange) {
 			method = x.Request.Method
 		}
 		if b.RefuseWith == "method-not-found" {
-			x.RejectWith(a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", method).With("method", method))
+			x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", method).With("method", method))
 			return
 		}
-		x.RejectWith(a2a.Errorf(code, "%s is not supported", what))
+		x.RejectWith(wire.Errorf(code, "%s is not supported", what))
 	}
 	switch x.Op {
 	case OpCard:
@@ -68,17 +68,17 @@ func (b *CardOverclaims) Apply(x *Exchange) {
 			c.Capabilities.PushNotifications = c.Capabilities.PushNotifications || has("pushNotifications")
 			c.Capabilities.StateTransitionHistory = c.Capabilities.StateTransitionHistory || has("stateTransitionHistory")
 		})
-	case a2a.OpStream, a2a.OpSubscribe:
+	case wire.OpStream, wire.OpSubscribe:
 		if has("streaming") {
-			refuse(a2a.CodeUnsupportedOperation, "streaming")
+			refuse(wire.CodeUnsupportedOperation, "streaming")
 		}
-	case a2a.OpSetPushConfig, a2a.OpGetPushConfig, a2a.OpListPushConfigs, a2a.OpDeletePush:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig, wire.OpListPushConfigs, wire.OpDeletePush:
 		if has("pushNotifications") {
-			refuse(a2a.CodePushNotSupported, "push notifications")
+			refuse(wire.CodePushNotSupported, "push notifications")
 		}
-	case a2a.OpGetTask, a2a.OpSend:
+	case wire.OpGetTask, wire.OpSend:
 		if has("stateTransitionHistory") {
-			x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+			x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 				if res != nil && res.Task != nil {
 					t := res.Task.Clone()
 					t.History = nil

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cardsig"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var cardSignatureSpec = Spec{
@@ -74,8 +74,8 @@ func (b *CardSignature) Apply(x *Exchange) {
 			}
 			return out
 		})
-	case x.Op == a2a.OpExtendedCard && b.Mode == "extended-unsigned":
-		x.OnResult(func(res *a2a.Result, e *a2a.Error) (*a2a.Result, *a2a.Error) {
+	case x.Op == wire.OpExtendedCard && b.Mode == "extended-unsigned":
+		x.OnResult(func(res *wire.Result, e *wire.Error) (*wire.Result, *wire.Error) {
 			if res == nil || res.Card == nil || x.Signing == nil {
 				return res, e
 			}

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestCardUnderclaims(t *testing.T) {
@@ -20,17 +20,17 @@ func TestCardUnderclaims(t *testing.T) {
 	assert.False(t, c.Capabilities.Streaming, "the served card denies streaming")
 	assert.False(t, c.Capabilities.PushNotifications)
 	// The server streams all the same.
-	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err := r.streamMessage(wire.V10, "hi", "s1")
 	require.NoError(t, err)
 	assert.Equal(t, "completed", obs[len(obs)-1].State)
-	id := r.send(a2a.V10, "hi", "s1", false)
+	id := r.send(wire.V10, "hi", "s1", false)
 	rep := r.rpc("CreateTaskPushNotificationConfig", map[string]any{"taskId": id, "url": "http://127.0.0.1:9/hook"})
 	require.Nil(t, rep.Error, "push configs are served")
 }
 
 func TestCardUnderclaimsProtocolVersion(t *testing.T) {
 	t.Parallel()
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		r := newRig(t, rigOptions{dialect: d}, parse(t, "card-underclaims:claims=protocol-version,version=9.9"))
 		_, b := r.fetch("/.well-known/agent-card.json")
 		var card map[string]any
@@ -42,7 +42,7 @@ func TestCardUnderclaimsProtocolVersion(t *testing.T) {
 	}
 }
 
-func lastState(t *testing.T, r *rig, d a2a.Dialect) string {
+func lastState(t *testing.T, r *rig, d wire.Dialect) string {
 	t.Helper()
 	obs, err := r.streamMessage(d, "hi", "s1")
 	require.NoError(t, err)

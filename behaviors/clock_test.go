@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // clockMock is a testkit mock on a fake clock whose honest lifecycle takes
@@ -26,7 +26,7 @@ import (
 func clockMock(t *testing.T, spec string) (*testkit.Mock, *timeline.FakeClock) {
 	t.Helper()
 	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
-	mock := testkit.Start(t, testkit.WithCard("a", testCard(a2a.V10, cards.Capabilities{Streaming: true})), testkit.WithClock(clk),
+	mock := testkit.Start(t, testkit.WithCard("a", testCard(wire.V10, cards.Capabilities{Streaming: true})), testkit.WithClock(clk),
 		testkit.WithStepDelay(-1), testkit.WithBehavior("a", spec),
 		testkit.WithServerConfig(func(c *server.Config) { c.KeepAliveInterval = 24 * time.Hour }))
 	return mock, clk
@@ -73,7 +73,7 @@ func TestLatencyBodyOnFakeClock(t *testing.T) {
 	mock, clk := clockMock(t, "latency:delay=5m,phase=body")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+	cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 	resp, err := cl.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -103,7 +103,7 @@ func TestSlowStreamOnFakeClock(t *testing.T) {
 	mock, clk := clockMock(t, "slow-stream:dist=fixed,delay=5m")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+	cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 	s, err := sse.Do(ctx, cl, req)
 	require.NoError(t, err)
 	defer s.Close()

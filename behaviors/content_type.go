@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var contentTypeSpec = Spec{
@@ -64,7 +64,7 @@ func (b *ContentType) Apply(x *Exchange) {
 	if !x.Op.Streaming() || b.Stream != "json" {
 		return
 	}
-	x.OnStreamEvent(func(ev a2a.Event, _ func(a2a.Event) error, raw RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, _ func(wire.Event) error, raw RawStream) error {
 		st := ev.State()
 		if !st.Terminal() && !st.Interrupted() {
 			return nil

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var contextIDDriftSpec = Spec{
@@ -54,7 +54,7 @@ func (b *ContextIDDrift) Apply(x *Exchange) {
 		})
 	}
 	if slices.Contains(b.Where, "result") {
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			if res == nil {
 				return res, err
 			}

@@ -6,29 +6,29 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestContextIDDriftResult(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "context-id-drift:where=result,op=send"))
-	m := message(a2a.V10, "go", "quick", "")
+	m := message(wire.V10, "go", "quick", "")
 	m["contextId"] = "ctx-1"
-	a := r.sendTo(a2a.V10, m)
+	a := r.sendTo(wire.V10, m)
 	require.Zero(t, a.Code)
 	assert.NotEqual(t, "ctx-1", a.Task.ContextID, "the answer names another context")
 	assert.Regexp(t, uuidShape, a.Task.ContextID)
 	// Out of scope (get-task): the stored context.
-	assert.Equal(t, "ctx-1", r.get(a2a.V10, a.Task.ID).Task.ContextID)
-	assert.Equal(t, "ctx-1", r.get(a2a.V03, a.Task.ID).Task.ContextID)
+	assert.Equal(t, "ctx-1", r.get(wire.V10, a.Task.ID).Task.ContextID)
+	assert.Equal(t, "ctx-1", r.get(wire.V03, a.Task.ID).Task.ContextID)
 }
 
 func TestContextIDDriftEvents(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "context-id-drift:where=events"))
-	m := message(a2a.V10, "go", "quick", "")
+	m := message(wire.V10, "go", "quick", "")
 	m["contextId"] = "ctx-2"
-	ctx, events := r.streamContexts(a2a.V10, m)
+	ctx, events := r.streamContexts(wire.V10, m)
 	assert.Equal(t, "ctx-2", ctx, "the opening task keeps the context")
 	require.Len(t, events, 3)
 	for _, c := range events {

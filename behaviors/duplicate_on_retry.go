@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var duplicateOnRetrySpec = Spec{
@@ -28,11 +28,11 @@ type DuplicateOnRetry struct{}
 
 // Apply implements Behavior.
 func (b *DuplicateOnRetry) Apply(x *Exchange) {
-	if (x.Op != a2a.OpSend && x.Op != a2a.OpStream) || x.Request == nil || x.Request.Message == nil || x.Request.Message.TaskID != "" {
+	if (x.Op != wire.OpSend && x.Op != wire.OpStream) || x.Request == nil || x.Request.Message == nil || x.Request.Message.TaskID != "" {
 		return
 	}
 	ctxID := x.Request.Message.ContextID
-	x.OnDecide(func(d *timeline.Decision, _ *a2a.Task) {
+	x.OnDecide(func(d *timeline.Decision, _ *wire.Task) {
 		if d.Kind != timeline.DecideDuplicate {
 			return
 		}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var duplicateTerminalSpec = Spec{
@@ -54,7 +54,7 @@ func (b *DuplicateTerminal) Apply(x *Exchange) {
 		return append(out, tl[i+1:]...)
 	})
 	fired := false
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if err := emit(ev); err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var errorDataShapeSpec = Spec{
@@ -41,7 +41,7 @@ func (b *ErrorDataShape) Validate() error {
 
 // Apply implements Behavior.
 func (b *ErrorDataShape) Apply(x *Exchange) {
-	if x.Op == OpCard || x.Binding != a2a.BindingJSONRPC {
+	if x.Op == OpCard || x.Binding != wire.BindingJSONRPC {
 		return
 	}
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {

@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // rpcErrorData sends a GetTask for an unknown task and returns the error's
 // code and its raw data member (nil when absent).
-func rpcErrorData(t *testing.T, r *rig, d a2a.Dialect) (int, json.RawMessage) {
+func rpcErrorData(t *testing.T, r *rig, d wire.Dialect) (int, json.RawMessage) {
 	t.Helper()
-	resp, body, err := r.raw(method(d, a2a.OpGetTask), map[string]any{"id": "no-such-task"})
+	resp, body, err := r.raw(method(d, wire.OpGetTask), map[string]any{"id": "no-such-task"})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	var env struct {
@@ -31,7 +31,7 @@ func rpcErrorData(t *testing.T, r *rig, d a2a.Dialect) (int, json.RawMessage) {
 
 func TestErrorDataShape(t *testing.T) {
 	t.Parallel()
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		honest := newRig(t, rigOptions{dialect: d})
 		code, data := rpcErrorData(t, honest, d)
 		for shape, want := range map[string]byte{"object": '{', "list": '[', "string": '"'} {

@@ -15,10 +15,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Behavior is one misbehavior. Apply inspects x and registers hooks on it.
@@ -30,7 +30,7 @@ type Behavior interface {
 
 // OpCard is the pseudo-operation of an Agent Card request (GET of a
 // well-known path), so behaviors can scope to card fetches.
-const OpCard a2a.Op = "agent-card"
+const OpCard wire.Op = "agent-card"
 
 // Exchange is one request to an agent as the behaviors see it, plus the hooks
 // they register. The server fills the read-only fields before calling Apply.
@@ -38,11 +38,11 @@ type Exchange struct {
 	// Agent is the name of the agent the request is for.
 	Agent string
 	// Op, Dialect and Binding say what was asked and how.
-	Op      a2a.Op
-	Dialect a2a.Dialect
-	Binding a2a.Binding
+	Op      wire.Op
+	Dialect wire.Dialect
+	Binding wire.Binding
 	// Request is the decoded request; nil for card requests.
-	Request *a2a.Request
+	Request *wire.Request
 	// HTTP is the incoming HTTP request; behaviors must not read its body.
 	HTTP *http.Request
 	// Card is the agent's declared card.
@@ -107,18 +107,18 @@ func (x *Exchange) NotActed() []NotActed { return x.notActed }
 type Hooks struct {
 	// Reject, when set, answers the request with this error before the agent
 	// sees it.
-	Reject *a2a.Error
+	Reject *wire.Error
 	// Decide hooks may change the agent's decision for a message. existing
 	// is the task the message names (nil if none or unknown).
-	Decide []func(d *timeline.Decision, existing *a2a.Task)
+	Decide []func(d *timeline.Decision, existing *wire.Task)
 	// Plan hooks transform the timeline of the task the request created or
 	// continued.
 	Plan []func(tl timeline.Timeline) timeline.Timeline
 	// Result hooks may replace the result or the error of a unary answer.
-	Result []func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error)
+	Result []func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error)
 	// StreamEvent hooks see each event before it is written to this
 	// request's stream; they call emit zero or more times.
-	StreamEvent []func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error
+	StreamEvent []func(ev wire.Event, emit func(wire.Event) error, raw RawStream) error
 	// StreamEnd hooks run when the stream would close normally; returning
 	// true keeps it open (with keep-alives) until the client leaves.
 	StreamEnd []func(raw RawStream) (holdOpen bool)
@@ -152,10 +152,10 @@ type Hooks struct {
 func (x *Exchange) Hooks() *Hooks { return &x.hooks }
 
 // RejectWith answers the request with err instead of serving it.
-func (x *Exchange) RejectWith(err *a2a.Error) { x.hooks.Reject = err }
+func (x *Exchange) RejectWith(err *wire.Error) { x.hooks.Reject = err }
 
 // OnDecide registers a change of the agent's decision.
-func (x *Exchange) OnDecide(f func(d *timeline.Decision, existing *a2a.Task)) {
+func (x *Exchange) OnDecide(f func(d *timeline.Decision, existing *wire.Task)) {
 	x.hooks.Decide = append(x.hooks.Decide, f)
 }
 
@@ -165,12 +165,12 @@ func (x *Exchange) OnPlan(f func(tl timeline.Timeline) timeline.Timeline) {
 }
 
 // OnResult registers a rewrite of a unary answer.
-func (x *Exchange) OnResult(f func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error)) {
+func (x *Exchange) OnResult(f func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error)) {
 	x.hooks.Result = append(x.hooks.Result, f)
 }
 
 // OnStreamEvent registers a filter of the stream's events.
-func (x *Exchange) OnStreamEvent(f func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error) {
+func (x *Exchange) OnStreamEvent(f func(ev wire.Event, emit func(wire.Event) error, raw RawStream) error) {
 	x.hooks.StreamEvent = append(x.hooks.StreamEvent, f)
 }
 
@@ -229,7 +229,7 @@ type RawStream interface {
 	// KeepAlive writes an SSE comment.
 	KeepAlive() error
 	// Encode renders ev as the complete SSE frame the stream would write.
-	Encode(ev a2a.Event) ([]byte, error)
+	Encode(ev wire.Event) ([]byte, error)
 	// Close ends the stream now, with no further bytes.
 	Close()
 }

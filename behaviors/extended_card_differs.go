@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var extendedCardDiffersSpec = Spec{
@@ -28,10 +28,10 @@ type ExtendedCardDiffers struct {
 
 // Apply implements Behavior.
 func (b *ExtendedCardDiffers) Apply(x *Exchange) {
-	if x.Op != a2a.OpExtendedCard {
+	if x.Op != wire.OpExtendedCard {
 		return
 	}
-	x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+	x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 		if err != nil || res == nil || len(res.Card) == 0 {
 			return res, err
 		}

@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var failInsteadOfInputRequiredSpec = Spec{
@@ -26,9 +26,9 @@ type FailInsteadOfInputRequired struct {
 func (b *FailInsteadOfInputRequired) Apply(x *Exchange) {
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
 		for i, st := range tl {
-			if st.Kind == timeline.StepState && st.State == a2a.StateInputRequired && st.TaskID == "" {
+			if st.Kind == timeline.StepState && st.State == wire.StateInputRequired && st.TaskID == "" {
 				out := tl[:i:i].Clone()
-				return append(out, timeline.Step{Kind: timeline.StepState, State: a2a.StateFailed, Message: b.Message, After: st.After, ContextID: st.ContextID})
+				return append(out, timeline.Step{Kind: timeline.StepState, State: wire.StateFailed, Message: b.Message, After: st.After, ContextID: st.ContextID})
 			}
 		}
 		return tl

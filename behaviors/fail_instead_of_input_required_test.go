@@ -6,14 +6,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestFailInsteadOfInputRequired(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "fail-instead-of-input-required:message=no tenant given"))
 
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		a := r.sendTo(d, message(d, "go", "ask", ""))
 		assert.Equal(t, "failed", a.Task.State, d)
 		assert.Equal(t, "no tenant given", a.Task.StatusMessage, d)
@@ -22,11 +22,11 @@ func TestFailInsteadOfInputRequired(t *testing.T) {
 		c := r.sendTo(d, message(d, "the input", "ask", a.Task.ID))
 		assert.Equal(t, -32004, c.Code, d)
 	}
-	obs, err := r.streamUpTo(a2a.V10, message(a2a.V10, "go", "ask", ""), 10)
+	obs, err := r.streamUpTo(wire.V10, message(wire.V10, "go", "ask", ""), 10)
 	require.NoError(t, err)
 	assert.Equal(t, "task:submitted status:working status:failed", kinds(obs))
 
 	// A skill that never asks for input is untouched.
-	q := r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
+	q := r.sendTo(wire.V10, message(wire.V10, "go", "quick", ""))
 	assert.Equal(t, "completed", q.Task.State)
 }

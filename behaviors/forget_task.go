@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var forgetTaskSpec = Spec{
@@ -86,47 +86,47 @@ func (b *ForgetTask) Apply(x *Exchange) {
 		return
 	}
 	switch x.Op {
-	case a2a.OpSend, a2a.OpStream:
-		x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+	case wire.OpSend, wire.OpStream:
+		x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
 			if existing != nil && b.forgotten(existing.ID, existing.Status.Timestamp, x.Now) {
-				*d = timeline.Decision{Kind: timeline.DecideReject, Err: a2a.ErrTaskNotFound(existing.ID),
+				*d = timeline.Decision{Kind: timeline.DecideReject, Err: wire.ErrTaskNotFound(existing.ID),
 					Reason: "forget-task: task " + existing.ID + " outlived its ttl"}
 			}
 		})
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			if res != nil && res.Task != nil {
 				b.remember(res.Task.ID, x.Now)
 			}
 			return res, err
 		})
-		x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+		x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 			if ev.Task != nil {
 				b.remember(ev.Task.ID, x.Now)
 			}
 			return emit(ev)
 		})
-	case a2a.OpGetTask:
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+	case wire.OpGetTask:
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			if res != nil && res.Task != nil && b.forgotten(res.Task.ID, res.Task.Status.Timestamp, x.Now) {
-				return nil, a2a.ErrTaskNotFound(res.Task.ID)
+				return nil, wire.ErrTaskNotFound(res.Task.ID)
 			}
 			return res, err
 		})
-	case a2a.OpCancelTask:
+	case wire.OpCancelTask:
 		gone := false
-		x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+		x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
 			if existing != nil && b.forgotten(existing.ID, existing.Status.Timestamp, x.Now) {
 				d.Kind, gone = timeline.DecideIgnore, true
 			}
 		})
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			if gone {
-				return nil, a2a.ErrTaskNotFound(x.Request.TaskID)
+				return nil, wire.ErrTaskNotFound(x.Request.TaskID)
 			}
 			return res, err
 		})
-	case a2a.OpListTasks:
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+	case wire.OpListTasks:
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			if res == nil || res.Page == nil {
 				return res, err
 			}
@@ -151,7 +151,7 @@ func (b *ForgetTask) Apply(x *Exchange) {
 		born, ok := b.born[id]
 		b.mu.Unlock()
 		if ok && x.Now.Sub(born) >= b.TTL {
-			x.RejectWith(a2a.ErrTaskNotFound(id))
+			x.RejectWith(wire.ErrTaskNotFound(id))
 		}
 	}
 }

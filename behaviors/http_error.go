@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var httpErrorSpec = Spec{
@@ -68,7 +68,7 @@ func (b *HTTPError) Apply(x *Exchange) {
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(b.RetryAfter.Seconds()))))
 	}
 	// Rejecting keeps the agent from acting; the journal records why.
-	x.RejectWith(a2a.Errorf(a2a.CodeInternal, "http-error: answered HTTP %d", status))
+	x.RejectWith(wire.Errorf(wire.CodeInternal, "http-error: answered HTTP %d", status))
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
 		return newReplaceWriter(w, status, h, []byte(body))
 	})

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // raw sends a JSON-RPC call and returns the HTTP response with its body
@@ -25,7 +25,7 @@ func (r *rig) raw(name string, params any) (*http.Response, []byte, error) {
 }
 
 func sendParams(text string) map[string]any {
-	return map[string]any{"message": message(a2a.V10, text, "s1", "")}
+	return map[string]any{"message": message(wire.V10, text, "s1", "")}
 }
 
 func TestHTTPError(t *testing.T) {

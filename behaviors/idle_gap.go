@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var idleGapSpec = Spec{
@@ -44,7 +44,7 @@ func (b *IdleGap) Apply(x *Exchange) {
 	}
 	ctx, clk := requestContext(x), clockOf(x)
 	sent := 0
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if sent == b.After && !timeline.Sleep(ctx, clk, b.Gap) {
 			return ctx.Err()
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestIdleGap(t *testing.T) {
@@ -38,7 +38,7 @@ func TestIdleGap(t *testing.T) {
 func TestIdleGapEndsWhenClientLeaves(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "idle-gap:after=1,gap=1h"))
-	obs, err := r.streamUpTo(a2a.V10, message(a2a.V10, "hi", "s1", ""), 1)
+	obs, err := r.streamUpTo(wire.V10, message(wire.V10, "hi", "s1", ""), 1)
 	require.NoError(t, err)
 	assert.Len(t, obs, 1, "the client leaves during the silence; goleak checks the handler ended")
 	_, err = behaviorsParse("idle-gap:gap=-1s")

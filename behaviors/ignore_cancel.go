@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var ignoreCancelSpec = Spec{
@@ -25,21 +25,21 @@ type IgnoreCancel struct {
 
 // Apply implements Behavior.
 func (b *IgnoreCancel) Apply(x *Exchange) {
-	if x.Op != a2a.OpCancelTask {
+	if x.Op != wire.OpCancelTask {
 		return
 	}
 	ignored := false
-	x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+	x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
 		if d.Kind == timeline.DecideCancel && existing != nil && (b.Terminal || !existing.Status.State.Terminal()) {
 			d.Kind, d.Reason, ignored = timeline.DecideIgnore, "ignore-cancel", true
 		}
 	})
-	x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+	x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 		if !ignored || err != nil || res == nil || res.Task == nil {
 			return res, err
 		}
 		t := res.Task.Clone()
-		t.Status = a2a.TaskStatus{State: a2a.StateCanceled, Timestamp: x.Now.UTC()}
+		t.Status = wire.TaskStatus{State: wire.StateCanceled, Timestamp: x.Now.UTC()}
 		out := *res
 		out.Task = t
 		return &out, nil

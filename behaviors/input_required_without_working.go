@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var inputRequiredWithoutWorkingSpec = Spec{
@@ -32,7 +32,7 @@ func (b *InputRequiredWithoutWorking) Apply(x *Exchange) {
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
 		ir := -1
 		for i, st := range tl {
-			if st.Kind == timeline.StepState && st.State == a2a.StateInputRequired && st.TaskID == "" {
+			if st.Kind == timeline.StepState && st.State == wire.StateInputRequired && st.TaskID == "" {
 				ir = i
 				break
 			}
@@ -40,7 +40,7 @@ func (b *InputRequiredWithoutWorking) Apply(x *Exchange) {
 		if ir >= 0 {
 			out := tl[:0:0]
 			for i, st := range tl {
-				if i < ir && st.Kind == timeline.StepState && st.State == a2a.StateWorking {
+				if i < ir && st.Kind == timeline.StepState && st.State == wire.StateWorking {
 					continue
 				}
 				out = append(out, st)
@@ -51,11 +51,11 @@ func (b *InputRequiredWithoutWorking) Apply(x *Exchange) {
 			return tl
 		}
 		at := 0
-		if cut, ok := cutAfterState(tl, a2a.StateSubmitted); ok {
+		if cut, ok := cutAfterState(tl, wire.StateSubmitted); ok {
 			at = len(cut)
 		}
 		out := tl[:at:at].Clone()
-		out = append(out, timeline.Step{Kind: timeline.StepState, State: a2a.StateInputRequired, Message: b.Prompt})
+		out = append(out, timeline.Step{Kind: timeline.StepState, State: wire.StateInputRequired, Message: b.Prompt})
 		return append(out, tl[at:]...)
 	})
 }

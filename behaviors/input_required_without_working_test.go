@@ -7,24 +7,24 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestInputRequiredWithoutWorking(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "input-required-without-working"))
 
-	obs, err := r.streamUpTo(a2a.V10, message(a2a.V10, "go", "ask", ""), 10)
+	obs, err := r.streamUpTo(wire.V10, message(wire.V10, "go", "ask", ""), 10)
 	require.NoError(t, err)
 	assert.Equal(t, "task:submitted status:input-required", kinds(obs))
 	// The continuation still works, so only the ordering is wrong.
-	c := r.sendTo(a2a.V10, message(a2a.V10, "input", "ask", obs[0].TaskID))
+	c := r.sendTo(wire.V10, message(wire.V10, "input", "ask", obs[0].TaskID))
 	assert.Equal(t, "completed", c.Task.State)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted},
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted},
 		journalStates(r.srv, obs[0].TaskID))
 
 	// Without insert, a skill that never asks for input is untouched.
-	q, err := r.streamUpTo(a2a.V03, message(a2a.V03, "go", "quick", ""), 10)
+	q, err := r.streamUpTo(wire.V03, message(wire.V03, "go", "quick", ""), 10)
 	require.NoError(t, err)
 	assert.Regexp(t, `^task:submitted status:working artifact:\S+ status:completed:final$`, kinds(q))
 }
@@ -34,11 +34,11 @@ func TestInputRequiredWithoutWorking(t *testing.T) {
 func TestInputRequiredWithoutWorkingInsert(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "input-required-without-working:insert=true,prompt=Sure?"))
-	obs, err := r.streamUpTo(a2a.V03, message(a2a.V03, "go", "quick", ""), 10)
+	obs, err := r.streamUpTo(wire.V03, message(wire.V03, "go", "quick", ""), 10)
 	require.NoError(t, err)
 	assert.Equal(t, "task:submitted status:input-required:final", kinds(obs))
 	id := obs[0].TaskID
-	require.Eventually(t, func() bool { return r.get(a2a.V10, id).Task.State == "completed" }, 5*time.Second, 5*time.Millisecond)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted},
+	require.Eventually(t, func() bool { return r.get(wire.V10, id).Task.State == "completed" }, 5*time.Second, 5*time.Millisecond)
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted},
 		journalStates(r.srv, id))
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // drawDelays applies spec to n exchanges seeded like the server does and
@@ -21,7 +21,7 @@ func drawDelays(t *testing.T, spec string, seed uint64, n int) []time.Duration {
 	b := parse(t, spec)
 	out := make([]time.Duration, n)
 	for i := range out {
-		x := &behaviors.Exchange{Op: a2a.OpSend, Call: i + 1, Rand: rand.New(rand.NewPCG(seed, uint64(i+1)))}
+		x := &behaviors.Exchange{Op: wire.OpSend, Call: i + 1, Rand: rand.New(rand.NewPCG(seed, uint64(i+1)))}
 		b.Apply(x)
 		out[i] = x.Hooks().Delay
 	}
@@ -65,7 +65,7 @@ func TestLatencyOverHTTP(t *testing.T) {
 	r := newRig(t, rigOptions{}, parse(t, "latency:delay=300ms,phase=start,call=1"), parse(t, "latency:delay=300ms,phase=body,call=2"))
 	timed := func() (head, body time.Duration) {
 		start := time.Now()
-		resp, err := r.client.Do(r.rpcRequest("SendMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")}))
+		resp, err := r.client.Do(r.rpcRequest("SendMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")}))
 		require.NoError(t, err)
 		defer resp.Body.Close()
 		head = time.Since(start)

@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // lifecycleCard has a skill that completes at once ("quick", the default
@@ -20,7 +20,7 @@ import (
 // the field note's agent.
 func lifecycleCard() *cards.Card {
 	return &cards.Card{
-		Name: "a", Description: "lifecycle test agent", Version: "1.0.0", Dialect: a2a.V10,
+		Name: "a", Description: "lifecycle test agent", Version: "1.0.0", Dialect: wire.V10,
 		Capabilities:       cards.Capabilities{Streaming: true, StateTransitionHistory: true},
 		DefaultInputModes:  []string{"text/plain"},
 		DefaultOutputModes: []string{"text/plain"},
@@ -99,13 +99,13 @@ type answer struct {
 	Code int
 }
 
-func (r *rig) call(d a2a.Dialect, op a2a.Op, params any) answer {
+func (r *rig) call(d wire.Dialect, op wire.Op, params any) answer {
 	r.t.Helper()
 	name := method(d, op)
-	if op == a2a.OpCancelTask {
-		name = map[a2a.Dialect]string{a2a.V10: "CancelTask", a2a.V03: "tasks/cancel"}[d]
+	if op == wire.OpCancelTask {
+		name = map[wire.Dialect]string{wire.V10: "CancelTask", wire.V03: "tasks/cancel"}[d]
 	}
-	if op == a2a.OpListTasks {
+	if op == wire.OpListTasks {
 		name = "ListTasks"
 	}
 	rep := r.rpc(name, params)
@@ -113,33 +113,33 @@ func (r *rig) call(d a2a.Dialect, op a2a.Op, params any) answer {
 		return answer{Code: rep.Error.Code}
 	}
 	raw := rep.Result
-	if op == a2a.OpSend {
+	if op == wire.OpSend {
 		var w map[string]json.RawMessage
 		require.NoError(r.t, json.Unmarshal(raw, &w))
-		if inner, ok := w["task"]; ok && d == a2a.V10 {
+		if inner, ok := w["task"]; ok && d == wire.V10 {
 			raw = inner
 		}
 	}
-	if op == a2a.OpListTasks {
+	if op == wire.OpListTasks {
 		return answer{}
 	}
 	return answer{Task: decodeTask(r.t, raw)}
 }
 
 // sendTo sends msg (built with message) and returns the answer.
-func (r *rig) sendTo(d a2a.Dialect, msg map[string]any) answer {
+func (r *rig) sendTo(d wire.Dialect, msg map[string]any) answer {
 	r.t.Helper()
-	return r.call(d, a2a.OpSend, map[string]any{"message": msg})
+	return r.call(d, wire.OpSend, map[string]any{"message": msg})
 }
 
-func (r *rig) get(d a2a.Dialect, id string) answer {
+func (r *rig) get(d wire.Dialect, id string) answer {
 	r.t.Helper()
-	return r.call(d, a2a.OpGetTask, map[string]any{"id": id})
+	return r.call(d, wire.OpGetTask, map[string]any{"id": id})
 }
 
-func (r *rig) cancel(d a2a.Dialect, id string) answer {
+func (r *rig) cancel(d wire.Dialect, id string) answer {
 	r.t.Helper()
-	return r.call(d, a2a.OpCancelTask, map[string]any{"id": id})
+	return r.call(d, wire.OpCancelTask, map[string]any{"id": id})
 }
 
 // withMeta adds metadata keys to a message built with message.
@@ -157,11 +157,11 @@ func withMeta(m map[string]any, kv ...string) map[string]any {
 
 // streamUpTo streams msg and collects at most n events (fewer when the
 // stream ends first); it then leaves, so streams held open end too.
-func (r *rig) streamUpTo(d a2a.Dialect, msg map[string]any, n int) ([]observed, error) {
+func (r *rig) streamUpTo(d wire.Dialect, msg map[string]any, n int) ([]observed, error) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := r.stream(ctx, method(d, a2a.OpStream), map[string]any{"message": msg})
+	s, err := r.stream(ctx, method(d, wire.OpStream), map[string]any{"message": msg})
 	require.NoError(r.t, err)
 	defer s.Close()
 	var out []observed
@@ -178,8 +178,8 @@ func (r *rig) streamUpTo(d a2a.Dialect, msg map[string]any, n int) ([]observed, 
 }
 
 // journalStates lists the states the agent emitted for task id, in order.
-func journalStates(srv *server.Server, id string) []a2a.TaskState {
-	var out []a2a.TaskState
+func journalStates(srv *server.Server, id string) []wire.TaskState {
+	var out []wire.TaskState
 	for _, e := range srv.Journal().Entries() {
 		if e.Kind == server.EntryEvent && e.TaskID == id && e.State != "" {
 			out = append(out, e.State)
@@ -190,11 +190,11 @@ func journalStates(srv *server.Server, id string) []a2a.TaskState {
 
 // streamWithin streams msg for at most wait and reports the events and
 // whether the stream was still open when the client gave up.
-func (r *rig) streamWithin(d a2a.Dialect, msg map[string]any, wait time.Duration) (obs []observed, stillOpen bool) {
+func (r *rig) streamWithin(d wire.Dialect, msg map[string]any, wait time.Duration) (obs []observed, stillOpen bool) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	s, err := r.stream(ctx, method(d, a2a.OpStream), map[string]any{"message": msg})
+	s, err := r.stream(ctx, method(d, wire.OpStream), map[string]any{"message": msg})
 	require.NoError(r.t, err)
 	defer s.Close()
 	for ev, err := range s.Events() {
@@ -212,11 +212,11 @@ func parseErr(text string) (behaviors.Behavior, error) { return behaviors.Parse(
 
 // streamContexts streams msg to its end and returns the contextId of the
 // opening task and those of the following events.
-func (r *rig) streamContexts(d a2a.Dialect, msg map[string]any) (string, []string) {
+func (r *rig) streamContexts(d wire.Dialect, msg map[string]any) (string, []string) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := r.stream(ctx, method(d, a2a.OpStream), map[string]any{"message": msg})
+	s, err := r.stream(ctx, method(d, wire.OpStream), map[string]any{"message": msg})
 	require.NoError(r.t, err)
 	defer s.Close()
 	first := ""

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var listPaginationLoopSpec = Spec{
@@ -41,7 +41,7 @@ func (b *ListPaginationLoop) Validate() error {
 // Apply implements Behavior. It changes the decoded request the agent
 // serves, after the journal recorded what the client sent.
 func (b *ListPaginationLoop) Apply(x *Exchange) {
-	if x.Op != a2a.OpListTasks || x.Request == nil {
+	if x.Op != wire.OpListTasks || x.Request == nil {
 		return
 	}
 	if slices.Contains(b.Ignore, "token") {

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 type listPage struct {
@@ -32,7 +32,7 @@ func TestListPaginationLoopToken(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "list-pagination-loop"))
 	for range 3 {
-		r.send(a2a.V10, "hi", "s1", false)
+		r.send(wire.V10, "hi", "s1", false)
 	}
 	first := r.listPage(1, "")
 	require.Len(t, first.Tasks, 1)
@@ -50,7 +50,7 @@ func TestListPaginationLoopToken(t *testing.T) {
 	// The journal keeps the token the client sent and the one it got.
 	var sent, got []string
 	for _, e := range r.srv.Journal().Entries() {
-		if e.Op != a2a.OpListTasks {
+		if e.Op != wire.OpListTasks {
 			continue
 		}
 		switch e.Kind {
@@ -69,7 +69,7 @@ func TestListPaginationLoopSize(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "list-pagination-loop:ignore=size"))
 	for range 3 {
-		r.send(a2a.V10, "hi", "s1", false)
+		r.send(wire.V10, "hi", "s1", false)
 	}
 	p := r.listPage(1, "")
 	assert.Len(t, p.Tasks, 3, "pageSize 1 ignored")
@@ -80,7 +80,7 @@ func TestListPaginationLoopScope(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "list-pagination-loop:call=1"))
 	for range 2 {
-		r.send(a2a.V10, "hi", "s1", false)
+		r.send(wire.V10, "hi", "s1", false)
 	}
 	first := r.listPage(1, "")
 	second := r.listPage(1, first.NextPageToken)

@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var mintTaskForUnknownIDSpec = Spec{
@@ -28,8 +28,8 @@ func (b *MintTaskForUnknownID) Apply(x *Exchange) {
 		return
 	}
 	m := x.Request.Message
-	x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
-		if d.Kind != timeline.DecideReject || existing != nil || d.Err == nil || d.Err.Code != a2a.CodeTaskNotFound {
+	x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
+		if d.Kind != timeline.DecideReject || existing != nil || d.Err == nil || d.Err.Code != wire.CodeTaskNotFound {
 			return
 		}
 		id := ""

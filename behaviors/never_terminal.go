@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var neverTerminalSpec = Spec{
@@ -27,16 +27,16 @@ type NeverTerminal struct {
 
 // Apply implements Behavior.
 func (b *NeverTerminal) Apply(x *Exchange) {
-	if b.Block && x.Op == a2a.OpSend && x.Request != nil && !x.Request.Config.ReturnImmediately && x.HTTP != nil {
+	if b.Block && x.Op == wire.OpSend && x.Request != nil && !x.Request.Config.ReturnImmediately && x.HTTP != nil {
 		ctx := x.HTTP.Context()
-		x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			// The request's context also ends when the server closes.
 			<-ctx.Done()
 			return res, err
 		})
 	}
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
-		if cut, ok := cutAfterState(tl, a2a.StateWorking); ok {
+		if cut, ok := cutAfterState(tl, wire.StateWorking); ok {
 			return cut
 		}
 		// A timeline without working (a script, or a continuation that
@@ -45,7 +45,7 @@ func (b *NeverTerminal) Apply(x *Exchange) {
 		out := tl[:0:0]
 		for _, st := range tl {
 			if st.Kind == timeline.StepState && (st.State.Terminal() || st.State.Interrupted()) {
-				return append(out, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking, After: st.After})
+				return append(out, timeline.Step{Kind: timeline.StepState, State: wire.StateWorking, After: st.After})
 			}
 			out = append(out, st)
 		}
@@ -55,7 +55,7 @@ func (b *NeverTerminal) Apply(x *Exchange) {
 
 // cutAfterState returns the steps of tl up to and including the first state
 // step of state s, and whether there is one.
-func cutAfterState(tl timeline.Timeline, s a2a.TaskState) (timeline.Timeline, bool) {
+func cutAfterState(tl timeline.Timeline, s wire.TaskState) (timeline.Timeline, bool) {
 	for i, st := range tl {
 		if st.Kind == timeline.StepState && st.State == s && st.TaskID == "" {
 			return tl[: i+1 : i+1].Clone(), true

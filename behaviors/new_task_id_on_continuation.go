@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var newTaskIDOnContinuationSpec = Spec{
@@ -36,14 +36,14 @@ type NewTaskIDOnContinuation struct {
 
 // Apply implements Behavior.
 func (b *NewTaskIDOnContinuation) Apply(x *Exchange) {
-	if x.Op != a2a.OpSend && x.Op != a2a.OpStream {
+	if x.Op != wire.OpSend && x.Op != wire.OpStream {
 		return
 	}
 	declined := x.Declined()
 	// diverted is a message naming a task, answered with a new one; fresh
 	// a message that names no task.
 	diverted, fresh := false, false
-	x.OnDecide(func(d *timeline.Decision, existing *a2a.Task) {
+	x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
 		var named string
 		if x.Request != nil && x.Request.Message != nil {
 			named = x.Request.Message.TaskID
@@ -76,7 +76,7 @@ func (b *NewTaskIDOnContinuation) Apply(x *Exchange) {
 		if !diverted && !fresh || !needsInput && !(fresh && b.Hold) {
 			return tl
 		}
-		if cut, ok := cutAfterState(tl, a2a.StateWorking); ok {
+		if cut, ok := cutAfterState(tl, wire.StateWorking); ok {
 			return cut
 		}
 		return tl

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The field note, end to end: without metadata.tenant the follow-up gets a
@@ -14,7 +14,7 @@ import (
 // honest.
 func TestNewTaskIDOnContinuationFieldNote(t *testing.T) {
 	t.Parallel()
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			r := newLifecycleRig(t, nil, parse(t, "new-task-id-on-continuation:unless-metadata=tenant"))
@@ -30,7 +30,7 @@ func TestNewTaskIDOnContinuationFieldNote(t *testing.T) {
 			for range 3 {
 				assert.Equal(t, "working", r.get(d, first.Task.ID).Task.State, "the original stays working")
 			}
-			assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking}, journalStates(r.srv, first.Task.ID))
+			assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking}, journalStates(r.srv, first.Task.ID))
 
 			// Out of scope (metadata.tenant present): the honest lifecycle.
 			hon := r.sendTo(d, withMeta(message(d, "do it", "ask", ""), "tenant", "acme"))
@@ -45,20 +45,20 @@ func TestNewTaskIDOnContinuationFieldNote(t *testing.T) {
 func TestNewTaskIDOnContinuationNewContext(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "new-task-id-on-continuation:keep-context=false"))
-	first := r.sendTo(a2a.V10, message(a2a.V10, "go", "ask", ""))
-	follow := r.sendTo(a2a.V10, message(a2a.V10, "more", "ask", first.Task.ID))
+	first := r.sendTo(wire.V10, message(wire.V10, "go", "ask", ""))
+	follow := r.sendTo(wire.V10, message(wire.V10, "more", "ask", first.Task.ID))
 	assert.NotEqual(t, first.Task.ID, follow.Task.ID)
 	assert.NotEqual(t, first.Task.ContextID, follow.Task.ContextID)
 	assert.Equal(t, "working", follow.Task.State, "a new task of an input-needing skill stops at working")
 
 	// A new message of a skill that needs no input is held in working too;
 	// hold=false plays it honestly.
-	q := r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
+	q := r.sendTo(wire.V10, message(wire.V10, "go", "quick", ""))
 	assert.Equal(t, "working", q.Task.State)
 	r = newLifecycleRig(t, nil, parse(t, "new-task-id-on-continuation:hold=false"))
-	q = r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
+	q = r.sendTo(wire.V10, message(wire.V10, "go", "quick", ""))
 	assert.Equal(t, "completed", q.Task.State)
-	a := r.sendTo(a2a.V10, message(a2a.V10, "go", "ask", ""))
+	a := r.sendTo(wire.V10, message(wire.V10, "go", "ask", ""))
 	assert.Equal(t, "working", a.Task.State, "a skill that needs input is held whatever hold says")
 }
 
@@ -67,13 +67,13 @@ func TestNewTaskIDOnContinuationNewContext(t *testing.T) {
 func TestNewTaskIDOnContinuationStream(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "new-task-id-on-continuation"))
-	first, err := r.streamUpTo(a2a.V10, message(a2a.V10, "go", "ask", ""), 2)
+	first, err := r.streamUpTo(wire.V10, message(wire.V10, "go", "ask", ""), 2)
 	require.NoError(t, err)
 	require.Equal(t, "task:submitted status:working", kinds(first))
-	follow, err := r.streamUpTo(a2a.V10, message(a2a.V10, "more", "quick", first[0].TaskID), 10)
+	follow, err := r.streamUpTo(wire.V10, message(wire.V10, "more", "quick", first[0].TaskID), 10)
 	require.NoError(t, err)
 	require.NotEmpty(t, follow)
 	assert.NotEqual(t, first[0].TaskID, follow[0].TaskID)
 	assert.Equal(t, "completed", follow[len(follow)-1].State)
-	assert.Equal(t, "working", r.get(a2a.V10, first[0].TaskID).Task.State)
+	assert.Equal(t, "working", r.get(wire.V10, first[0].TaskID).Task.State)
 }

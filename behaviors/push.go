@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // PushOptions changes how one push notification is delivered.
@@ -22,7 +22,7 @@ type PushOptions struct {
 
 // PushDeliver hands a notification on: to the next push hook, and after the
 // last one to the task's webhooks.
-type PushDeliver func(ev a2a.Event, opts PushOptions)
+type PushDeliver func(ev wire.Event, opts PushOptions)
 
 // PushHooks is what push behaviors registered. Push notifications are sent
 // long after the request that created the task was answered, so the server
@@ -30,7 +30,7 @@ type PushDeliver func(ev a2a.Event, opts PushOptions)
 type PushHooks struct {
 	// Filters see each notification in order; they call deliver zero or
 	// more times, now or on a later notification (to reorder).
-	Filters []func(ev a2a.Event, deliver PushDeliver)
+	Filters []func(ev wire.Event, deliver PushDeliver)
 	// BeforeReply holds a unary send's reply back until the task's first
 	// notification was delivered (or its delivery failed).
 	BeforeReply bool
@@ -41,7 +41,7 @@ func (p *PushHooks) Empty() bool { return p == nil || (len(p.Filters) == 0 && !p
 
 // OnPush registers a filter of the push notifications of the task this
 // request creates.
-func (x *Exchange) OnPush(f func(ev a2a.Event, deliver PushDeliver)) {
+func (x *Exchange) OnPush(f func(ev wire.Event, deliver PushDeliver)) {
 	x.hooks.Push.Filters = append(x.hooks.Push.Filters, f)
 }
 
@@ -57,8 +57,8 @@ func (p *PushHooks) Chain(final PushDeliver) PushDeliver {
 	}
 	for i := len(p.Filters) - 1; i >= 0; i-- {
 		f, after := p.Filters[i], next
-		next = func(ev a2a.Event, opts PushOptions) {
-			f(ev, func(ev a2a.Event, o PushOptions) {
+		next = func(ev wire.Event, opts PushOptions) {
+			f(ev, func(ev wire.Event, o PushOptions) {
 				// A filter that passes options on keeps the ones set
 				// before it unless it sets its own.
 				if o.Delay == 0 {
@@ -78,4 +78,4 @@ func (p *PushHooks) Chain(final PushDeliver) PushDeliver {
 }
 
 // endsPush reports whether ev is the notification of a terminal state.
-func endsPush(ev a2a.Event) bool { return ev.State().Terminal() }
+func endsPush(ev wire.Event) bool { return ev.State().Terminal() }

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var pushAuthDialectSpec = Spec{
@@ -89,7 +89,7 @@ func (b *PushAuthDialect) Apply(x *Exchange) {
 		}
 		return body
 	}
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) { deliver(ev, PushOptions{Rewrite: rewrite}) })
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) { deliver(ev, PushOptions{Rewrite: rewrite}) })
 }
 
 // bareTask turns a v1.0 StreamResponse into a bare Task-shaped object; any

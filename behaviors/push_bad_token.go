@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var pushBadTokenSpec = Spec{
 	Name: "push-bad-token",
@@ -20,5 +20,5 @@ type PushBadToken struct {
 // Apply implements Behavior.
 func (b *PushBadToken) Apply(x *Exchange) {
 	tok := b.Token
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) { deliver(ev, PushOptions{Token: &tok}) })
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) { deliver(ev, PushOptions{Token: &tok}) })
 }

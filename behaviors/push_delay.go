@@ -3,7 +3,7 @@ package behaviors
 import (
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var pushDelaySpec = Spec{
@@ -40,7 +40,7 @@ func (b *PushDelay) Validate() error {
 // Apply implements Behavior.
 func (b *PushDelay) Apply(x *Exchange) {
 	r := pushRand(x)
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
 		d := b.Delay
 		switch b.Distribution {
 		case "uniform":

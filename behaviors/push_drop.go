@@ -3,7 +3,7 @@ package behaviors
 import (
 	"math/rand/v2"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var pushDropSpec = Spec{
@@ -29,7 +29,7 @@ func (b *PushDrop) Validate() error { return validRate("rate", b.Rate) }
 // Apply implements Behavior.
 func (b *PushDrop) Apply(x *Exchange) {
 	r := pushRand(x)
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
 		if b.Terminal {
 			if !endsPush(ev) {
 				deliver(ev, PushOptions{})

@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestPushDrop(t *testing.T) {
@@ -31,7 +31,7 @@ func TestPushDrop(t *testing.T) {
 		// And the receiver's push-only ledger is left with an orphan.
 		task, ok := p.hook.Ledger().Task(id)
 		if assert.True(t, ok) {
-			assert.Equal(t, a2a.StateWorking, task.Last())
+			assert.Equal(t, wire.StateWorking, task.Last())
 		}
 		testkit.AssertFellBackToPolling(t, p.hook, p.srv.Journal().Entries(), id)
 	})

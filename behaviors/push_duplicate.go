@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var pushDuplicateSpec = Spec{
 	Name: "push-duplicate",
@@ -23,7 +23,7 @@ func (b *PushDuplicate) Validate() error { return validRate("rate", b.Rate) }
 // Apply implements Behavior.
 func (b *PushDuplicate) Apply(x *Exchange) {
 	r := pushRand(x)
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
 		deliver(ev, PushOptions{})
 		if r.Float64() < b.Rate {
 			deliver(ev, PushOptions{})

@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestPushDuplicate(t *testing.T) {
@@ -14,6 +14,6 @@ func TestPushDuplicate(t *testing.T) {
 	id := p.sendWithPush(false)
 	p.settle(id, 8)
 	assert.Equal(t, []string{"submitted", "submitted", "working", "working", "artifact", "artifact", "completed", "completed"}, pushKinds(p.hook, id))
-	p.hook.AssertReceivedStates(t, id, a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted)
+	p.hook.AssertReceivedStates(t, id, wire.StateSubmitted, wire.StateWorking, wire.StateCompleted)
 	assert.Empty(t, p.hook.Divergences(), "a repeated state is no divergence")
 }

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var pushOnceSpec = Spec{
 	Name: "push-once",
@@ -18,8 +18,8 @@ type PushOnce struct{}
 // Apply implements Behavior.
 func (b *PushOnce) Apply(x *Exchange) {
 	sent := false
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
-		if sent || ev.State() == a2a.StateUnspecified {
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
+		if sent || ev.State() == wire.StateUnspecified {
 			return
 		}
 		sent = true

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var pushReorderSpec = Spec{
 	Name: "push-reorder",
@@ -18,8 +18,8 @@ type PushReorder struct{}
 
 // Apply implements Behavior.
 func (b *PushReorder) Apply(x *Exchange) {
-	var held *a2a.Event
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+	var held *wire.Event
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
 		switch {
 		case held != nil:
 			h := *held

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestPushReorder(t *testing.T) {
@@ -17,6 +17,6 @@ func TestPushReorder(t *testing.T) {
 	assert.Equal(t, []string{"working", "submitted", "completed", "artifact"}, pushKinds(p.hook, id))
 	task, ok := p.hook.Ledger().Task(id)
 	require.True(t, ok)
-	assert.Equal(t, []a2a.TaskState{a2a.StateWorking, a2a.StateSubmitted, a2a.StateCompleted}, task.States,
+	assert.Equal(t, []wire.TaskState{wire.StateWorking, wire.StateSubmitted, wire.StateCompleted}, task.States,
 		"a receiver that trusts arrival order records the task going back to submitted")
 }

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var pushReplayAfterTerminalSpec = Spec{
 	Name: "push-replay-after-terminal",
@@ -17,8 +17,8 @@ type PushReplayAfterTerminal struct{}
 
 // Apply implements Behavior.
 func (b *PushReplayAfterTerminal) Apply(x *Exchange) {
-	var last *a2a.Event
-	x.OnPush(func(ev a2a.Event, deliver PushDeliver) {
+	var last *wire.Event
+	x.OnPush(func(ev wire.Event, deliver PushDeliver) {
 		deliver(ev, PushOptions{})
 		switch {
 		case endsPush(ev):
@@ -26,7 +26,7 @@ func (b *PushReplayAfterTerminal) Apply(x *Exchange) {
 				deliver(*last, PushOptions{})
 				last = nil
 			}
-		case ev.State() != a2a.StateUnspecified:
+		case ev.State() != wire.StateUnspecified:
 			e := ev
 			last = &e
 		}

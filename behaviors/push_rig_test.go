@@ -7,11 +7,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // pushRig is a rig whose agent declares push notifications, with a webhook
@@ -32,7 +32,7 @@ func newPushRig(t *testing.T, specs ...string) *pushRig {
 func (p *pushRig) sendWithPush(returnImmediately bool) string {
 	p.t.Helper()
 	rep := p.rpc("SendMessage", map[string]any{
-		"message": message(a2a.V10, "hi", "s1", ""),
+		"message": message(wire.V10, "hi", "s1", ""),
 		"configuration": map[string]any{"returnImmediately": returnImmediately,
 			"taskPushNotificationConfig": map[string]any{"url": p.hook.URL, "token": "tok"}},
 	})
@@ -81,7 +81,7 @@ var honestPushes = []string{"submitted", "working", "artifact", "completed"}
 func pushKinds(h *testkit.WebhookReceiver, id string) []string {
 	var out []string
 	for _, p := range h.ReceivedFor(id) {
-		if p.State != a2a.StateUnspecified {
+		if p.State != wire.StateUnspecified {
 			out = append(out, string(p.State))
 		} else {
 			out = append(out, p.Kind)

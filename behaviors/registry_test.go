@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestParseUnknownNameListsValidNames(t *testing.T) {
@@ -70,9 +70,9 @@ func TestParseParamsAndScope(t *testing.T) {
 	assert.Equal(t, 250*time.Millisecond, b.After)
 	sc := s.Scope
 	assert.Equal(t, "ask", sc.Skill)
-	assert.Equal(t, []a2a.Op{a2a.OpSend, a2a.OpStream}, sc.Ops)
-	assert.Equal(t, []a2a.Dialect{a2a.V10, a2a.V03}, sc.Dialects)
-	assert.Equal(t, []a2a.Binding{a2a.BindingREST}, sc.Bindings)
+	assert.Equal(t, []wire.Op{wire.OpSend, wire.OpStream}, sc.Ops)
+	assert.Equal(t, []wire.Dialect{wire.V10, wire.V03}, sc.Dialects)
+	assert.Equal(t, []wire.Binding{wire.BindingREST}, sc.Bindings)
 	assert.Equal(t, "a", sc.IfMetadata)
 	assert.Equal(t, "tenant", sc.UnlessMetadata)
 	assert.True(t, sc.Text.MatchString("go on"))
@@ -158,13 +158,13 @@ func TestDeterministicJournal(t *testing.T) {
 		}
 		r := newLifecycleRig(t, func(c *server.Config) { c.Seed = seed }, bs...)
 		for i := range 6 {
-			a := r.sendTo(a2a.V10, message(a2a.V10, "go", "ask", ""))
-			r.sendTo(a2a.V10, message(a2a.V10, "more", "ask", a.Task.ID))
-			_, err := r.streamUpTo(a2a.V03, message(a2a.V03, "go", "quick", ""), 20)
+			a := r.sendTo(wire.V10, message(wire.V10, "go", "ask", ""))
+			r.sendTo(wire.V10, message(wire.V10, "more", "ask", a.Task.ID))
+			_, err := r.streamUpTo(wire.V03, message(wire.V03, "go", "quick", ""), 20)
 			require.NoError(t, err)
-			r.sendTo(a2a.V03, message(a2a.V03, "lost", "quick", "unknown-"+string(rune('a'+i))))
-			r.cancel(a2a.V10, a.Task.ID)
-			r.get(a2a.V10, a.Task.ID)
+			r.sendTo(wire.V03, message(wire.V03, "lost", "quick", "unknown-"+string(rune('a'+i))))
+			r.cancel(wire.V10, a.Task.ID)
+			r.get(wire.V10, a.Task.ID)
 		}
 		entries := r.srv.Journal().Entries()
 		for i := range entries {

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var restErrorDialectSpec = Spec{
@@ -43,7 +43,7 @@ func (b *RESTErrorDialect) Validate() error {
 
 // Apply implements Behavior.
 func (b *RESTErrorDialect) Apply(x *Exchange) {
-	if x.Op == OpCard || x.Binding != a2a.BindingREST {
+	if x.Op == OpCard || x.Binding != wire.BindingREST {
 		return
 	}
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {

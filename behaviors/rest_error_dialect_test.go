@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestRESTErrorDialect(t *testing.T) {
@@ -58,7 +58,7 @@ func TestRESTErrorDialect(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 		assert.Contains(t, string(body), `"reason":"UNSUPPORTED_OPERATION"`)
 		// An error of another kind claims to be task-not-found.
-		id := r.send(a2a.V10, "hi", "s1", false)
+		id := r.send(wire.V10, "hi", "s1", false)
 		resp, body = r.restCall(http.MethodPost, "/tasks/"+id+":cancel", map[string]any{})
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "%s", body)
 		assert.Contains(t, string(body), `"reason":"TASK_NOT_FOUND"`)

@@ -3,7 +3,7 @@ package behaviors
 import (
 	"fmt"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var resubscribeGapSpec = Spec{
@@ -20,7 +20,7 @@ re-attaching are lost as well (the event ending the stream is never
 dropped). GetTask still tells the truth. Tests that a client reconciles with
 GetTask after re-attaching instead of trusting the snapshot, and does not
 miss an artifact produced while it was disconnected.`,
-	New: func() Behavior { return &ResubscribeGap{State: string(a2a.StateSubmitted)} },
+	New: func() Behavior { return &ResubscribeGap{State: string(wire.StateSubmitted)} },
 }
 
 // ResubscribeGap makes re-attached streams miss what happened meanwhile.
@@ -31,7 +31,7 @@ type ResubscribeGap struct {
 
 // Validate implements Validator.
 func (b *ResubscribeGap) Validate() error {
-	if !a2a.TaskState(b.State).Valid() {
+	if !wire.TaskState(b.State).Valid() {
 		return fmt.Errorf("state %q is not a task state", b.State)
 	}
 	if b.Drop < 0 {
@@ -42,15 +42,15 @@ func (b *ResubscribeGap) Validate() error {
 
 // Apply implements Behavior.
 func (b *ResubscribeGap) Apply(x *Exchange) {
-	if x.Op != a2a.OpSubscribe {
+	if x.Op != wire.OpSubscribe {
 		return
 	}
 	snapshotSeen, dropped := false, 0
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if ev.Task != nil && !snapshotSeen {
 			snapshotSeen = true
 			t := ev.Task.Clone()
-			t.Status = a2a.TaskStatus{State: a2a.TaskState(b.State), Timestamp: t.Status.Timestamp}
+			t.Status = wire.TaskStatus{State: wire.TaskState(b.State), Timestamp: t.Status.Timestamp}
 			t.Artifacts = nil
 			if len(t.History) > 1 {
 				t.History = t.History[:1]

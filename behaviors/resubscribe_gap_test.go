@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestResubscribeGap(t *testing.T) {
@@ -18,10 +18,10 @@ func TestResubscribeGap(t *testing.T) {
 	// The task is working with an artifact by the time the client
 	// re-attaches, and completes a little later.
 	tl := map[string]timeline.Timeline{"s1": {
-		{Kind: timeline.StepState, State: a2a.StateSubmitted},
-		{Kind: timeline.StepState, State: a2a.StateWorking},
-		{Kind: timeline.StepArtifact, LastChunk: true, Artifact: &a2a.Artifact{ArtifactID: "early", Parts: []a2a.Part{a2a.TextPart("x")}}},
-		{Kind: timeline.StepState, State: a2a.StateCompleted, After: 300 * time.Millisecond},
+		{Kind: timeline.StepState, State: wire.StateSubmitted},
+		{Kind: timeline.StepState, State: wire.StateWorking},
+		{Kind: timeline.StepArtifact, LastChunk: true, Artifact: &wire.Artifact{ArtifactID: "early", Parts: []wire.Part{wire.TextPart("x")}}},
+		{Kind: timeline.StepState, State: wire.StateCompleted, After: 300 * time.Millisecond},
 	}}
 	r := newRig(t, rigOptions{timelines: tl}, parse(t, "resubscribe-gap:call=1"))
 	resubscribe := func(id string) []observed {
@@ -34,7 +34,7 @@ func TestResubscribeGap(t *testing.T) {
 		require.NoError(t, err)
 		return obs
 	}
-	first := r.send(a2a.V10, "one", "s1", true)
+	first := r.send(wire.V10, "one", "s1", true)
 
 	// Call 1: the snapshot is stale (submitted, no artifact) and the
 	// artifact produced before re-attaching never shows up.
@@ -56,7 +56,7 @@ func TestResubscribeGap(t *testing.T) {
 
 	// Call 2 is out of scope: the snapshot is current. (The task is made
 	// now, so that it is still working when the client re-attaches.)
-	second := r.send(a2a.V10, "two", "s1", true)
+	second := r.send(wire.V10, "two", "s1", true)
 	obs = resubscribe(second)
 	assert.Equal(t, "task:working status:completed", kinds(obs))
 	assert.Equal(t, 1, obs[0].Artifacts)
@@ -65,12 +65,12 @@ func TestResubscribeGap(t *testing.T) {
 func TestResubscribeGapDropsLiveEvents(t *testing.T) {
 	t.Parallel()
 	tl := map[string]timeline.Timeline{"s1": {
-		{Kind: timeline.StepState, State: a2a.StateSubmitted},
-		{Kind: timeline.StepState, State: a2a.StateWorking, After: 200 * time.Millisecond},
-		{Kind: timeline.StepState, State: a2a.StateCompleted, After: 50 * time.Millisecond},
+		{Kind: timeline.StepState, State: wire.StateSubmitted},
+		{Kind: timeline.StepState, State: wire.StateWorking, After: 200 * time.Millisecond},
+		{Kind: timeline.StepState, State: wire.StateCompleted, After: 50 * time.Millisecond},
 	}}
-	r := newRig(t, rigOptions{timelines: tl, dialect: a2a.V03}, parse(t, "resubscribe-gap:state=submitted,drop=1"))
-	id := r.send(a2a.V03, "one", "s1", true)
+	r := newRig(t, rigOptions{timelines: tl, dialect: wire.V03}, parse(t, "resubscribe-gap:state=submitted,drop=1"))
+	id := r.send(wire.V03, "one", "s1", true)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	s, err := r.stream(ctx, "tasks/resubscribe", map[string]any{"id": id})

@@ -14,12 +14,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // rig is one real server hosting agent "a" with the behaviors under test,
@@ -35,7 +35,7 @@ type rig struct {
 // rigOptions tunes the server of a rig.
 type rigOptions struct {
 	seed      uint64
-	dialect   a2a.Dialect
+	dialect   wire.Dialect
 	caps      *cards.Capabilities
 	timelines map[string]timeline.Timeline
 	keepAlive time.Duration
@@ -45,7 +45,7 @@ type rigOptions struct {
 
 // testCard is a small card: skill "s1" completes, skill "s2" too (a second
 // skill to prove scoping), both without input.
-func testCard(d a2a.Dialect, caps cards.Capabilities) *cards.Card {
+func testCard(d wire.Dialect, caps cards.Capabilities) *cards.Card {
 	return &cards.Card{
 		Name: "a", Description: "test agent", Version: "1.0.0", Dialect: d,
 		Capabilities:       caps,
@@ -61,7 +61,7 @@ func testCard(d a2a.Dialect, caps cards.Capabilities) *cards.Card {
 func newRig(t *testing.T, o rigOptions, bs ...behaviors.Behavior) *rig {
 	t.Helper()
 	if o.dialect == "" {
-		o.dialect = a2a.V10
+		o.dialect = wire.V10
 	}
 	caps := cards.Capabilities{Streaming: true}
 	if o.caps != nil {
@@ -111,9 +111,9 @@ func parse(t *testing.T, text string) behaviors.Behavior {
 var messageSeq atomic.Int64
 
 // message is a user message in the dialect's JSON, addressed to skill.
-func message(d a2a.Dialect, text, skill, taskID string) map[string]any {
+func message(d wire.Dialect, text, skill, taskID string) map[string]any {
 	m := map[string]any{"messageId": fmt.Sprintf("m-%s-%s-%d", skill, text, messageSeq.Add(1)), "parts": []any{map[string]any{"text": text}}}
-	if d == a2a.V10 {
+	if d == wire.V10 {
 		m["role"] = "ROLE_USER"
 	} else {
 		m["role"] = "user"
@@ -130,12 +130,12 @@ func message(d a2a.Dialect, text, skill, taskID string) map[string]any {
 }
 
 // method names the operation in the dialect.
-func method(d a2a.Dialect, op a2a.Op) string {
-	v10 := map[a2a.Op]string{a2a.OpSend: "SendMessage", a2a.OpStream: "SendStreamingMessage", a2a.OpGetTask: "GetTask",
-		a2a.OpSubscribe: "SubscribeToTask", a2a.OpSetPushConfig: "CreateTaskPushNotificationConfig"}
-	v03 := map[a2a.Op]string{a2a.OpSend: "message/send", a2a.OpStream: "message/stream", a2a.OpGetTask: "tasks/get",
-		a2a.OpSubscribe: "tasks/resubscribe", a2a.OpSetPushConfig: "tasks/pushNotificationConfig/set"}
-	if d == a2a.V10 {
+func method(d wire.Dialect, op wire.Op) string {
+	v10 := map[wire.Op]string{wire.OpSend: "SendMessage", wire.OpStream: "SendStreamingMessage", wire.OpGetTask: "GetTask",
+		wire.OpSubscribe: "SubscribeToTask", wire.OpSetPushConfig: "CreateTaskPushNotificationConfig"}
+	v03 := map[wire.Op]string{wire.OpSend: "message/send", wire.OpStream: "message/stream", wire.OpGetTask: "tasks/get",
+		wire.OpSubscribe: "tasks/resubscribe", wire.OpSetPushConfig: "tasks/pushNotificationConfig/set"}
+	if d == wire.V10 {
 		return v10[op]
 	}
 	return v03[op]
@@ -178,17 +178,17 @@ type rpcReply struct {
 }
 
 // send sends a message and returns the task id of the answer.
-func (r *rig) send(d a2a.Dialect, text, skill string, returnImmediately bool) string {
+func (r *rig) send(d wire.Dialect, text, skill string, returnImmediately bool) string {
 	r.t.Helper()
 	params := map[string]any{"message": message(d, text, skill, "")}
 	if returnImmediately {
-		if d == a2a.V10 {
+		if d == wire.V10 {
 			params["configuration"] = map[string]any{"returnImmediately": true}
 		} else {
 			params["configuration"] = map[string]any{"blocking": false}
 		}
 	}
-	rep := r.rpc(method(d, a2a.OpSend), params)
+	rep := r.rpc(method(d, wire.OpSend), params)
 	require.Nil(r.t, rep.Error)
 	var res map[string]any
 	require.NoError(r.t, json.Unmarshal(rep.Result, &res))
@@ -293,11 +293,11 @@ func (r *rig) stream(ctx context.Context, name string, params any) (*sse.Stream,
 
 // streamMessage streams a new message and collects what the client sees:
 // the events, and the error that ended the stream (nil for a clean end).
-func (r *rig) streamMessage(d a2a.Dialect, text, skill string) ([]observed, error) {
+func (r *rig) streamMessage(d wire.Dialect, text, skill string) ([]observed, error) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := r.stream(ctx, method(d, a2a.OpStream), map[string]any{"message": message(d, text, skill, "")})
+	s, err := r.stream(ctx, method(d, wire.OpStream), map[string]any{"message": message(d, text, skill, "")})
 	require.NoError(r.t, err)
 	defer s.Close()
 	return collect(r.t, s)
@@ -327,12 +327,12 @@ func kinds(obs []observed) string {
 // longTimeline scripts a task with n artifacts between working and
 // completed, so probabilistic stream faults have many events to act on.
 func longTimeline(n int) map[string]timeline.Timeline {
-	tl := timeline.Timeline{{Kind: timeline.StepState, State: a2a.StateSubmitted}, {Kind: timeline.StepState, State: a2a.StateWorking}}
+	tl := timeline.Timeline{{Kind: timeline.StepState, State: wire.StateSubmitted}, {Kind: timeline.StepState, State: wire.StateWorking}}
 	for i := range n {
 		tl = append(tl, timeline.Step{Kind: timeline.StepArtifact, LastChunk: true,
-			Artifact: &a2a.Artifact{ArtifactID: fmt.Sprintf("art-%02d", i), Parts: []a2a.Part{a2a.TextPart("chunk")}}})
+			Artifact: &wire.Artifact{ArtifactID: fmt.Sprintf("art-%02d", i), Parts: []wire.Part{wire.TextPart("chunk")}}})
 	}
-	tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateCompleted})
+	tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateCompleted})
 	return map[string]timeline.Timeline{"s1": tl}
 }
 
@@ -341,7 +341,7 @@ func longTimeline(n int) map[string]timeline.Timeline {
 func sequence(t *testing.T, seed uint64, spec string) string {
 	t.Helper()
 	r := newRig(t, rigOptions{seed: seed, timelines: longTimeline(12)}, parse(t, spec))
-	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err := r.streamMessage(wire.V10, "hi", "s1")
 	require.NoError(t, err)
 	return kinds(obs)
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // ScopeKeys are the keys every behavior accepts in Parse, besides its own
@@ -22,10 +22,10 @@ type Scope struct {
 	Agent string
 	Skill string
 	// Ops, Methods, Dialects and Bindings restrict by what was asked and how.
-	Ops      []a2a.Op
+	Ops      []wire.Op
 	Methods  []string
-	Dialects []a2a.Dialect
-	Bindings []a2a.Binding
+	Dialects []wire.Dialect
+	Bindings []wire.Binding
 	// IfMetadata requires the message metadata key to be present;
 	// UnlessMetadata requires it to be absent.
 	IfMetadata     string
@@ -57,25 +57,25 @@ func (s *Scope) set(key, val string) (bool, error) {
 		s.Skill = val
 	case "op":
 		for _, v := range list() {
-			if !slices.Contains(knownOps, a2a.Op(v)) {
+			if !slices.Contains(knownOps, wire.Op(v)) {
 				return true, fmt.Errorf("%q is not an op (%s)", v, joinAny(knownOps))
 			}
-			s.Ops = append(s.Ops, a2a.Op(v))
+			s.Ops = append(s.Ops, wire.Op(v))
 		}
 	case "method":
 		s.Methods = append(s.Methods, list()...)
 	case "dialect":
 		for _, v := range list() {
-			d := a2a.Dialect(v)
-			if a2a.CodecFor(d) == nil {
+			d := wire.Dialect(v)
+			if wire.CodecFor(d) == nil {
 				return true, fmt.Errorf("%q is not a dialect (1.0, 0.3, 0.2, 0.1)", v)
 			}
 			s.Dialects = append(s.Dialects, d)
 		}
 	case "binding":
 		for _, v := range list() {
-			b := a2a.Binding(v)
-			if b != a2a.BindingJSONRPC && b != a2a.BindingREST {
+			b := wire.Binding(v)
+			if b != wire.BindingJSONRPC && b != wire.BindingREST {
 				return true, fmt.Errorf("%q is not a binding (JSONRPC, HTTP+JSON)", v)
 			}
 			s.Bindings = append(s.Bindings, b)

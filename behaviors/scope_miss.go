@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Miss reports why x is out of scope: the scope key that excluded it
@@ -41,7 +41,7 @@ func (s Scope) Miss(x *Exchange) (key, detail string) {
 	if len(s.Bindings) > 0 && !slices.Contains(s.Bindings, x.Binding) {
 		return "binding", fmt.Sprintf("binding %q; scope wants %s", x.Binding, joinAny(s.Bindings))
 	}
-	var msg *a2a.Message
+	var msg *wire.Message
 	if x.Request != nil {
 		msg = x.Request.Message
 	}
@@ -90,8 +90,8 @@ func (s Scope) Miss(x *Exchange) (key, detail string) {
 }
 
 // knownOps are the values the scope key op takes.
-var knownOps = []a2a.Op{a2a.OpSend, a2a.OpStream, a2a.OpGetTask, a2a.OpListTasks, a2a.OpCancelTask, a2a.OpSubscribe,
-	a2a.OpSetPushConfig, a2a.OpGetPushConfig, a2a.OpListPushConfigs, a2a.OpDeletePush, a2a.OpExtendedCard, OpCard}
+var knownOps = []wire.Op{wire.OpSend, wire.OpStream, wire.OpGetTask, wire.OpListTasks, wire.OpCancelTask, wire.OpSubscribe,
+	wire.OpSetPushConfig, wire.OpGetPushConfig, wire.OpListPushConfigs, wire.OpDeletePush, wire.OpExtendedCard, OpCard}
 
 func joinAny[T ~string](vs []T) string {
 	out := make([]string, len(vs))
@@ -101,7 +101,7 @@ func joinAny[T ~string](vs []T) string {
 	return strings.Join(out, "|")
 }
 
-func metadataKeys(m *a2a.Message) string {
+func metadataKeys(m *wire.Message) string {
 	if len(m.Metadata) == 0 {
 		return "none"
 	}

@@ -7,17 +7,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestScopeMissNamesTheKey(t *testing.T) {
 	intake := &cards.Skill{ID: "intake"}
-	msg := &a2a.Message{Parts: []a2a.Part{a2a.TextPart("hello there")}, Metadata: map[string]any{"tenant": "x"}}
+	msg := &wire.Message{Parts: []wire.Part{wire.TextPart("hello there")}, Metadata: map[string]any{"tenant": "x"}}
 	x := func() *behaviors.Exchange {
-		return &behaviors.Exchange{Agent: "a", Op: a2a.OpSend, Dialect: a2a.V10, Binding: a2a.BindingJSONRPC, Skill: intake, Call: 3,
-			Request: &a2a.Request{Method: "SendMessage", Message: msg}, Rand: rand.New(rand.NewPCG(1, 2))}
+		return &behaviors.Exchange{Agent: "a", Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC, Skill: intake, Call: 3,
+			Request: &wire.Request{Method: "SendMessage", Message: msg}, Rand: rand.New(rand.NewPCG(1, 2))}
 	}
 	cases := []struct{ spec, key, detail string }{
 		{"skip-working:agent=b", "agent", `request for agent "a"; scope wants "b"`},

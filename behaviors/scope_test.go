@@ -9,18 +9,18 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func scopeExchange() *behaviors.Exchange {
 	return &behaviors.Exchange{
-		Agent: "a", Op: a2a.OpSend, Dialect: a2a.V10, Binding: a2a.BindingJSONRPC, Call: 3,
+		Agent: "a", Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC, Call: 3,
 		Skill: &cards.Skill{ID: "ask"},
-		Request: &a2a.Request{Method: "SendMessage", Message: &a2a.Message{
-			Parts: []a2a.Part{a2a.TextPart("please go")}, Metadata: map[string]any{"tenant": "acme"}}},
+		Request: &wire.Request{Method: "SendMessage", Message: &wire.Message{
+			Parts: []wire.Part{wire.TextPart("please go")}, Metadata: map[string]any{"tenant": "acme"}}},
 		HTTP: &http.Request{},
 		Rand: rand.New(rand.NewPCG(1, 2)),
 	}
@@ -38,14 +38,14 @@ func TestScopeMatches(t *testing.T) {
 		{"other agent", behaviors.Scope{Agent: "b"}, false},
 		{"skill", behaviors.Scope{Skill: "ask"}, true},
 		{"other skill", behaviors.Scope{Skill: "quick"}, false},
-		{"op", behaviors.Scope{Ops: []a2a.Op{a2a.OpStream, a2a.OpSend}}, true},
-		{"other op", behaviors.Scope{Ops: []a2a.Op{a2a.OpGetTask}}, false},
+		{"op", behaviors.Scope{Ops: []wire.Op{wire.OpStream, wire.OpSend}}, true},
+		{"other op", behaviors.Scope{Ops: []wire.Op{wire.OpGetTask}}, false},
 		{"method", behaviors.Scope{Methods: []string{"SendMessage"}}, true},
 		{"other method", behaviors.Scope{Methods: []string{"message/send"}}, false},
-		{"dialect", behaviors.Scope{Dialects: []a2a.Dialect{a2a.V10}}, true},
-		{"other dialect", behaviors.Scope{Dialects: []a2a.Dialect{a2a.V03}}, false},
-		{"binding", behaviors.Scope{Bindings: []a2a.Binding{a2a.BindingJSONRPC}}, true},
-		{"other binding", behaviors.Scope{Bindings: []a2a.Binding{a2a.BindingREST}}, false},
+		{"dialect", behaviors.Scope{Dialects: []wire.Dialect{wire.V10}}, true},
+		{"other dialect", behaviors.Scope{Dialects: []wire.Dialect{wire.V03}}, false},
+		{"binding", behaviors.Scope{Bindings: []wire.Binding{wire.BindingJSONRPC}}, true},
+		{"other binding", behaviors.Scope{Bindings: []wire.Binding{wire.BindingREST}}, false},
 		{"if-metadata", behaviors.Scope{IfMetadata: "tenant"}, true},
 		{"if-metadata absent", behaviors.Scope{IfMetadata: "region"}, false},
 		{"unless-metadata", behaviors.Scope{UnlessMetadata: "region"}, true},
@@ -69,7 +69,7 @@ func TestScopeMatches(t *testing.T) {
 func TestScopeWithoutMessage(t *testing.T) {
 	t.Parallel()
 	x := scopeExchange()
-	x.Request = &a2a.Request{Method: "GetTask", TaskID: "t"}
+	x.Request = &wire.Request{Method: "GetTask", TaskID: "t"}
 	assert.False(t, behaviors.Scope{IfMetadata: "tenant"}.Matches(x))
 	assert.True(t, behaviors.Scope{UnlessMetadata: "tenant"}.Matches(x))
 	assert.False(t, behaviors.Scope{Text: regexp.MustCompile(`.`)}.Matches(x))
@@ -121,7 +121,7 @@ func TestScopedApplyAndCompose(t *testing.T) {
 	hooks := x.Hooks()
 	require.Len(t, hooks.Decide, 1)
 	require.Empty(t, hooks.Plan)
-	d := timeline.Decision{Kind: timeline.DecideReject, Err: a2a.ErrTaskNotFound("gone")}
+	d := timeline.Decision{Kind: timeline.DecideReject, Err: wire.ErrTaskNotFound("gone")}
 	hooks.Decide[0](&d, nil)
 	assert.Equal(t, timeline.DecideNew, d.Kind)
 	assert.Empty(t, d.TaskID, "keep-id=false mints a fresh id")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var sendResultEnvelopeSpec = Spec{
@@ -28,10 +28,10 @@ type SendResultEnvelope struct {
 
 // Apply implements Behavior.
 func (b *SendResultEnvelope) Apply(x *Exchange) {
-	if x.Op != a2a.OpSend || x.Dialect != a2a.V10 {
+	if x.Op != wire.OpSend || x.Dialect != wire.V10 {
 		return
 	}
-	rpc := x.Binding == a2a.BindingJSONRPC
+	rpc := x.Binding == wire.BindingJSONRPC
 	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
 		return &rewriteWriter{w: w, unary: func(status int, _ http.Header, body []byte) (int, []byte) {
 			if status != http.StatusOK {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestSendResultEnvelope(t *testing.T) {
@@ -52,8 +52,8 @@ func TestSendResultEnvelope(t *testing.T) {
 
 func TestSendResultEnvelopeOnlyV10(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, rigOptions{dialect: a2a.V03}, parse(t, "send-result-envelope:kind=true"))
-	rep := r.rpc("message/send", map[string]any{"message": message(a2a.V03, "hi", "s1", "")})
+	r := newRig(t, rigOptions{dialect: wire.V03}, parse(t, "send-result-envelope:kind=true"))
+	rep := r.rpc("message/send", map[string]any{"message": message(wire.V03, "hi", "s1", "")})
 	require.Nil(t, rep.Error)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal(rep.Result, &res))

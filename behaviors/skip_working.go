@@ -1,8 +1,8 @@
 package behaviors
 
 import (
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var skipWorkingSpec = Spec{
@@ -22,7 +22,7 @@ func (b *SkipWorking) Apply(x *Exchange) {
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
 		out := tl[:0:0]
 		for _, st := range tl {
-			if st.Kind == timeline.StepState && st.State == a2a.StateWorking {
+			if st.Kind == timeline.StepState && st.State == wire.StateWorking {
 				continue
 			}
 			out = append(out, st)

@@ -3,8 +3,8 @@ package behaviors
 import (
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var slowStreamSpec = Spec{
@@ -42,7 +42,7 @@ func (b *SlowStream) Apply(x *Exchange) {
 	}
 	r := rng(x)
 	ctx, clk := requestContext(x), clockOf(x)
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if !timeline.Sleep(ctx, clk, sampleDelay(r, b.Dist, b.Delay, b.Min, b.Max, b.StdDev, b.Sigma)) {
 			return ctx.Err()
 		}

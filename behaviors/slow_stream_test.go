@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestSlowStream(t *testing.T) {
@@ -27,14 +27,14 @@ func TestSlowStream(t *testing.T) {
 			require.NotEmpty(t, reqs)
 			return reqs[len(reqs)-1]
 		}
-		obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err := r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err)
 		assert.Len(t, obs, 4)
 		in := lastRequest()
 		require.Len(t, in.Behaviors, 1, "skill s1 is in scope")
 		assert.Contains(t, in.Behaviors[0], "slow-stream")
 
-		obs, err = r.streamMessage(a2a.V10, "hi", "s2")
+		obs, err = r.streamMessage(wire.V10, "hi", "s2")
 		require.NoError(t, err)
 		assert.Len(t, obs, 4)
 		out := lastRequest()
@@ -47,7 +47,7 @@ func TestSlowStream(t *testing.T) {
 		r := newRig(t, rigOptions{}, parse(t, "slow-stream:delay=1h"))
 		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 		defer cancel()
-		req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+		req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 		resp, err := r.client.Do(req.WithContext(ctx))
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -63,7 +63,7 @@ func TestSlowStream(t *testing.T) {
 		mock, clk := clockMock(t, "slow-stream:dist=uniform,min=5m,max=6m")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+		cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 		s, err := sse.Do(ctx, cl, req)
 		require.NoError(t, err)
 		defer s.Close()

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var sseFramingSpec = Spec{
@@ -82,7 +82,7 @@ func (b *SSEFraming) Apply(x *Exchange) {
 	r := rng(x)
 	ctx, clk := requestContext(x), clockOf(x)
 	n := 0
-	x.OnStreamEvent(func(ev a2a.Event, _ func(a2a.Event) error, raw RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, _ func(wire.Event) error, raw RawStream) error {
 		frame, err := raw.Encode(ev)
 		if err != nil {
 			return err

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"sync"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var statusForOtherTaskSpec = Spec{
@@ -17,7 +17,7 @@ another task on a task's stream: after working, an event announces a state
 a freshly minted id, or a given id. The task itself is untouched. Tests that
 a client keys every event by its taskId and never applies a foreign event to
 its own task.`,
-	New: func() Behavior { return &StatusForOtherTask{Task: "previous", State: a2a.StateCompleted} },
+	New: func() Behavior { return &StatusForOtherTask{Task: "previous", State: wire.StateCompleted} },
 }
 
 // StatusForOtherTask injects an event that carries another task's id. It
@@ -26,7 +26,7 @@ type StatusForOtherTask struct {
 	// Task chooses the foreign id: previous, minted or a literal id.
 	Task string `param:"task" doc:"whose id the stray event carries: previous (the last other task this behavior saw, else a minted id), minted (a fresh seeded id) or a literal task id"`
 	// State is the state the stray event announces.
-	State a2a.TaskState `param:"state" doc:"state the stray event announces"`
+	State wire.TaskState `param:"state" doc:"state the stray event announces"`
 
 	mu   sync.Mutex
 	last string
@@ -37,8 +37,8 @@ func (b *StatusForOtherTask) Validate() error {
 	if b.Task == "" {
 		return fmt.Errorf("task must be previous, minted or a task id")
 	}
-	if !b.State.Valid() || b.State == a2a.StateUnknown {
-		return fmt.Errorf("state %q is not a task state (one of %v)", b.State, a2a.AllStates)
+	if !b.State.Valid() || b.State == wire.StateUnknown {
+		return fmt.Errorf("state %q is not a task state (one of %v)", b.State, wire.AllStates)
 	}
 	return nil
 }
@@ -82,20 +82,20 @@ func (b *StatusForOtherTask) Apply(x *Exchange) {
 			return tl
 		}
 		at := 1
-		if cut, ok := cutAfterState(tl, a2a.StateWorking); ok {
+		if cut, ok := cutAfterState(tl, wire.StateWorking); ok {
 			at = len(cut)
 		}
 		out := tl[:at:at].Clone()
 		out = append(out, timeline.Step{Kind: timeline.StepState, State: b.State, TaskID: other, EventOnly: true})
 		return append(out, tl[at:]...)
 	})
-	x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
-		if res != nil && res.Task != nil && x.Op == a2a.OpSend {
+	x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
+		if res != nil && res.Task != nil && x.Op == wire.OpSend {
 			b.remember(res.Task.ID)
 		}
 		return res, err
 	})
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if ev.Task != nil {
 			b.remember(ev.Task.ID)
 		}

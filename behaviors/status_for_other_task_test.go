@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -17,7 +17,7 @@ func TestStatusForOtherTaskPrevious(t *testing.T) {
 	r := newLifecycleRig(t, nil, parse(t, "status-for-other-task:op=send|stream"))
 
 	// The first task has no predecessor: the stray id is minted.
-	first, err := r.streamUpTo(a2a.V10, message(a2a.V10, "one", "quick", ""), 10)
+	first, err := r.streamUpTo(wire.V10, message(wire.V10, "one", "quick", ""), 10)
 	require.NoError(t, err)
 	require.Regexp(t, `^task:submitted status:working status:completed artifact:\S+ status:completed$`, kinds(first))
 	own := first[0].TaskID
@@ -31,7 +31,7 @@ func TestStatusForOtherTaskPrevious(t *testing.T) {
 	}
 
 	// The second stream carries a completed event for the first task.
-	second, err := r.streamUpTo(a2a.V10, message(a2a.V10, "two", "quick", ""), 10)
+	second, err := r.streamUpTo(wire.V10, message(wire.V10, "two", "quick", ""), 10)
 	require.NoError(t, err)
 	require.Len(t, second, 5)
 	assert.Equal(t, own, second[2].TaskID)
@@ -39,22 +39,22 @@ func TestStatusForOtherTaskPrevious(t *testing.T) {
 	assert.NotEqual(t, own, second[0].TaskID)
 
 	// The stray event touches no stored task.
-	assert.Empty(t, r.get(a2a.V10, stray).Task.ID)
-	assert.Equal(t, -32001, r.get(a2a.V10, stray).Code)
+	assert.Empty(t, r.get(wire.V10, stray).Task.ID)
+	assert.Equal(t, -32001, r.get(wire.V10, stray).Code)
 }
 
 // A literal id with v0.3, and an out-of-scope skill left alone.
 func TestStatusForOtherTaskLiteral(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "status-for-other-task:task=someone-else,state=failed,skill=quick"))
-	obs, err := r.streamUpTo(a2a.V03, message(a2a.V03, "go", "quick", ""), 10)
+	obs, err := r.streamUpTo(wire.V03, message(wire.V03, "go", "quick", ""), 10)
 	require.NoError(t, err)
 	require.Len(t, obs, 5)
 	assert.Equal(t, "status:failed:final", obs[2].String())
 	assert.Equal(t, "someone-else", obs[2].TaskID)
 	assert.Equal(t, "completed", obs[4].State, "the client's own task still completes")
 
-	h, err := r.streamUpTo(a2a.V03, message(a2a.V03, "go", "ask", ""), 10)
+	h, err := r.streamUpTo(wire.V03, message(wire.V03, "go", "ask", ""), 10)
 	require.NoError(t, err)
 	assert.Equal(t, "task:submitted status:working status:input-required:final", kinds(h))
 }

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var streamDropEventsSpec = Spec{
 	Name: "stream-drop-events",
@@ -29,7 +29,7 @@ func (b *StreamDropEvents) Apply(x *Exchange) {
 		return
 	}
 	r := rng(x)
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if endsStream(ev) && !b.Terminal {
 			return emit(ev)
 		}

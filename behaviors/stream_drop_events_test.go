@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // behaviorsParse is behaviors.Parse returning the interface, for error tests.
@@ -19,18 +19,18 @@ func TestStreamDropEvents(t *testing.T) {
 	t.Run("rate 1 keeps only the end", func(t *testing.T) {
 		t.Parallel()
 		r := newRig(t, rigOptions{}, parse(t, "stream-drop-events:rate=1,skill=s1"))
-		obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err := r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err)
 		assert.Equal(t, "status:completed", kinds(obs))
 
-		obs, err = r.streamMessage(a2a.V10, "hi", "s2")
+		obs, err = r.streamMessage(wire.V10, "hi", "s2")
 		require.NoError(t, err)
 		assert.Len(t, obs, 4, "out of scope: %s", kinds(obs))
 	})
 	t.Run("terminal may go too", func(t *testing.T) {
 		t.Parallel()
 		r := newRig(t, rigOptions{}, parse(t, "stream-drop-events:rate=1,terminal=true"))
-		obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err := r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err, "the stream still closes cleanly")
 		assert.Empty(t, obs)
 	})

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var streamDuplicateEventsSpec = Spec{
 	Name: "stream-duplicate-events",
@@ -28,7 +28,7 @@ func (b *StreamDuplicateEvents) Apply(x *Exchange) {
 		return
 	}
 	r := rng(x)
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if err := emit(ev); err != nil {
 			return err
 		}

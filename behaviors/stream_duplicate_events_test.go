@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestStreamDuplicateEvents(t *testing.T) {
@@ -15,7 +15,7 @@ func TestStreamDuplicateEvents(t *testing.T) {
 	t.Run("rate 1 doubles every event", func(t *testing.T) {
 		t.Parallel()
 		r := newRig(t, rigOptions{}, parse(t, "stream-duplicate-events:rate=1,call=1"))
-		obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err := r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err)
 		require.Len(t, obs, 8, kinds(obs))
 		for i := 0; i < len(obs); i += 2 {
@@ -23,7 +23,7 @@ func TestStreamDuplicateEvents(t *testing.T) {
 		}
 		assert.Equal(t, "completed", obs[7].State)
 
-		obs, err = r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err = r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err)
 		assert.Len(t, obs, 4, "call 2 is out of scope: %s", kinds(obs))
 	})

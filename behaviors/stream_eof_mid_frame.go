@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var streamEOFMidFrameSpec = Spec{
 	Name: "stream-eof-mid-frame",
@@ -33,7 +33,7 @@ func (b *StreamEOFMidFrame) Apply(x *Exchange) {
 		return
 	}
 	sent := 0
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, raw RawStream) error {
 		if sent < b.After {
 			sent++
 			return emit(ev)

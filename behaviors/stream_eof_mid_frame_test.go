@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestStreamEOFMidFrame(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "stream-eof-mid-frame:after=2,call=1"))
-	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err := r.streamMessage(wire.V10, "hi", "s1")
 	var te *sse.TruncatedError
 	require.ErrorAs(t, err, &te, "the client must see a truncated stream")
 	assert.True(t, errors.Is(err, io.ErrUnexpectedEOF))
@@ -24,7 +24,7 @@ func TestStreamEOFMidFrame(t *testing.T) {
 	assert.Positive(t, te.Pending)
 
 	// The second call is out of scope and complete.
-	obs, err = r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err = r.streamMessage(wire.V10, "hi", "s1")
 	require.NoError(t, err)
 	assert.Equal(t, "completed", obs[len(obs)-1].State)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var streamErrorAsJSONSpec = Spec{
@@ -16,7 +16,7 @@ HTTP+JSON. No task is created. Some SDK clients only look for events and
 report zero events and no error. Tests that a client checks the
 Content-Type of a stream reply and surfaces the error it carries.`,
 	New: func() Behavior {
-		return &StreamErrorAsJSON{Code: a2a.CodeInternal, Message: "streaming failed"}
+		return &StreamErrorAsJSON{Code: wire.CodeInternal, Message: "streaming failed"}
 	},
 }
 
@@ -40,14 +40,14 @@ func (b *StreamErrorAsJSON) Apply(x *Exchange) {
 	if !x.Op.Streaming() {
 		return
 	}
-	rest := x.Binding == a2a.BindingREST
+	rest := x.Binding == wire.BindingREST
 	x.AnswerStreamWithJSON(func(rpcID []byte) (int, string, []byte) {
-		e := &a2a.Error{Code: b.Code, Message: b.Message}
+		e := &wire.Error{Code: b.Code, Message: b.Message}
 		status, body := http.StatusOK, []byte(nil)
 		if rest {
-			status, body = a2a.EncodeRESTError(e)
+			status, body = wire.EncodeRESTError(e)
 		} else {
-			body = a2a.EncodeRPCError(rpcID, e, nil)
+			body = wire.EncodeRPCError(rpcID, e, nil)
 		}
 		if b.Status != 0 {
 			status = b.Status

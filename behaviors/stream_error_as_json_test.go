@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestStreamErrorAsJSON(t *testing.T) {
@@ -20,7 +20,7 @@ func TestStreamErrorAsJSON(t *testing.T) {
 	r := newRig(t, rigOptions{}, parse(t, "stream-error-as-json:code=-32004,message=nope,call=1"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+	req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 	_, err := sse.Do(ctx, r.client, req)
 	var nse *sse.NotAStreamError
 	require.ErrorAs(t, err, &nse)
@@ -37,7 +37,7 @@ func TestStreamErrorAsJSON(t *testing.T) {
 	require.Nil(t, rep.Error)
 	assert.NotContains(t, string(rep.Result), `"id"`)
 
-	obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+	obs, err := r.streamMessage(wire.V10, "hi", "s1")
 	require.NoError(t, err, "call 2 is out of scope")
 	assert.Equal(t, "completed", obs[len(obs)-1].State)
 }
@@ -45,7 +45,7 @@ func TestStreamErrorAsJSON(t *testing.T) {
 func TestStreamErrorAsJSONOverREST(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "stream-error-as-json"))
-	body, err := json.Marshal(map[string]any{"message": message(a2a.V10, "hi", "s1", "")})
+	body, err := json.Marshal(map[string]any{"message": message(wire.V10, "hi", "s1", "")})
 	require.NoError(t, err)
 	req, err := http.NewRequest(http.MethodPost, r.base+"/rest/message:stream", strings.NewReader(string(body)))
 	require.NoError(t, err)

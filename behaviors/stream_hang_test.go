@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // rawLines streams a message and returns the raw SSE lines read until stop
@@ -20,7 +20,7 @@ func rawLines(t *testing.T, r *rig, skill string, stop func(lines []string) bool
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(a2a.V10, "hi", skill, "")})
+	req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", skill, "")})
 	resp, err := r.client.Do(req.WithContext(ctx))
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var streamNoFinalSpec = Spec{
 	Name: "stream-no-final",
@@ -24,8 +24,8 @@ func (b *StreamNoFinal) Apply(x *Exchange) {
 	if !x.Op.Streaming() {
 		return
 	}
-	v10 := x.Dialect == a2a.V10
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, raw RawStream) error {
+	v10 := x.Dialect == wire.V10
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, raw RawStream) error {
 		if ev.Status == nil || !endsStream(ev) {
 			return emit(ev)
 		}
@@ -44,7 +44,7 @@ func (b *StreamNoFinal) Apply(x *Exchange) {
 
 // endsStream reports whether a status event ends a stream: final in v0.x, a
 // terminal or interrupted state in every dialect.
-func endsStream(ev a2a.Event) bool {
+func endsStream(ev wire.Event) bool {
 	if ev.Status == nil {
 		return false
 	}

@@ -1,6 +1,6 @@
 package behaviors
 
-import "github.com/a2amock/a2amock/a2a"
+import "github.com/a2amock/a2amock/wire"
 
 var streamReorderEventsSpec = Spec{
 	Name: "stream-reorder-events",
@@ -31,8 +31,8 @@ func (b *StreamReorderEvents) Apply(x *Exchange) {
 		return
 	}
 	r := rng(x)
-	var held *a2a.Event
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	var held *wire.Event
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if held != nil {
 			h := *held
 			held = nil

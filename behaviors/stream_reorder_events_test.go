@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestStreamReorderEvents(t *testing.T) {
@@ -16,12 +16,12 @@ func TestStreamReorderEvents(t *testing.T) {
 	t.Run("rate 1 swaps working and the artifact", func(t *testing.T) {
 		t.Parallel()
 		r := newRig(t, rigOptions{}, parse(t, "stream-reorder-events:rate=1,skill=s1"))
-		obs, err := r.streamMessage(a2a.V10, "hi", "s1")
+		obs, err := r.streamMessage(wire.V10, "hi", "s1")
 		require.NoError(t, err)
 		require.Len(t, obs, 4)
 		assert.Equal(t, "task:submitted artifact:"+obs[1].ArtifactID+" status:working status:completed", kinds(obs))
 
-		obs, err = r.streamMessage(a2a.V10, "hi", "s2")
+		obs, err = r.streamMessage(wire.V10, "hi", "s2")
 		require.NoError(t, err)
 		assert.Equal(t, "task:submitted status:working artifact:"+obs[2].ArtifactID+" status:completed", kinds(obs))
 	})

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var stuckSubmittedSpec = Spec{
@@ -46,7 +46,7 @@ func (b *StuckSubmitted) Apply(x *Exchange) {
 	}
 	x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
 		head, rest := timeline.Timeline(nil), tl
-		if cut, ok := cutAfterState(tl, a2a.StateSubmitted); ok {
+		if cut, ok := cutAfterState(tl, wire.StateSubmitted); ok {
 			head, rest = cut, tl[len(cut):]
 		}
 		// A continuation of a stuck task has no submitted step: it must

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var subscribeMethodSpec = Spec{
@@ -39,7 +39,7 @@ func (b *SubscribeMethod) Validate() error {
 
 // Apply implements Behavior.
 func (b *SubscribeMethod) Apply(x *Exchange) {
-	if x.Op != a2a.OpSubscribe || x.Binding != a2a.BindingREST || x.Request == nil || x.HTTP == nil {
+	if x.Op != wire.OpSubscribe || x.Binding != wire.BindingREST || x.Request == nil || x.HTTP == nil {
 		return
 	}
 	legacy := strings.HasSuffix(x.Request.Method, "/tasks/{id}/subscribe")
@@ -50,13 +50,13 @@ func (b *SubscribeMethod) Apply(x *Exchange) {
 			x.ServeLegacySubscribe()
 			return
 		}
-		x.RejectWith(a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, x.HTTP.URL.Path).WithHTTPStatus(http.StatusNotFound))
+		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, x.HTTP.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	case "get", "post":
 		allow := strings.ToUpper(b.Serve)
 		if legacy || method == allow {
 			return
 		}
-		x.RejectWith(a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, x.HTTP.URL.Path, allow).WithHTTPStatus(http.StatusMethodNotAllowed))
+		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, x.HTTP.URL.Path, allow).WithHTTPStatus(http.StatusMethodNotAllowed))
 		x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
 			w.Header().Set("Allow", allow)
 			return w

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // restOpen makes an HTTP+JSON request and returns its status, Allow header
@@ -30,8 +30,8 @@ func (r *rig) restOpen(method, path string) (int, string, string) {
 
 // workingTimeline keeps s1's tasks working until canceled.
 var workingTimeline = map[string]timeline.Timeline{"s1": {
-	{Kind: timeline.StepState, State: a2a.StateSubmitted},
-	{Kind: timeline.StepState, State: a2a.StateWorking},
+	{Kind: timeline.StepState, State: wire.StateSubmitted},
+	{Kind: timeline.StepState, State: wire.StateWorking},
 	{Kind: timeline.StepStop},
 }}
 
@@ -55,7 +55,7 @@ func TestSubscribeMethod(t *testing.T) {
 			} else {
 				r = newRig(t, rigOptions{timelines: workingTimeline}, parse(t, "subscribe-method:serve="+tc.serve))
 			}
-			id := r.send(a2a.V10, "run", "s1", true)
+			id := r.send(wire.V10, "run", "s1", true)
 			st, allow, ct := r.restOpen(http.MethodGet, "/tasks/"+id+":subscribe")
 			assert.Equal(t, tc.colonGET, st, "GET :subscribe")
 			if st == http.StatusMethodNotAllowed {

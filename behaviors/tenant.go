@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var tenantSpec = Spec{
@@ -48,7 +48,7 @@ func (b *Tenant) Apply(x *Exchange) {
 		x.OnCardJSON(func(raw []byte) []byte { return setInterfaceTenant(raw, b.Tenant) })
 		return
 	}
-	if x.Dialect != a2a.V10 || x.Request == nil || b.Mode != "require" || x.Request.Tenant == b.Tenant {
+	if x.Dialect != wire.V10 || x.Request == nil || b.Mode != "require" || x.Request.Tenant == b.Tenant {
 		return
 	}
 	got := x.Request.Tenant
@@ -56,10 +56,10 @@ func (b *Tenant) Apply(x *Exchange) {
 		got = "none"
 	}
 	if x.Request.TaskID != "" {
-		x.RejectWith(a2a.ErrTaskNotFound(x.Request.TaskID))
+		x.RejectWith(wire.ErrTaskNotFound(x.Request.TaskID))
 		return
 	}
-	x.RejectWith(a2a.Errorf(a2a.CodeMethodNotFound, "no tenant %q here: send tenant %q as the card's interfaces declare", got, b.Tenant).
+	x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "no tenant %q here: send tenant %q as the card's interfaces declare", got, b.Tenant).
 		WithHTTPStatus(http.StatusNotFound))
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestTenantRequire(t *testing.T) {
@@ -21,7 +21,7 @@ func TestTenantRequire(t *testing.T) {
 	// Without the tenant: not found.
 	rep := r.rpc("SendMessage", sendParams("hi"))
 	require.NotNil(t, rep.Error)
-	assert.Equal(t, a2a.CodeMethodNotFound, rep.Error.Code)
+	assert.Equal(t, wire.CodeMethodNotFound, rep.Error.Code)
 	assert.Contains(t, rep.Error.Message, `send tenant "acme"`)
 
 	// With it: served, and the task is not found from another tenant.
@@ -36,12 +36,12 @@ func TestTenantRequire(t *testing.T) {
 func TestTenantRequireTaskOps(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, rigOptions{}, parse(t, "tenant:op=get-task"))
-	id := r.send(a2a.V10, "hi", "s1", false)
+	id := r.send(wire.V10, "hi", "s1", false)
 	rep := r.rpc("GetTask", map[string]any{"id": id, "tenant": "acme"})
 	require.Nil(t, rep.Error)
 	rep = r.rpc("GetTask", map[string]any{"id": id})
 	require.NotNil(t, rep.Error)
-	assert.Equal(t, a2a.CodeTaskNotFound, rep.Error.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, rep.Error.Code)
 	resp, _ := r.restCall(http.MethodGet, "/other/tasks/"+id, nil)
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "another tenant's path")
 	resp, _ = r.restCall(http.MethodGet, "/acme/tasks/"+id, nil)
@@ -56,7 +56,7 @@ func TestTenantLeak(t *testing.T) {
 	params["tenant"] = "acme"
 	rep := r.rpc("SendMessage", params)
 	require.Nil(t, rep.Error)
-	id := r.send(a2a.V10, "hi", "s1", false)
+	id := r.send(wire.V10, "hi", "s1", false)
 	resp, body := r.restCall(http.MethodGet, "/globex/tasks/"+id, nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "another tenant sees the task: %s", body)
 	for _, spec := range []string{"tenant:tenant=", "tenant:mode=share"} {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var transitionAfterTerminalSpec = Spec{
@@ -15,14 +15,14 @@ failed or canceled: a further state (working by default) follows the terminal
 one, on the stream right after it and in the stored task (GetTask) unless
 event-only is set. Tests that a client treats a terminal state as final and
 flags, rather than applies, any transition out of it.`,
-	New: func() Behavior { return &TransitionAfterTerminal{State: a2a.StateWorking} },
+	New: func() Behavior { return &TransitionAfterTerminal{State: wire.StateWorking} },
 }
 
 // TransitionAfterTerminal emits a state after the task's terminal state. It
 // tests that clients never leave a terminal state.
 type TransitionAfterTerminal struct {
 	// State is the state emitted after the terminal one.
-	State a2a.TaskState `param:"state" doc:"state emitted after the terminal one (submitted, working, input-required, completed, failed, ...)"`
+	State wire.TaskState `param:"state" doc:"state emitted after the terminal one (submitted, working, input-required, completed, failed, ...)"`
 	// After delays the extra state in the stored task.
 	After time.Duration `param:"after" doc:"delay between the terminal state and the extra one in the stored task (a stream gets the extra event at once, since it would close)"`
 	// EventOnly leaves the stored task terminal.
@@ -31,8 +31,8 @@ type TransitionAfterTerminal struct {
 
 // Validate implements Validator.
 func (b *TransitionAfterTerminal) Validate() error {
-	if !b.State.Valid() || b.State == a2a.StateUnknown {
-		return fmt.Errorf("state %q is not a task state (one of %v)", b.State, a2a.AllStates)
+	if !b.State.Valid() || b.State == wire.StateUnknown {
+		return fmt.Errorf("state %q is not a task state (one of %v)", b.State, wire.AllStates)
 	}
 	if b.After < 0 {
 		return fmt.Errorf("after must not be negative")
@@ -52,7 +52,7 @@ func (b *TransitionAfterTerminal) Apply(x *Exchange) {
 		return append(out, tl[i+1:]...)
 	})
 	fired := false
-	x.OnStreamEvent(func(ev a2a.Event, emit func(a2a.Event) error, _ RawStream) error {
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, _ RawStream) error {
 		if err := emit(ev); err != nil {
 			return err
 		}
@@ -61,8 +61,8 @@ func (b *TransitionAfterTerminal) Apply(x *Exchange) {
 		}
 		fired = true
 		extra := *ev.Status
-		extra.Status = a2a.TaskStatus{State: b.State, Timestamp: ev.Status.Status.Timestamp}
+		extra.Status = wire.TaskStatus{State: b.State, Timestamp: ev.Status.Status.Timestamp}
 		extra.Final = b.State.Terminal() || b.State.Interrupted()
-		return emit(a2a.Event{Status: &extra})
+		return emit(wire.Event{Status: &extra})
 	})
 }

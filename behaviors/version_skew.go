@@ -3,8 +3,8 @@ package behaviors
 import (
 	"fmt"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var versionSkewSpec = Spec{
@@ -36,9 +36,9 @@ func (b *VersionSkew) Validate() error {
 
 // Apply implements Behavior.
 func (b *VersionSkew) Apply(x *Exchange) {
-	served, claimed := a2a.V03, a2a.V10
+	served, claimed := wire.V03, wire.V10
 	if b.Serve == "1.0" {
-		served, claimed = a2a.V10, a2a.V03
+		served, claimed = wire.V10, wire.V03
 	}
 	if x.Op == OpCard {
 		x.OnCard(func(c *cards.Card) { c.Dialect = claimed })
@@ -47,9 +47,9 @@ func (b *VersionSkew) Apply(x *Exchange) {
 	if x.Request == nil || x.Dialect == "" {
 		return
 	}
-	if (x.Dialect == a2a.V10) == (served == a2a.V10) {
+	if (x.Dialect == wire.V10) == (served == wire.V10) {
 		return
 	}
 	m := x.Request.Method
-	x.RejectWith(a2a.Errorf(a2a.CodeMethodNotFound, "Method not found: %s", m).With("method", m))
+	x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "Method not found: %s", m).With("method", m))
 }

@@ -3,7 +3,7 @@ package behaviors
 import (
 	"errors"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var wrongErrorCodeSpec = Spec{
@@ -14,7 +14,7 @@ text is kept. Applies to unary answers and to errors refusing a stream before
 it starts. Tests that a client does not branch on the code alone where the
 spec's code is load-bearing (retry, re-create, give up), and reports the
 mismatch.`,
-	New: func() Behavior { return &WrongErrorCode{From: a2a.CodeTaskNotFound, To: a2a.CodeInvalidParams} },
+	New: func() Behavior { return &WrongErrorCode{From: wire.CodeTaskNotFound, To: wire.CodeInvalidParams} },
 }
 
 // WrongErrorCode rewrites one error code into another. It tests the
@@ -36,7 +36,7 @@ func (b *WrongErrorCode) Validate() error {
 
 // Apply implements Behavior.
 func (b *WrongErrorCode) Apply(x *Exchange) {
-	x.OnResult(func(res *a2a.Result, err *a2a.Error) (*a2a.Result, *a2a.Error) {
+	x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 		if err == nil || err.Code != b.From {
 			return res, err
 		}

@@ -11,20 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestWrongErrorCode(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "wrong-error-code"))
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		assert.Equal(t, -32602, r.get(d, "missing").Code, d)
 		assert.Equal(t, -32602, r.cancel(d, "missing").Code, d)
 		assert.Equal(t, -32602, r.sendTo(d, message(d, "x", "quick", "missing")).Code, d)
 	}
 	// Other errors are untouched.
-	done := r.sendTo(a2a.V10, message(a2a.V10, "go", "quick", ""))
-	assert.Equal(t, -32002, r.cancel(a2a.V10, done.Task.ID).Code)
+	done := r.sendTo(wire.V10, message(wire.V10, "go", "quick", ""))
+	assert.Equal(t, -32002, r.cancel(wire.V10, done.Task.ID).Code)
 
 	// HTTP+JSON: the status follows the wrong code (400, not 404).
 	resp, err := r.client.Get(r.base + "/rest/tasks/missing")
@@ -38,8 +38,8 @@ func TestWrongErrorCode(t *testing.T) {
 func TestWrongErrorCodeScopeAndParams(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "wrong-error-code:from=-32001,to=-32603,method=tasks/get"))
-	assert.Equal(t, -32603, r.get(a2a.V03, "missing").Code)
-	assert.Equal(t, -32001, r.get(a2a.V10, "missing").Code, "GetTask is out of scope")
+	assert.Equal(t, -32603, r.get(wire.V03, "missing").Code)
+	assert.Equal(t, -32001, r.get(wire.V10, "missing").Code, "GetTask is out of scope")
 
 	_, err := parseErr("wrong-error-code:from=1,to=1")
 	require.ErrorContains(t, err, "from and to must differ")
@@ -51,11 +51,11 @@ func TestWrongErrorCodeScopeAndParams(t *testing.T) {
 func TestWrongErrorCodeStreamRefusal(t *testing.T) {
 	t.Parallel()
 	r := newLifecycleRig(t, nil, parse(t, "wrong-error-code:op=subscribe|stream"))
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
-		assert.Equal(t, -32602, r.streamErrorCode(method(d, a2a.OpSubscribe), map[string]any{"id": "missing"}), d)
-		assert.Equal(t, -32602, r.streamErrorCode(method(d, a2a.OpStream), map[string]any{"message": message(d, "x", "quick", "missing")}), d)
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
+		assert.Equal(t, -32602, r.streamErrorCode(method(d, wire.OpSubscribe), map[string]any{"id": "missing"}), d)
+		assert.Equal(t, -32602, r.streamErrorCode(method(d, wire.OpStream), map[string]any{"message": message(d, "x", "quick", "missing")}), d)
 	}
-	assert.Equal(t, -32001, r.get(a2a.V10, "missing").Code, "get-task is out of scope")
+	assert.Equal(t, -32001, r.get(wire.V10, "missing").Code, "get-task is out of scope")
 }
 
 // streamErrorCode opens a stream the agent refuses and returns the code of

@@ -6,7 +6,7 @@ package cards
 import (
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Card is an Agent Card in canonical form. Interfaces are normally left empty
@@ -17,7 +17,7 @@ type Card struct {
 	Version     string
 	// Dialect is the A2A version whose card shape is rendered (and whose
 	// protocolVersion the interfaces declare).
-	Dialect          a2a.Dialect
+	Dialect          wire.Dialect
 	Provider         *Provider
 	DocumentationURL string
 	IconURL          string
@@ -101,8 +101,8 @@ type SecurityScheme struct {
 // Interface is one endpoint the agent answers on.
 type Interface struct {
 	URL     string
-	Binding a2a.Binding
-	Version a2a.Dialect
+	Binding wire.Binding
+	Version wire.Dialect
 	Tenant  string
 }
 

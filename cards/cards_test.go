@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var (
@@ -22,15 +22,15 @@ var (
 // withInterfaces is a generated card with the interfaces a server would add.
 func withInterfaces(c *Card) *Card {
 	c.Interfaces = []Interface{
-		{URL: "http://127.0.0.1:8080/a2a", Binding: a2a.BindingJSONRPC, Version: a2a.V10},
-		{URL: "http://127.0.0.1:8080/rest", Binding: a2a.BindingREST, Version: a2a.V10, Tenant: "acme"},
-		{URL: "http://127.0.0.1:8080/a2a", Binding: a2a.BindingJSONRPC, Version: a2a.V03},
+		{URL: "http://127.0.0.1:8080/a2a", Binding: wire.BindingJSONRPC, Version: wire.V10},
+		{URL: "http://127.0.0.1:8080/rest", Binding: wire.BindingREST, Version: wire.V10, Tenant: "acme"},
+		{URL: "http://127.0.0.1:8080/a2a", Binding: wire.BindingJSONRPC, Version: wire.V03},
 	}
 	return c
 }
 
 // fullCard uses every field of the model, including every scheme type.
-func fullCard(d a2a.Dialect) *Card {
+func fullCard(d wire.Dialect) *Card {
 	c := withInterfaces(Generate("Full Agent", 7))
 	c.Dialect = d
 	c.Capabilities.PushNotifications = true
@@ -82,7 +82,7 @@ func TestGenerateShape(t *testing.T) {
 		c := Generate("Shape Agent", seed)
 		require.NoError(t, c.Validate(), "seed %d", seed)
 		assert.Equal(t, "Shape Agent", c.Name)
-		assert.Equal(t, a2a.V10, c.Dialect)
+		assert.Equal(t, wire.V10, c.Dialect)
 		assert.NotEmpty(t, c.Description)
 		assert.Regexp(t, semverRE, c.Version)
 		assert.True(t, c.Capabilities.Streaming)
@@ -141,7 +141,7 @@ func TestValidate(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "skills: at least one skill is required")
 
-	c := fullCard(a2a.V10)
+	c := fullCard(wire.V10)
 	require.NoError(t, c.Validate())
 	c.Skills[1].ID = c.Skills[0].ID
 	c.Security = append(c.Security, map[string][]string{"nope": nil})

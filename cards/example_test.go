@@ -3,8 +3,8 @@ package cards_test
 import (
 	"fmt"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func ExampleGenerate() {
@@ -16,7 +16,7 @@ func ExampleGenerate() {
 	}
 
 	// The server adds its addresses before rendering.
-	c.Interfaces = []cards.Interface{{URL: "http://127.0.0.1:8080/a2a", Binding: a2a.BindingJSONRPC}}
+	c.Interfaces = []cards.Interface{{URL: "http://127.0.0.1:8080/a2a", Binding: wire.BindingJSONRPC}}
 	b, err := cards.Render(c)
 	if err != nil {
 		fmt.Println(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v6"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Media types generated cards declare.
@@ -125,7 +125,7 @@ func generate(name string, seed uint64) *Card {
 		Description: fmt.Sprintf("%s helps teams %s %s %s. %s",
 			name, f.HackerVerb(), f.HackerAdjective(), f.HackerNoun(), sentence(f.HackerPhrase())),
 		Version:            f.AppVersion(),
-		Dialect:            a2a.V10,
+		Dialect:            wire.V10,
 		Provider:           &Provider{Organization: company, URL: "https://" + slug + ".example"},
 		DocumentationURL:   "https://docs." + slug + ".example/agents/" + agentSlug,
 		IconURL:            "https://" + slug + ".example/icons/" + agentSlug + ".png",

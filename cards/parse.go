@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // anyCard is the union of every dialect's card fields, so one decode reads
@@ -59,9 +59,9 @@ func Parse(b []byte) (*Card, error) {
 	return c, nil
 }
 
-func detectDialect(top map[string]json.RawMessage) (a2a.Dialect, error) {
+func detectDialect(top map[string]json.RawMessage) (wire.Dialect, error) {
 	if present(top, "supportedInterfaces") {
-		return a2a.V10, nil
+		return wire.V10, nil
 	}
 	if present(top, "protocolVersion") {
 		var pv string
@@ -70,44 +70,44 @@ func detectDialect(top map[string]json.RawMessage) (a2a.Dialect, error) {
 		}
 		switch {
 		case pv == "0.3" || strings.HasPrefix(pv, "0.3."):
-			return a2a.V03, nil
+			return wire.V03, nil
 		case pv == "0.2" || strings.HasPrefix(pv, "0.2."):
-			return a2a.V02, nil
+			return wire.V02, nil
 		case pv == "0.1" || strings.HasPrefix(pv, "0.1."):
-			return a2a.V01, nil
+			return wire.V01, nil
 		case pv == "1.0" || strings.HasPrefix(pv, "1.0."):
 			// A v1.0 card has no top-level protocolVersion; this one is
 			// read as v1.0 so the missing supportedInterfaces gets named.
-			return a2a.V10, nil
+			return wire.V10, nil
 		}
 		return "", fmt.Errorf("protocolVersion: unsupported version %q", pv)
 	}
 	if present(top, "authentication") {
-		return a2a.V01, nil
+		return wire.V01, nil
 	}
 	for _, k := range v02OnlyKeys {
 		if present(top, k) {
-			return a2a.V02, nil
+			return wire.V02, nil
 		}
 	}
 	var caps struct {
 		Extensions json.RawMessage `json:"extensions"`
 	}
 	if present(top, "capabilities") && json.Unmarshal(top["capabilities"], &caps) == nil && caps.Extensions != nil {
-		return a2a.V02, nil
+		return wire.V02, nil
 	}
-	return a2a.V01, nil
+	return wire.V01, nil
 }
 
 // checkRequired reports every required field the dialect's schema (or, for
 // v1.0, the proto's REQUIRED markers) asks for and the card lacks.
-func checkRequired(d a2a.Dialect, top map[string]json.RawMessage) error {
+func checkRequired(d wire.Dialect, top map[string]json.RawMessage) error {
 	var keys, skillKeys []string
 	switch d {
-	case a2a.V10:
+	case wire.V10:
 		keys = []string{"name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
 		skillKeys = []string{"id", "name", "description", "tags"}
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		keys = []string{"name", "description", "url", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
 		skillKeys = []string{"id", "name", "description", "tags"}
 	default:
@@ -156,7 +156,7 @@ func describeJSONError(err error) error {
 	return err
 }
 
-func fromWire(d a2a.Dialect, w *anyCard) (*Card, error) {
+func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 	c := &Card{
 		Name:               w.Name,
 		Description:        w.Description,
@@ -170,11 +170,11 @@ func fromWire(d a2a.Dialect, w *anyCard) (*Card, error) {
 			PushNotifications: w.Capabilities.PushNotifications,
 		},
 	}
-	if d != a2a.V01 {
+	if d != wire.V01 {
 		c.IconURL = w.IconURL
 		c.Capabilities.ExtendedAgentCard = w.Capabilities.ExtendedAgentCard || w.SupportsAuthenticatedExtendedCard
 	}
-	if d != a2a.V10 {
+	if d != wire.V10 {
 		c.Capabilities.StateTransitionHistory = w.Capabilities.StateTransitionHistory
 	}
 	if w.Provider != nil {
@@ -193,12 +193,12 @@ func fromWire(d a2a.Dialect, w *anyCard) (*Card, error) {
 	}
 
 	var errs []error
-	if d != a2a.V01 {
+	if d != wire.V01 {
 		errs = append(errs, parseExtensions(c, w.Capabilities.Extensions)...)
 	}
 	var err error
 	switch d {
-	case a2a.V10:
+	case wire.V10:
 		c.Interfaces, err = v10InterfacesFromWire(w.SupportedInterfaces)
 		errs = append(errs, err)
 		c.SecuritySchemes, err = schemesFromWire(w.SecuritySchemes)
@@ -210,7 +210,7 @@ func fromWire(d a2a.Dialect, w *anyCard) (*Card, error) {
 			}
 			c.Security = append(c.Security, alt)
 		}
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		c.Interfaces = v03InterfacesFromWire(d, w)
 		c.SecuritySchemes, err = schemesFromWire(w.SecuritySchemes)
 		errs = append(errs, err)
@@ -222,7 +222,7 @@ func fromWire(d a2a.Dialect, w *anyCard) (*Card, error) {
 			c.Security = append(c.Security, alt)
 		}
 	default:
-		c.Interfaces = []Interface{{URL: w.URL, Binding: a2a.BindingJSONRPC, Version: a2a.V01}}
+		c.Interfaces = []Interface{{URL: w.URL, Binding: wire.BindingJSONRPC, Version: wire.V01}}
 		if w.Authentication != nil {
 			c.SecuritySchemes, c.Security = v01SecurityFromWire(w.Authentication)
 		}
@@ -284,8 +284,8 @@ func v10InterfacesFromWire(ins []v10Interface) ([]Interface, error) {
 		}
 		out = append(out, Interface{
 			URL:     in.URL,
-			Binding: a2a.Binding(in.ProtocolBinding),
-			Version: a2a.Dialect(majorMinor(in.ProtocolVersion)),
+			Binding: wire.Binding(in.ProtocolBinding),
+			Version: wire.Dialect(majorMinor(in.ProtocolVersion)),
 			Tenant:  in.Tenant,
 		})
 	}
@@ -295,19 +295,19 @@ func v10InterfacesFromWire(ins []v10Interface) ([]Interface, error) {
 // v03InterfacesFromWire lists url/preferredTransport first, then the
 // additional interfaces without the one entry that repeats the main one (the
 // spec asks agents to include it there).
-func v03InterfacesFromWire(d a2a.Dialect, w *anyCard) []Interface {
-	binding := a2a.Binding(w.PreferredTransport)
+func v03InterfacesFromWire(d wire.Dialect, w *anyCard) []Interface {
+	binding := wire.Binding(w.PreferredTransport)
 	if binding == "" {
-		binding = a2a.BindingJSONRPC // the schema's default
+		binding = wire.BindingJSONRPC // the schema's default
 	}
 	out := []Interface{{URL: w.URL, Binding: binding, Version: d}}
 	skipped := false
 	for _, in := range w.AdditionalInterfaces {
-		if !skipped && in.URL == w.URL && a2a.Binding(in.Transport) == binding {
+		if !skipped && in.URL == w.URL && wire.Binding(in.Transport) == binding {
 			skipped = true
 			continue
 		}
-		out = append(out, Interface{URL: in.URL, Binding: a2a.Binding(in.Transport), Version: d})
+		out = append(out, Interface{URL: in.URL, Binding: wire.Binding(in.Transport), Version: d})
 	}
 	return out
 }

@@ -8,37 +8,37 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // expectedAfterRoundTrip is fullCard(d) without what dialect d's card cannot
 // carry. NeedsInput and InputPrompt are mock behaviour, never on the wire.
-func expectedAfterRoundTrip(d a2a.Dialect) *Card {
+func expectedAfterRoundTrip(d wire.Dialect) *Card {
 	c := fullCard(d)
 	for i := range c.Skills {
 		c.Skills[i].NeedsInput = false
 		c.Skills[i].InputPrompt = ""
 	}
 	switch d {
-	case a2a.V10:
+	case wire.V10:
 		c.Capabilities.StateTransitionHistory = false
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		for i := range c.Interfaces {
 			c.Interfaces[i].Tenant = ""
 			c.Interfaces[i].Version = d
 		}
-		if d == a2a.V02 {
+		if d == wire.V02 {
 			delete(c.SecuritySchemes, "mtls")
 			c.Security = append(c.Security[:1], c.Security[2:]...)
 		}
-	case a2a.V01:
+	case wire.V01:
 		c.IconURL = ""
 		c.Capabilities.Extensions = nil
 		c.Capabilities.ExtendedAgentCard = false
 		for i := range c.Skills {
 			c.Skills[i].EstimatedDuration = 0
 		}
-		c.Interfaces = []Interface{{URL: c.Interfaces[0].URL, Binding: a2a.BindingJSONRPC, Version: a2a.V01}}
+		c.Interfaces = []Interface{{URL: c.Interfaces[0].URL, Binding: wire.BindingJSONRPC, Version: wire.V01}}
 		// v0.1 lists scheme names only.
 		c.SecuritySchemes = map[string]SecurityScheme{
 			"bearer":        {Type: SchemeHTTP, Scheme: "bearer"},
@@ -54,7 +54,7 @@ func expectedAfterRoundTrip(d a2a.Dialect) *Card {
 
 func TestParseRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, d := range a2a.Dialects {
+	for _, d := range wire.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			b, err := Render(fullCard(d))
@@ -73,7 +73,7 @@ func TestParseRoundTrip(t *testing.T) {
 			assert.Equal(t, d, got.Dialect)
 			require.Len(t, got.Skills, len(c.Skills))
 			for i, s := range c.Skills {
-				if d == a2a.V01 {
+				if d == wire.V01 {
 					assert.Zero(t, got.Skills[i].EstimatedDuration)
 				} else {
 					assert.Equal(t, s.EstimatedDuration, got.Skills[i].EstimatedDuration)
@@ -91,11 +91,11 @@ func TestParseRoundTrip(t *testing.T) {
 
 func TestParseHybrid(t *testing.T) {
 	t.Parallel()
-	b, err := RenderHybrid(fullCard(a2a.V10))
+	b, err := RenderHybrid(fullCard(wire.V10))
 	require.NoError(t, err)
 	got, err := Parse(b)
 	require.NoError(t, err)
-	assert.Equal(t, expectedAfterRoundTrip(a2a.V10), got)
+	assert.Equal(t, expectedAfterRoundTrip(wire.V10), got)
 }
 
 func TestParseDetectsDialect(t *testing.T) {
@@ -105,16 +105,16 @@ func TestParseDetectsDialect(t *testing.T) {
 	cases := []struct {
 		name string
 		doc  string
-		want a2a.Dialect
+		want wire.Dialect
 	}{
-		{"v1.0", `{` + common + `,"supportedInterfaces":[{"url":"http://h/a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}`, a2a.V10},
-		{"v0.3", `{` + common + `,"url":"http://h/a","protocolVersion":"0.3.0"}`, a2a.V03},
-		{"v0.3 short", `{` + common + `,"url":"http://h/a","protocolVersion":"0.3"}`, a2a.V03},
-		{"v0.2.5", `{` + common + `,"url":"http://h/a","protocolVersion":"0.2.5"}`, a2a.V02},
-		{"v0.2 without protocolVersion", `{` + common + `,"url":"http://h/a","securitySchemes":{"k":{"type":"apiKey","in":"header","name":"K"}}}`, a2a.V02},
-		{"v0.2 extensions", `{"name":"n","description":"d","version":"1","url":"http://h/a","capabilities":{"extensions":[]},"defaultInputModes":[],"defaultOutputModes":[],` + skills + `}`, a2a.V02},
-		{"v0.1 authentication", `{` + common + `,"url":"http://h/a","authentication":{"schemes":["Bearer"]}}`, a2a.V01},
-		{"v0.1 plain", `{"name":"n","url":"http://h/a","version":"1","capabilities":{},"skills":[{"id":"s","name":"S"}]}`, a2a.V01},
+		{"v1.0", `{` + common + `,"supportedInterfaces":[{"url":"http://h/a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}`, wire.V10},
+		{"v0.3", `{` + common + `,"url":"http://h/a","protocolVersion":"0.3.0"}`, wire.V03},
+		{"v0.3 short", `{` + common + `,"url":"http://h/a","protocolVersion":"0.3"}`, wire.V03},
+		{"v0.2.5", `{` + common + `,"url":"http://h/a","protocolVersion":"0.2.5"}`, wire.V02},
+		{"v0.2 without protocolVersion", `{` + common + `,"url":"http://h/a","securitySchemes":{"k":{"type":"apiKey","in":"header","name":"K"}}}`, wire.V02},
+		{"v0.2 extensions", `{"name":"n","description":"d","version":"1","url":"http://h/a","capabilities":{"extensions":[]},"defaultInputModes":[],"defaultOutputModes":[],` + skills + `}`, wire.V02},
+		{"v0.1 authentication", `{` + common + `,"url":"http://h/a","authentication":{"schemes":["Bearer"]}}`, wire.V01},
+		{"v0.1 plain", `{"name":"n","url":"http://h/a","version":"1","capabilities":{},"skills":[{"id":"s","name":"S"}]}`, wire.V01},
 	}
 	for _, tc := range cases {
 		got, err := Parse([]byte(tc.doc))
@@ -138,8 +138,8 @@ func TestParseHandWrittenV03(t *testing.T) {
 	}`))
 	require.NoError(t, err)
 	assert.Equal(t, []Interface{
-		{URL: "https://recipes.example/a2a", Binding: a2a.BindingJSONRPC, Version: a2a.V03},
-		{URL: "https://recipes.example/rest", Binding: a2a.BindingREST, Version: a2a.V03},
+		{URL: "https://recipes.example/a2a", Binding: wire.BindingJSONRPC, Version: wire.V03},
+		{URL: "https://recipes.example/rest", Binding: wire.BindingREST, Version: wire.V03},
 	}, got.Interfaces, "preferredTransport defaults to JSONRPC")
 	assert.True(t, got.Capabilities.StateTransitionHistory)
 	assert.Equal(t, SecurityScheme{Type: SchemeOAuth2, TokenURL: "https://auth.example/token"}, got.SecuritySchemes["auth"])
@@ -223,7 +223,7 @@ func TestParseDurationExtension(t *testing.T) {
 
 func TestParseNeverPanics(t *testing.T) {
 	t.Parallel()
-	b, err := Render(fullCard(a2a.V10))
+	b, err := Render(fullCard(wire.V10))
 	require.NoError(t, err)
 	// Every prefix of a valid card is malformed JSON; none may panic.
 	for i := range len(b) {

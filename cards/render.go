@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Wire protocolVersion strings of the card shapes Render produces.
@@ -32,13 +32,13 @@ func Render(c *Card) ([]byte, error) {
 	}
 	var v any
 	switch c.Dialect {
-	case a2a.V10:
+	case wire.V10:
 		v = renderV10(c)
-	case a2a.V03:
+	case wire.V03:
 		v = renderV03(c, protocolVersionV03, true)
-	case a2a.V02:
+	case wire.V02:
 		v = renderV03(c, protocolVersionV02, false)
-	case a2a.V01:
+	case wire.V01:
 		v = renderV01(c)
 	default:
 		return nil, fmt.Errorf("render card: dialect: unknown dialect %q", c.Dialect)
@@ -65,7 +65,7 @@ func RenderHybrid(c *Card) ([]byte, error) {
 		return nil, fmt.Errorf("render hybrid card: %w", c.Validate())
 	}
 	cp := *c
-	cp.Dialect = a2a.V10 // the hybrid's shape does not depend on it
+	cp.Dialect = wire.V10 // the hybrid's shape does not depend on it
 	c = &cp
 	if err := c.ValidateForRender(); err != nil {
 		return nil, fmt.Errorf("render hybrid card: %w", err)
@@ -73,7 +73,7 @@ func RenderHybrid(c *Card) ([]byte, error) {
 	v10 := renderV10(c)
 	primary := c.Interfaces[0]
 	for _, in := range c.Interfaces {
-		if in.Version == a2a.V03 {
+		if in.Version == wire.V03 {
 			primary = in
 			break
 		}
@@ -134,7 +134,7 @@ func renderV10(c *Card) v10Card {
 	for _, in := range c.Interfaces {
 		ver := in.Version
 		if ver == "" {
-			ver = a2a.V10
+			ver = wire.V10
 		}
 		out.SupportedInterfaces = append(out.SupportedInterfaces, v10Interface{
 			URL:             in.URL,

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func decodeMap(t *testing.T, b []byte) map[string]any {
@@ -21,7 +21,7 @@ func decodeMap(t *testing.T, b []byte) map[string]any {
 
 func TestRenderValidAgainstSchema(t *testing.T) {
 	t.Parallel()
-	for _, d := range a2a.Dialects {
+	for _, d := range wire.Dialects {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			for seed := range uint64(10) {
@@ -54,18 +54,18 @@ func TestRenderValidAgainstSchema(t *testing.T) {
 // card of the wrong generation, so passing them means something.
 func TestSchemaCheckIsNotVacuous(t *testing.T) {
 	t.Parallel()
-	v10, err := Render(fullCard(a2a.V10))
+	v10, err := Render(fullCard(wire.V10))
 	require.NoError(t, err)
-	v03, err := Render(fullCard(a2a.V03))
+	v03, err := Render(fullCard(wire.V03))
 	require.NoError(t, err)
-	assert.Error(t, schemacheck.Validate(a2a.V03, "AgentCard", v10))
-	assert.Error(t, schemacheck.Validate(a2a.V10, "AgentCard", v03))
-	assert.Error(t, schemacheck.Validate(a2a.V02, "AgentCard", v03), "v0.2.6 has no mutualTLS scheme")
+	assert.Error(t, schemacheck.Validate(wire.V03, "AgentCard", v10))
+	assert.Error(t, schemacheck.Validate(wire.V10, "AgentCard", v03))
+	assert.Error(t, schemacheck.Validate(wire.V02, "AgentCard", v03), "v0.2.6 has no mutualTLS scheme")
 }
 
 func TestRenderV10Shape(t *testing.T) {
 	t.Parallel()
-	b, err := Render(fullCard(a2a.V10))
+	b, err := Render(fullCard(wire.V10))
 	require.NoError(t, err)
 	m := decodeMap(t, b)
 
@@ -87,7 +87,7 @@ func TestRenderV10Shape(t *testing.T) {
 	require.Len(t, exts, 2)
 	dur := exts[1].(map[string]any)
 	assert.Equal(t, DurationExtensionURI, dur["uri"])
-	c := fullCard(a2a.V10)
+	c := fullCard(wire.V10)
 	params := dur["params"].(map[string]any)
 	require.Len(t, params, len(c.Skills))
 	for _, s := range c.Skills {
@@ -120,7 +120,7 @@ func TestRenderV10Shape(t *testing.T) {
 
 func TestRenderV03Shape(t *testing.T) {
 	t.Parallel()
-	b, err := Render(fullCard(a2a.V03))
+	b, err := Render(fullCard(wire.V03))
 	require.NoError(t, err)
 	m := decodeMap(t, b)
 
@@ -155,7 +155,7 @@ func TestRenderV03Shape(t *testing.T) {
 
 func TestRenderV02DropsWhatV026Lacks(t *testing.T) {
 	t.Parallel()
-	b, err := Render(fullCard(a2a.V02))
+	b, err := Render(fullCard(wire.V02))
 	require.NoError(t, err)
 	m := decodeMap(t, b)
 	assert.Equal(t, "0.2.6", m["protocolVersion"])
@@ -175,7 +175,7 @@ func TestRenderV02DropsWhatV026Lacks(t *testing.T) {
 
 func TestRenderV01Shape(t *testing.T) {
 	t.Parallel()
-	b, err := Render(fullCard(a2a.V01))
+	b, err := Render(fullCard(wire.V01))
 	require.NoError(t, err)
 	m := decodeMap(t, b)
 	allowed := []string{"name", "description", "url", "provider", "version", "documentationUrl", "capabilities",
@@ -190,12 +190,12 @@ func TestRenderV01Shape(t *testing.T) {
 
 func TestRenderHybrid(t *testing.T) {
 	t.Parallel()
-	c := fullCard(a2a.V10)
+	c := fullCard(wire.V10)
 	b, err := RenderHybrid(c)
 	require.NoError(t, err)
 
-	require.NoError(t, schemacheck.Validate(a2a.V03, "AgentCard", b), "a v0.3 client can read it")
-	err = schemacheck.Validate(a2a.V10, "AgentCard", b)
+	require.NoError(t, schemacheck.Validate(wire.V03, "AgentCard", b), "a v0.3 client can read it")
+	err = schemacheck.Validate(wire.V10, "AgentCard", b)
 	require.Error(t, err, "the v0.3 fields are additional properties to the strict v1.0 schema")
 
 	m := decodeMap(t, b)
@@ -225,7 +225,7 @@ func TestRenderHybrid(t *testing.T) {
 	}
 	stripped, err := json.Marshal(m)
 	require.NoError(t, err)
-	schemacheck.Require(t, a2a.V10, "AgentCard", stripped)
+	schemacheck.Require(t, wire.V10, "AgentCard", stripped)
 
 	_, err = RenderHybrid(Generate("no-interfaces", 1))
 	assert.ErrorContains(t, err, "interfaces")
@@ -239,7 +239,7 @@ func TestRenderHybrid(t *testing.T) {
 
 func TestRenderDeterministic(t *testing.T) {
 	t.Parallel()
-	for _, d := range a2a.Dialects {
+	for _, d := range wire.Dialects {
 		first, err := Render(fullCard(d))
 		require.NoError(t, err)
 		for range 20 {
@@ -248,10 +248,10 @@ func TestRenderDeterministic(t *testing.T) {
 			require.Equal(t, string(first), string(b), "dialect %s", d)
 		}
 	}
-	first, err := RenderHybrid(fullCard(a2a.V10))
+	first, err := RenderHybrid(fullCard(wire.V10))
 	require.NoError(t, err)
 	for range 20 {
-		b, err := RenderHybrid(fullCard(a2a.V10))
+		b, err := RenderHybrid(fullCard(wire.V10))
 		require.NoError(t, err)
 		require.Equal(t, string(first), string(b))
 	}

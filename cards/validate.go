@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Security scheme types the model knows (the v0.3 `type` values).
@@ -38,7 +38,7 @@ func (c *Card) Validate() error {
 	if c.Version == "" {
 		bad("version", "required")
 	}
-	if c.Dialect != "" && !slices.Contains(a2a.Dialects, c.Dialect) {
+	if c.Dialect != "" && !slices.Contains(wire.Dialects, c.Dialect) {
 		bad("dialect", "unknown dialect %q", c.Dialect)
 	}
 	if c.Provider != nil {

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // run is everything the checks judge about one scenario run: the journal
@@ -49,8 +49,8 @@ type taskFacts struct {
 // t (zero t: ever), with its entry. A terminal state is final: states the
 // agent emitted after one (transition-after-terminal) are its own breach of
 // the contract and do not reopen the task for the client.
-func (tf *taskFacts) lastState(t time.Time) (a2a.TaskState, server.Entry) {
-	var st a2a.TaskState
+func (tf *taskFacts) lastState(t time.Time) (wire.TaskState, server.Entry) {
+	var st wire.TaskState
 	var at server.Entry
 	for _, e := range tf.events {
 		if !t.IsZero() && e.Time.After(t) || st.Terminal() {
@@ -77,7 +77,7 @@ func (tf *taskFacts) canceledBefore(t time.Time) (server.Entry, bool) {
 func (r *run) analyse() {
 	byID := map[string]*taskFacts{}
 	for _, e := range r.journal {
-		if e.Kind == server.EntryResponse && (e.Op == a2a.OpSend || e.Op == a2a.OpStream) && e.TaskID != "" && e.ErrorCode == 0 {
+		if e.Kind == server.EntryResponse && (e.Op == wire.OpSend || e.Op == wire.OpStream) && e.TaskID != "" && e.ErrorCode == 0 {
 			if _, ok := byID[e.TaskID]; !ok {
 				tf := &taskFacts{ID: e.TaskID, ContextID: e.ContextID, Agent: e.Agent, started: e}
 				byID[e.TaskID] = tf
@@ -99,13 +99,13 @@ func (r *run) analyse() {
 			if tf.ContextID == "" {
 				tf.ContextID = e.ContextID
 			}
-		case e.Kind == server.EntryRequest && e.Op == a2a.OpCancelTask:
+		case e.Kind == server.EntryRequest && e.Op == wire.OpCancelTask:
 			tf.cancels = append(tf.cancels, e)
-		case e.Kind == server.EntryRequest && e.Op == a2a.OpGetTask:
+		case e.Kind == server.EntryRequest && e.Op == wire.OpGetTask:
 			tf.polls = append(tf.polls, e)
-		case e.Kind == server.EntryRequest && e.Op == a2a.OpSubscribe:
+		case e.Kind == server.EntryRequest && e.Op == wire.OpSubscribe:
 			tf.subscribes = append(tf.subscribes, e)
-		case e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream) && e.RefTaskID == tf.ID:
+		case e.Kind == server.EntryRequest && (e.Op == wire.OpSend || e.Op == wire.OpStream) && e.RefTaskID == tf.ID:
 			tf.messages = append(tf.messages, e)
 		}
 	}
@@ -168,7 +168,7 @@ func (r *run) task(id string) *taskFacts {
 }
 
 func isSend(e server.Entry) bool {
-	return e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream)
+	return e.Kind == server.EntryRequest && (e.Op == wire.OpSend || e.Op == wire.OpStream)
 }
 
 // agentsCalled lists the agents the client made A2A calls to, in order of

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func judgeExitsInTime(r *run) verdict {
@@ -67,9 +67,9 @@ func tail(s string) string {
 func strconvQuote(s string) string { return strconv.Quote(s) }
 
 // stateOutcomes are the outcomes that name a task state.
-var stateOutcomes = map[string]a2a.TaskState{
-	"completed": a2a.StateCompleted, "failed": a2a.StateFailed, "canceled": a2a.StateCanceled,
-	"rejected": a2a.StateRejected, "input-required": a2a.StateInputRequired, "auth-required": a2a.StateAuthRequired,
+var stateOutcomes = map[string]wire.TaskState{
+	"completed": wire.StateCompleted, "failed": wire.StateFailed, "canceled": wire.StateCanceled,
+	"rejected": wire.StateRejected, "input-required": wire.StateInputRequired, "auth-required": wire.StateAuthRequired,
 }
 
 func judgeTruthfulOutcome(r *run) verdict {
@@ -109,7 +109,7 @@ func judgeTruthfulOutcome(r *run) verdict {
 	} else if !slices.ContainsFunc(r.tasks, matches) {
 		return fail(ev, "the client reported %q but no task it started was %s when it exited; %s", o.Outcome, want, r.statesSummary())
 	}
-	if want == a2a.StateCompleted && len(r.sc.Agents) > 1 {
+	if want == wire.StateCompleted && len(r.sc.Agents) > 1 {
 		for _, agent := range r.sc.Agents {
 			if !slices.ContainsFunc(r.tasks, func(tf *taskFacts) bool { return tf.Agent == agent && matches(tf) }) {
 				return fail(ev, "the client reported completed but agent %s completed no task of it; %s", agent, r.statesSummary())
@@ -197,7 +197,7 @@ func judgeBoundedPolling(r *run) verdict {
 		var terminal server.Entry
 		for _, e := range r.journal {
 			if e.Kind == server.EntryResponse && e.TaskID == tf.ID && e.State.Terminal() && e.ErrorCode == 0 &&
-				(e.Op == a2a.OpSend || e.Op == a2a.OpGetTask || e.Op == a2a.OpCancelTask) {
+				(e.Op == wire.OpSend || e.Op == wire.OpGetTask || e.Op == wire.OpCancelTask) {
 				terminal = e
 				break
 			}
@@ -225,7 +225,7 @@ func judgeContinuation(r *run) verdict {
 	asked := 0
 	for _, tf := range r.tasks {
 		for _, e := range tf.events {
-			if e.State != a2a.StateInputRequired || e.Time.After(r.exit) {
+			if e.State != wire.StateInputRequired || e.Time.After(r.exit) {
 				continue
 			}
 			asked++
@@ -412,12 +412,12 @@ func judgeDeclaredInterface(r *run) verdict {
 		for _, in := range card.Interfaces {
 			declared = append(declared, fmt.Sprintf("%s %s (%s)", in.Binding, in.URL, in.Version))
 			switch in.Binding {
-			case a2a.BindingJSONRPC:
+			case wire.BindingJSONRPC:
 				if w.Method == http.MethodPost && strings.TrimSuffix(url, "/") == strings.TrimSuffix(in.URL, "/") &&
-					(w.RPCMethod == "" || v10Method(w) == (in.Version == a2a.V10)) {
+					(w.RPCMethod == "" || v10Method(w) == (in.Version == wire.V10)) {
 					ok = true
 				}
-			case a2a.BindingREST:
+			case wire.BindingREST:
 				if strings.HasPrefix(url, strings.TrimSuffix(in.URL, "/")+"/") {
 					ok = true
 				}
@@ -517,7 +517,7 @@ func judgeDuplicates(r *run) verdict {
 	for _, tf := range r.tasks {
 		asked := 0
 		for _, e := range tf.events {
-			if e.State == a2a.StateInputRequired {
+			if e.State == wire.StateInputRequired {
 				asked++
 			}
 		}

@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // underclaimingMock serves an agent that has streaming, push and an
@@ -32,7 +32,7 @@ func underclaimingMock(t *testing.T, spec string) *server.Server {
 }
 
 // ops counts the A2A requests of op the mock received.
-func ops(s *server.Server, op mocka2a.Op) int {
+func ops(s *server.Server, op wire.Op) int {
 	n := 0
 	for _, e := range s.Journal().Entries() {
 		if e.Kind == server.EntryRequest && e.Op == op {
@@ -69,9 +69,9 @@ func TestBehaviorCardUnderclaims(t *testing.T) {
 			require.Nil(t, r.Error, r.Raw)
 			assert.Equal(t, []string{"task:TASK_STATE_COMPLETED"}, r.eventKinds(), tr)
 		}
-		assert.Zero(t, ops(s, mocka2a.OpStream), "no SDK asked to stream")
-		assert.Zero(t, ops(s, mocka2a.OpExtendedCard))
-		assert.Equal(t, 2, ops(s, mocka2a.OpListPushConfigs))
+		assert.Zero(t, ops(s, wire.OpStream), "no SDK asked to stream")
+		assert.Zero(t, ops(s, wire.OpExtendedCard))
+		assert.Equal(t, 2, ops(s, wire.OpListPushConfigs))
 	})
 	t.Run("protocol-version", func(t *testing.T) {
 		t.Parallel()
@@ -125,7 +125,7 @@ func TestBehaviorTenant(t *testing.T) {
 			}
 			rest := 0
 			for _, e := range m.Journal() {
-				if e.Kind == server.EntryRequest && e.Binding == mocka2a.BindingREST && !strings.Contains(e.Path, "/globex/") {
+				if e.Kind == server.EntryRequest && e.Binding == wire.BindingREST && !strings.Contains(e.Path, "/globex/") {
 					rest++
 					assert.Contains(t, e.Path, "/rest/acme/", "HTTP+JSON requests carry the tenant prefix")
 				}

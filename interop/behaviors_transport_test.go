@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // v1ClientWith is v1Client with a given HTTP client and extra options, for
@@ -400,7 +400,7 @@ func TestBehaviorTransportHonestOutOfScope(t *testing.T) {
 		assert.Equal(t, task.ID, got.ID)
 		for _, e := range m.Journal() {
 			if e.Kind == server.EntryRequest && e.Op != "" {
-				assert.Equal(t, mocka2a.V10, e.Dialect)
+				assert.Equal(t, wire.V10, e.Dialect)
 			}
 		}
 	})

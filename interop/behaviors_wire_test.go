@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 	v03 "github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -309,9 +309,9 @@ func TestBehaviorSubscribeMethod(t *testing.T) {
 					c.Skills = append([]cards.Skill{{ID: "slow", Name: "Slow", Description: "Works 3s.", Tags: []string{"slow"}}}, c.Skills...)
 				}),
 				testkit.WithTimeline("agent", "slow", timeline.Timeline{
-					{Kind: timeline.StepState, State: mocka2a.StateSubmitted},
-					{Kind: timeline.StepState, State: mocka2a.StateWorking},
-					{Kind: timeline.StepState, State: mocka2a.StateCompleted, After: 3 * time.Second},
+					{Kind: timeline.StepState, State: wire.StateSubmitted},
+					{Kind: timeline.StepState, State: wire.StateWorking},
+					{Kind: timeline.StepState, State: wire.StateCompleted, After: 3 * time.Second},
 				}))
 			c, _ := v1Client(t, m.URL, v1Bindings[1])
 			start := func() string {
@@ -335,7 +335,7 @@ func TestBehaviorSubscribeMethod(t *testing.T) {
 				}
 			}
 			for _, e := range m.Journal() {
-				if e.Kind == server.EntryRequest && e.Op == mocka2a.OpSubscribe {
+				if e.Kind == server.EntryRequest && e.Op == wire.OpSubscribe {
 					assert.Equal(t, "POST /tasks/{id}:subscribe", e.Method, "neither SDK tries GET or the legacy path")
 				}
 			}

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // TestV1ClientCompatV03Agent is the migration case: an application on
@@ -79,7 +79,7 @@ func TestV1ClientCompatV03Agent(t *testing.T) {
 
 	for _, e := range s.Journal().Entries() {
 		if e.Kind == server.EntryRequest && e.Op != "" {
-			assert.Equal(t, mocka2a.V03, e.Dialect, "request %d (%s %s)", e.Request, e.Method, e.Op)
+			assert.Equal(t, wire.V03, e.Dialect, "request %d (%s %s)", e.Request, e.Method, e.Op)
 		}
 	}
 }

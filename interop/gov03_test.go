@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // v03Agent is an agent whose card is rendered in the v0.3 shape
@@ -20,7 +20,7 @@ import (
 // pushNotificationConfig methods can be exercised too.
 func v03Agent(name string, seed uint64) server.AgentConfig {
 	return agentWith(name, seed, func(c *cards.Card) {
-		c.Dialect = mocka2a.V03
+		c.Dialect = wire.V03
 		c.Capabilities.PushNotifications = true
 	})
 }
@@ -49,8 +49,8 @@ func assertV03(t *testing.T, s *server.Server) {
 			continue
 		}
 		n++
-		assert.Equal(t, mocka2a.V03, e.Dialect, "request %d (%s %s)", e.Request, e.Method, e.Op)
-		assert.Equal(t, mocka2a.BindingJSONRPC, e.Binding)
+		assert.Equal(t, wire.V03, e.Dialect, "request %d (%s %s)", e.Request, e.Method, e.Op)
+		assert.Equal(t, wire.BindingJSONRPC, e.Binding)
 	}
 	assert.Positive(t, n)
 }

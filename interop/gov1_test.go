@@ -13,16 +13,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // v1Binding is one v1.0 transport the SDK can be forced onto.
 type v1Binding struct {
 	name     string
 	protocol a2a.TransportProtocol
-	mock     mocka2a.Binding
+	mock     wire.Binding
 	option   func(*testing.T) a2aclient.FactoryOption
 }
 
@@ -31,11 +31,11 @@ type v1Binding struct {
 // back to the other interface the card declares.
 var v1Bindings = []v1Binding{
 	{
-		name: "JSONRPC", protocol: a2a.TransportProtocolJSONRPC, mock: mocka2a.BindingJSONRPC,
+		name: "JSONRPC", protocol: a2a.TransportProtocolJSONRPC, mock: wire.BindingJSONRPC,
 		option: func(t *testing.T) a2aclient.FactoryOption { return a2aclient.WithJSONRPCTransport(httpClient(t)) },
 	},
 	{
-		name: "REST", protocol: a2a.TransportProtocolHTTPJSON, mock: mocka2a.BindingREST,
+		name: "REST", protocol: a2a.TransportProtocolHTTPJSON, mock: wire.BindingREST,
 		option: func(t *testing.T) a2aclient.FactoryOption { return a2aclient.WithRESTTransport(httpClient(t)) },
 	},
 }
@@ -75,7 +75,7 @@ func assertBinding(t *testing.T, s *server.Server, b v1Binding) {
 		}
 		n++
 		assert.Equal(t, b.mock, e.Binding, "request %d (%s) came over the wrong binding", e.Request, e.Op)
-		assert.Equal(t, mocka2a.V10, e.Dialect, "request %d (%s) was read in the wrong dialect", e.Request, e.Op)
+		assert.Equal(t, wire.V10, e.Dialect, "request %d (%s) was read in the wrong dialect", e.Request, e.Op)
 	}
 	assert.Positive(t, n, "the journal records no A2A request")
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Issue 9, item 1: a blocking continuation answers with the state the task
@@ -26,14 +26,14 @@ func TestIssue9BlockingContinuation(t *testing.T) {
 	t.Parallel()
 	sw, err := behaviors.Parse("skip-working")
 	require.NoError(t, err)
-	cfg := func(d mocka2a.Dialect) (server.Config, string) {
+	cfg := func(d wire.Dialect) (server.Config, string) {
 		var skill string
 		ac := agentWith("asker", 91, func(c *cards.Card) { c.Dialect = d; skill = inputSkill(c) })
 		ac.Behaviors = []behaviors.Behavior{sw}
 		return server.Config{Seed: 91, StepDelay: 20 * time.Millisecond, Agents: []server.AgentConfig{ac}}, skill
 	}
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		sc, skill := cfg(mocka2a.V10)
+		sc, skill := cfg(wire.V10)
 		s := startMock(t, sc)
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
@@ -49,7 +49,7 @@ func TestIssue9BlockingContinuation(t *testing.T) {
 	})
 	t.Run("v0.3", func(t *testing.T) {
 		t.Parallel()
-		sc, skill := cfg(mocka2a.V03)
+		sc, skill := cfg(wire.V03)
 		s := startMock(t, sc)
 		c, _ := v03Client(t, s.URL())
 		ctx := testCtx(t)
@@ -76,7 +76,7 @@ func TestIssue9BlockingContinuation(t *testing.T) {
 func TestIssue9V03ClientOfV01Agent(t *testing.T) {
 	t.Parallel()
 	s := startMock(t, server.Config{Seed: 92, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{
-		agentWith("old", 92, func(c *cards.Card) { c.Dialect = mocka2a.V01 })}})
+		agentWith("old", 92, func(c *cards.Card) { c.Dialect = wire.V01 })}})
 	ctx := testCtx(t)
 	hc := httpClient(t)
 	c, err := v03client.NewFromEndpoints(ctx, []v03.AgentInterface{{Transport: v03.TransportProtocolJSONRPC, URL: s.URL() + "/"}},
@@ -104,14 +104,14 @@ func TestIssue9V03ClientOfV01Agent(t *testing.T) {
 // refused instead of being delivered.
 func TestIssue9CapabilityBeforeParameters(t *testing.T) {
 	t.Parallel()
-	noCaps := func(d mocka2a.Dialect) server.Config {
+	noCaps := func(d wire.Dialect) server.Config {
 		return server.Config{Seed: 93, StepDelay: -1, Agents: []server.AgentConfig{agentWith("plain", 93, func(c *cards.Card) {
 			c.Dialect = d
 			c.Capabilities.PushNotifications, c.Capabilities.Streaming = false, false
 		})}}
 	}
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, noCaps(mocka2a.V10))
+		s := startMock(t, noCaps(wire.V10))
 		// From the endpoint, as a client that did not read the card: the
 		// SDK cannot refuse locally, the agent has to.
 		c, err := a2aclient.NewFromEndpoints(testCtx(t), []*a2a.AgentInterface{a2a.NewAgentInterface(endpointOf(s, b), b.protocol)},
@@ -134,7 +134,7 @@ func TestIssue9CapabilityBeforeParameters(t *testing.T) {
 	})
 	t.Run("v0.3", func(t *testing.T) {
 		t.Parallel()
-		s := startMock(t, noCaps(mocka2a.V03))
+		s := startMock(t, noCaps(wire.V03))
 		c, _ := v03Client(t, s.URL())
 		ctx := testCtx(t)
 		_, err := c.SetTaskPushConfig(ctx, &v03.TaskPushConfig{TaskID: ""})
@@ -149,7 +149,7 @@ func TestIssue9CapabilityBeforeParameters(t *testing.T) {
 
 // endpointOf is the URL the card declares for binding b.
 func endpointOf(s *server.Server, b v1Binding) string {
-	if b.mock == mocka2a.BindingREST {
+	if b.mock == wire.BindingREST {
 		return s.URL() + "/rest"
 	}
 	return s.URL() + "/"
@@ -182,7 +182,7 @@ func TestIssue9RESTAtAgentRoot(t *testing.T) {
 	}
 	for _, e := range s.Journal().Entries() {
 		if e.Kind == server.EntryRequest && e.Op != "" {
-			assert.Equal(t, mocka2a.BindingREST, e.Binding, "request %d (%s)", e.Request, e.Method)
+			assert.Equal(t, wire.BindingREST, e.Binding, "request %d (%s)", e.Request, e.Method)
 		}
 	}
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // jsSDKVersion is the @a2a-js/sdk version pinned in js/package.json and the
@@ -131,8 +131,8 @@ func jsAgent() (server.AgentConfig, string) {
 		Name: "js-peer",
 		Card: c,
 		Timelines: map[string]timeline.Timeline{slowSkillID: {
-			{Kind: timeline.StepState, State: mocka2a.StateSubmitted},
-			{Kind: timeline.StepState, State: mocka2a.StateWorking},
+			{Kind: timeline.StepState, State: wire.StateSubmitted},
+			{Kind: timeline.StepState, State: wire.StateWorking},
 			{Kind: timeline.StepStop},
 		}},
 	}, input
@@ -161,8 +161,8 @@ func TestJSClient(t *testing.T) {
 
 	for i, want := range []struct {
 		transport string
-		binding   mocka2a.Binding
-	}{{"JSONRPC", mocka2a.BindingJSONRPC}, {"HTTP+JSON", mocka2a.BindingREST}} {
+		binding   wire.Binding
+	}{{"JSONRPC", wire.BindingJSONRPC}, {"HTTP+JSON", wire.BindingREST}} {
 		r := sum.Runs[i]
 		t.Run(want.transport, func(t *testing.T) {
 			assert.Equal(t, want.transport, r.Transport)
@@ -233,14 +233,14 @@ func TestJSClient(t *testing.T) {
 	}
 
 	// The mock saw every call over the binding the run forced, in v1.0.
-	bindings := map[mocka2a.Binding]int{}
+	bindings := map[wire.Binding]int{}
 	for _, e := range s.Journal().Entries() {
 		if e.Kind == server.EntryRequest && e.Op != "" {
 			bindings[e.Binding]++
-			assert.Equal(t, mocka2a.V10, e.Dialect, "request %d (%s)", e.Request, e.Op)
+			assert.Equal(t, wire.V10, e.Dialect, "request %d (%s)", e.Request, e.Op)
 		}
 	}
-	assert.Positive(t, bindings[mocka2a.BindingJSONRPC])
-	assert.Positive(t, bindings[mocka2a.BindingREST])
+	assert.Positive(t, bindings[wire.BindingJSONRPC])
+	assert.Positive(t, bindings[wire.BindingREST])
 	assert.Len(t, bindings, 2)
 }

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	mocka2a "github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // pushAgent is an agent declaring push notifications whose first skill
@@ -66,7 +66,7 @@ func TestV1PushDelivery(t *testing.T) {
 		done := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next})
 		require.Equal(t, a2a.TaskStateCompleted, done.Status.State)
 
-		hook.AssertReceivedStates(t, string(task.ID), mocka2a.StateWorking, mocka2a.StateCompleted)
+		hook.AssertReceivedStates(t, string(task.ID), wire.StateWorking, wire.StateCompleted)
 		for _, p := range hook.ReceivedFor(string(task.ID)) {
 			assert.Equal(t, "tok-61", p.Header.Get("A2A-Notification-Token"))
 			assert.Equal(t, "Bearer cred-61", p.Header.Get("Authorization"))

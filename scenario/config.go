@@ -8,11 +8,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Config builds the server configuration the scenario describes, resolving
@@ -105,7 +105,7 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 	set(&c.DocumentationURL, cs.DocumentationURL)
 	set(&c.IconURL, cs.IconURL)
 	if cs.Dialect != "" {
-		c.Dialect = a2a.Dialect(cs.Dialect)
+		c.Dialect = wire.Dialect(cs.Dialect)
 	}
 	if cs.Provider != nil {
 		c.Provider = &cards.Provider{Organization: cs.Provider.Organization, URL: cs.Provider.URL}
@@ -318,20 +318,20 @@ func (s *Scenario) step(st StepSpec, path string, ps *problems) (timeline.Step, 
 	}
 	switch kinds[0] {
 	case "state":
-		out.Kind, out.State, out.Message, out.Final = timeline.StepState, a2a.TaskState(st.State), st.Message, st.Final
+		out.Kind, out.State, out.Message, out.Final = timeline.StepState, wire.TaskState(st.State), st.Message, st.Final
 		misplaced("append", st.Append, "artifact")
 		misplaced("lastChunk", st.LastChunk, "artifact")
 	case "artifact":
 		a := st.Artifact
-		art := &a2a.Artifact{ArtifactID: a.ID, Name: a.Name, Description: a.Description}
+		art := &wire.Artifact{ArtifactID: a.ID, Name: a.Name, Description: a.Description}
 		if art.ArtifactID == "" {
 			art.ArtifactID = "result"
 		}
 		if a.Text != "" {
-			art.Parts = append(art.Parts, a2a.TextPart(a.Text))
+			art.Parts = append(art.Parts, wire.TextPart(a.Text))
 		}
 		if a.Data != nil {
-			art.Parts = append(art.Parts, a2a.Part{Kind: a2a.PartData, Data: jsonable(a.Data)})
+			art.Parts = append(art.Parts, wire.Part{Kind: wire.PartData, Data: jsonable(a.Data)})
 		}
 		if len(art.Parts) == 0 {
 			ps.add(s.pos.at(path+".artifact"), path+".artifact", "an artifact needs text or data")

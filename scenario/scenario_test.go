@@ -15,10 +15,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // problemsOf parses and configures src and returns the rendered problems.
@@ -215,7 +215,7 @@ agents:
 	a, b := bs[0].(*behaviors.Scoped), bs[1].(*behaviors.Scoped)
 	assert.Equal(t, a.Behavior, b.Behavior)
 	assert.Equal(t, a.Scope, b.Scope)
-	assert.Equal(t, []a2a.Op{"stream", "subscribe"}, b.Scope.Ops)
+	assert.Equal(t, []wire.Op{"stream", "subscribe"}, b.Scope.Ops)
 }
 
 func TestConfigTranslatesEverything(t *testing.T) {
@@ -262,7 +262,7 @@ agents:
 	ac := cfg.Agents[0]
 	c := ac.Card
 	assert.Equal(t, "Alpha", c.Name)
-	assert.Equal(t, a2a.V10, c.Dialect, "an unquoted 1.0 is the dialect 1.0")
+	assert.Equal(t, wire.V10, c.Dialect, "an unquoted 1.0 is the dialect 1.0")
 	assert.True(t, c.Capabilities.PushNotifications)
 	assert.True(t, c.Capabilities.Streaming, "unset capabilities keep the generated value")
 	require.Len(t, c.Skills, 1)
@@ -277,9 +277,9 @@ agents:
 	assert.False(t, sc.Continuation)
 	f := false
 	assert.Equal(t, timeline.Timeline{
-		{Kind: timeline.StepState, State: a2a.StateSubmitted},
-		{Kind: timeline.StepState, State: a2a.StateWorking, After: 50 * time.Millisecond, Message: "busy", Final: &f},
-		{Kind: timeline.StepArtifact, Artifact: &a2a.Artifact{ArtifactID: "r", Parts: []a2a.Part{a2a.TextPart("a"), {Kind: a2a.PartData, Data: map[string]any{"n": uint64(1)}}}}, Append: true, LastChunk: true},
+		{Kind: timeline.StepState, State: wire.StateSubmitted},
+		{Kind: timeline.StepState, State: wire.StateWorking, After: 50 * time.Millisecond, Message: "busy", Final: &f},
+		{Kind: timeline.StepArtifact, Artifact: &wire.Artifact{ArtifactID: "r", Parts: []wire.Part{wire.TextPart("a"), {Kind: wire.PartData, Data: map[string]any{"n": uint64(1)}}}}, Append: true, LastChunk: true},
 		{Kind: timeline.StepHoldStream},
 	}, sc.Timeline)
 	assert.True(t, ac.Scripts[1].Continuation)

@@ -13,11 +13,11 @@ import (
 
 	"github.com/brianvoe/gofakeit/v6"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // agent is one hosted fake agent: its card, its tasks and its seeded sources.
@@ -51,7 +51,7 @@ type agent struct {
 	sentences []string
 	tasks     map[string]*taskEntry
 	order     []*taskEntry // creation order, oldest first
-	calls     map[a2a.Op]int
+	calls     map[wire.Op]int
 	pushSeq   int
 	// created numbers tasks in creation order; ListTasks breaks ties on
 	// it.
@@ -80,7 +80,7 @@ type agent struct {
 // taskEntry is a task and everything live about it. Guarded by agent.mu.
 type taskEntry struct {
 	seq     uint64
-	task    *a2a.Task
+	task    *wire.Task
 	skill   *cards.Skill
 	created time.Time
 	subs    map[*subscriber]struct{}
@@ -90,9 +90,9 @@ type taskEntry struct {
 	cancelPlay context.CancelFunc
 	playing    bool
 	holdOpen   bool
-	push       []a2a.PushConfig
+	push       []wire.PushConfig
 	// dialect is the dialect the task was created in.
-	dialect a2a.Dialect
+	dialect wire.Dialect
 	// pushState queues the task's push notifications (push.go).
 	pushState *taskPush
 	// bytes is the task's content size as last counted (store.go).
@@ -105,7 +105,7 @@ type taskEntry struct {
 
 // streamItem is what a subscriber receives.
 type streamItem struct {
-	ev         a2a.Event
+	ev         wire.Event
 	endStream  bool // StepEndStream: close now without another event
 	playerDone bool
 }
@@ -135,9 +135,9 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		card = &c
 	}
 	if card.Dialect == "" {
-		card.Dialect = a2a.V10
+		card.Dialect = wire.V10
 	}
-	if a2a.CodecFor(card.Dialect) == nil {
+	if wire.CodecFor(card.Dialect) == nil {
 		return nil, fmt.Errorf("card dialect %q is not one of 1.0, 0.3, 0.2, 0.1", card.Dialect)
 	}
 	if len(card.Skills) == 0 {
@@ -174,7 +174,7 @@ func (a *agent) resetLocked() {
 	a.tasks = map[string]*taskEntry{}
 	a.seenMsg = map[string]string{}
 	a.order = nil
-	a.calls = map[a2a.Op]int{}
+	a.calls = map[wire.Op]int{}
 	a.pushSeq = 0
 	a.created = 0
 	a.pages = pageTokens{}
@@ -257,7 +257,7 @@ func (a *agent) sentenceLocked() string {
 
 // exchange builds the behaviors' view of a request and applies the agent's
 // behaviors to it; the report says which acted and which were out of scope.
-func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) (*behaviors.Exchange, behaviorReport) {
+func (a *agent) exchange(op wire.Op, req *wire.Request, httpReq exchangeHTTP) (*behaviors.Exchange, behaviorReport) {
 	bs := a.bhv.Load()
 	a.mu.Lock()
 	a.calls[op]++
@@ -289,7 +289,7 @@ func (a *agent) exchange(op a2a.Op, req *a2a.Request, httpReq exchangeHTTP) (*be
 // skillFor picks the skill a message addresses: metadata "skillId" (or
 // "skill") when it names one, otherwise the first skill that needs no input,
 // otherwise the first skill.
-func (a *agent) skillFor(m *a2a.Message) *cards.Skill {
+func (a *agent) skillFor(m *wire.Message) *cards.Skill {
 	if m != nil {
 		for _, k := range []string{"skillId", "skill"} {
 			if v, ok := m.Metadata[k].(string); ok {
@@ -309,10 +309,10 @@ func (a *agent) skillFor(m *a2a.Message) *cards.Skill {
 
 // decide takes the honest decision for a message, then lets the behaviors
 // change it.
-func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decision, *a2a.Task) {
+func (a *agent) decide(x *behaviors.Exchange, req *wire.Request) (timeline.Decision, *wire.Task) {
 	m := req.Message
 	var d timeline.Decision
-	var existing *a2a.Task
+	var existing *wire.Task
 	a.mu.Lock()
 	if dup, ok := a.duplicateLocked(m); ok {
 		d = dup
@@ -322,20 +322,20 @@ func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decisi
 	} else if m.TaskID != "" {
 		e, ok := a.tasks[m.TaskID]
 		switch {
-		case !ok && req.Dialect == a2a.V01:
+		case !ok && req.Dialect == wire.V01:
 			// v0.1 let the client choose the task id.
 			d = timeline.Decision{Kind: timeline.DecideNew, TaskID: m.TaskID, ContextID: m.ContextID, Reason: "v0.1 send with a new client-chosen task id"}
 		case !ok:
-			d = timeline.Decision{Kind: timeline.DecideReject, Err: a2a.ErrTaskNotFound(m.TaskID), Reason: "message names an unknown task"}
+			d = timeline.Decision{Kind: timeline.DecideReject, Err: wire.ErrTaskNotFound(m.TaskID), Reason: "message names an unknown task"}
 		default:
 			existing = e.task.Clone()
 			switch {
 			case m.ContextID != "" && m.ContextID != e.task.ContextID:
 				d = timeline.Decision{Kind: timeline.DecideReject, Reason: "contextId differs from the task's",
-					Err: a2a.ErrInvalidParams("message.contextId", fmt.Sprintf("%q does not match the context %q of task %s", m.ContextID, e.task.ContextID, m.TaskID))}
+					Err: wire.ErrInvalidParams("message.contextId", fmt.Sprintf("%q does not match the context %q of task %s", m.ContextID, e.task.ContextID, m.TaskID))}
 			case e.task.Status.State.Terminal():
 				d = timeline.Decision{Kind: timeline.DecideReject, Reason: "message to a terminal task",
-					Err: a2a.Errorf(a2a.CodeUnsupportedOperation, "task %s is %s: a terminal task accepts no more messages; start a new task in context %s", m.TaskID, e.task.Status.State, e.task.ContextID).With("taskId", m.TaskID)}
+					Err: wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task accepts no more messages; start a new task in context %s", m.TaskID, e.task.Status.State, e.task.ContextID).With("taskId", m.TaskID)}
 			default:
 				d = timeline.Decision{Kind: timeline.DecideContinue, TaskID: m.TaskID, ContextID: e.task.ContextID, Reason: "continuation of " + string(e.task.Status.State) + " task"}
 				a.scriptedDecision(&d, e.skill, m)
@@ -352,7 +352,7 @@ func (a *agent) decide(x *behaviors.Exchange, req *a2a.Request) (timeline.Decisi
 }
 
 // honestPlan is the timeline an honest agent plays for a decision.
-func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.TaskState) timeline.Timeline {
+func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior wire.TaskState) timeline.Timeline {
 	delay := a.srv.cfg.StepDelay
 	if d.Kind == timeline.DecideNew {
 		if tl, ok := a.scripts[skill.ID]; ok {
@@ -361,29 +361,29 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 	}
 	tl := make(timeline.Timeline, 0, 4)
 	if d.Kind == timeline.DecideNew {
-		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateSubmitted})
-		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking, After: delay})
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateSubmitted})
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateWorking, After: delay})
 		if skill.NeedsInput {
 			prompt := skill.InputPrompt
 			if prompt == "" {
 				prompt = "More input is needed for " + skill.Name + "."
 			}
-			return append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateInputRequired, Message: prompt, After: delay})
+			return append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateInputRequired, Message: prompt, After: delay})
 		}
-	} else if prior != a2a.StateWorking {
-		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateWorking})
+	} else if prior != wire.StateWorking {
+		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateWorking})
 	} else {
 		return nil
 	}
 	a.mu.Lock()
-	art := &a2a.Artifact{
+	art := &wire.Artifact{
 		ArtifactID: a.newIDLocked(),
 		Name:       skill.ID + "-result",
-		Parts:      []a2a.Part{a2a.TextPart(skill.Name + ": " + a.sentenceLocked())},
+		Parts:      []wire.Part{wire.TextPart(skill.Name + ": " + a.sentenceLocked())},
 	}
 	a.mu.Unlock()
 	tl = append(tl, timeline.Step{Kind: timeline.StepArtifact, Artifact: art, LastChunk: true, After: delay})
-	return append(tl, timeline.Step{Kind: timeline.StepState, State: a2a.StateCompleted})
+	return append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateCompleted})
 }
 
 // start creates or continues the task of a decision and starts its timeline.
@@ -394,7 +394,7 @@ func (a *agent) honestPlan(d timeline.Decision, skill *cards.Skill, prior a2a.Ta
 // taken and before any step plays: the first event of a stream that
 // continues a task, so the stream shows every state the continuation goes
 // through.
-func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber, opening **a2a.Task) (string, *a2a.Error) {
+func (a *agent) start(req *wire.Request, x *behaviors.Exchange, d timeline.Decision, sub *subscriber, opening **wire.Task) (string, *wire.Error) {
 	m := req.Message
 	if pc := req.Config.PushConfig; pc != nil {
 		if err := a.srv.checkPushURL(pc.URL, pushURLField(req.Dialect, true)); err != nil {
@@ -407,7 +407,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 	}
 	a.mu.Lock()
 	var e *taskEntry
-	var prior a2a.TaskState
+	var prior wire.TaskState
 	// cont is the skill of the live task the message names: continuation
 	// scripts match on it.
 	var cont *cards.Skill
@@ -419,7 +419,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		e = a.tasks[d.TaskID]
 		if e == nil {
 			a.mu.Unlock()
-			return "", a2a.ErrTaskNotFound(d.TaskID)
+			return "", wire.ErrTaskNotFound(d.TaskID)
 		}
 		prior = e.task.Status.State
 		msg := *m
@@ -448,9 +448,9 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		a.created++
 		e = &taskEntry{
 			seq: a.created,
-			task: &a2a.Task{ID: id, ContextID: ctxID,
-				Status:  a2a.TaskStatus{State: a2a.StateSubmitted, Timestamp: now},
-				History: []a2a.Message{msg}},
+			task: &wire.Task{ID: id, ContextID: ctxID,
+				Status:  wire.TaskStatus{State: wire.StateSubmitted, Timestamp: now},
+				History: []wire.Message{msg}},
 			skill:   skill,
 			created: now,
 			dialect: req.Dialect,
@@ -472,7 +472,7 @@ func (a *agent) start(req *a2a.Request, x *behaviors.Exchange, d timeline.Decisi
 		a.evictLocked()
 	default:
 		a.mu.Unlock()
-		return "", a2a.Errorf(a2a.CodeInternal, "decision %q cannot start a task", d.Kind)
+		return "", wire.Errorf(wire.CodeInternal, "decision %q cannot start a task", d.Kind)
 	}
 	a.rememberMessageLocked(m.MessageID, e.task.ID)
 	a.resizeLocked(e)
@@ -662,10 +662,10 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 	now := a.srv.clock.Now().UTC()
 	switch st.Kind {
 	case timeline.StepState:
-		status := a2a.TaskStatus{State: st.State, Timestamp: now}
+		status := wire.TaskStatus{State: st.State, Timestamp: now}
 		if st.Message != "" {
-			status.Message = &a2a.Message{MessageID: a.newIDLocked(), Role: a2a.RoleAgent, TaskID: taskID, ContextID: ctxID,
-				Parts: []a2a.Part{a2a.TextPart(st.Message)}}
+			status.Message = &wire.Message{MessageID: a.newIDLocked(), Role: wire.RoleAgent, TaskID: taskID, ContextID: ctxID,
+				Parts: []wire.Part{wire.TextPart(st.Message)}}
 		}
 		if touchStore {
 			if stored {
@@ -681,7 +681,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		if st.Final != nil {
 			final = *st.Final
 		}
-		ev := a2a.Event{Status: &a2a.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
+		ev := wire.Event{Status: &wire.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, State: st.State})
 		a.broadcastLocked(e, streamItem{ev: ev})
 		a.pushLocked(e, ev)
@@ -706,7 +706,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 				t.Artifacts = append(t.Artifacts, art)
 			}
 		}
-		ev := a2a.Event{Artifact: &a2a.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
+		ev := wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, Detail: "artifact " + art.ArtifactID})
 		a.broadcastLocked(e, streamItem{ev: ev})
 		a.pushLocked(e, ev)
@@ -752,12 +752,12 @@ func newSubscriber() *subscriber { return &subscriber{ch: make(chan streamItem, 
 func newWaiter() *subscriber { return &subscriber{ch: make(chan streamItem, 1), lossy: true} }
 
 // subscribe attaches sub to task id and returns the task's snapshot.
-func (a *agent) subscribe(id string, sub *subscriber) (*a2a.Task, bool, *a2a.Error) {
+func (a *agent) subscribe(id string, sub *subscriber) (*wire.Task, bool, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[id]
 	if !ok {
-		return nil, false, a2a.ErrTaskNotFound(id)
+		return nil, false, wire.ErrTaskNotFound(id)
 	}
 	e.subs[sub] = struct{}{}
 	return e.task.Clone(), e.playing, nil
@@ -776,7 +776,7 @@ func (a *agent) unsubscribe(id string, sub *subscriber) {
 
 // state returns the task's state, how many status changes it went through
 // and whether its player runs, without copying the task.
-func (a *agent) state(id string) (st a2a.TaskState, moves int64, playing, ok bool) {
+func (a *agent) state(id string) (st wire.TaskState, moves int64, playing, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[id]
@@ -787,7 +787,7 @@ func (a *agent) state(id string) (st a2a.TaskState, moves int64, playing, ok boo
 }
 
 // taskDialect returns the dialect task id was created in, or "".
-func (a *agent) taskDialect(id string) a2a.Dialect {
+func (a *agent) taskDialect(id string) wire.Dialect {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e, ok := a.tasks[id]; ok {
@@ -797,7 +797,7 @@ func (a *agent) taskDialect(id string) a2a.Dialect {
 }
 
 // snapshot returns a copy of the task, or nil.
-func (a *agent) snapshot(id string) *a2a.Task {
+func (a *agent) snapshot(id string) *wire.Task {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[id]
@@ -816,15 +816,15 @@ func (a *agent) holdsStreams(id string) bool {
 	return ok && e.holdOpen
 }
 
-func (a *agent) taskSnapshot(id string, historyLength *int) (*a2a.Task, *a2a.Error) {
+func (a *agent) taskSnapshot(id string, historyLength *int) (*wire.Task, *wire.Error) {
 	t := a.snapshot(id)
 	if t == nil {
-		return nil, a2a.ErrTaskNotFound(id)
+		return nil, wire.ErrTaskNotFound(id)
 	}
 	return trimHistory(t, historyLength), nil
 }
 
-func trimHistory(t *a2a.Task, n *int) *a2a.Task {
+func trimHistory(t *wire.Task, n *int) *wire.Task {
 	if n == nil || *n < 0 {
 		return t
 	}
@@ -837,11 +837,11 @@ func trimHistory(t *a2a.Task, n *int) *a2a.Task {
 }
 
 // cancel moves a non-terminal task to canceled.
-func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error) {
+func (a *agent) cancel(x *behaviors.Exchange, id string) (*wire.Task, *wire.Error) {
 	d := timeline.Decision{Kind: timeline.DecideCancel, TaskID: id}
 	a.mu.Lock()
 	e, ok := a.tasks[id]
-	var existing *a2a.Task
+	var existing *wire.Task
 	if ok {
 		existing = e.task.Clone()
 	}
@@ -850,20 +850,20 @@ func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error)
 		f(&d, existing)
 	}
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(id)
+		return nil, wire.ErrTaskNotFound(id)
 	}
 	if d.Kind == timeline.DecideIgnore {
 		return existing, nil
 	}
 	if existing.Status.State.Terminal() {
-		return nil, a2a.Errorf(a2a.CodeTaskNotCancelable, "task %s is %s and cannot be canceled", id, existing.Status.State).With("taskId", id)
+		return nil, wire.Errorf(wire.CodeTaskNotCancelable, "task %s is %s and cannot be canceled", id, existing.Status.State).With("taskId", id)
 	}
 	a.mu.Lock()
 	a.stopPlayerLocked(e)
 	e.gen++
 	gen := e.gen
 	a.mu.Unlock()
-	a.apply(e, gen, timeline.Step{Kind: timeline.StepState, State: a2a.StateCanceled})
+	a.apply(e, gen, timeline.Step{Kind: timeline.StepState, State: wire.StateCanceled})
 	a.finish(e, gen)
 	t := a.snapshot(id)
 	return t, nil
@@ -871,12 +871,12 @@ func (a *agent) cancel(x *behaviors.Exchange, id string) (*a2a.Task, *a2a.Error)
 
 // Push-notification configs (stored; delivery is the push issue's work).
 
-func (a *agent) setPush(pc a2a.PushConfig) (*a2a.PushConfig, *a2a.Error) {
+func (a *agent) setPush(pc wire.PushConfig) (*wire.PushConfig, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[pc.TaskID]
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(pc.TaskID)
+		return nil, wire.ErrTaskNotFound(pc.TaskID)
 	}
 	if pc.ID == "" {
 		a.pushSeq++
@@ -889,23 +889,23 @@ func (a *agent) setPush(pc a2a.PushConfig) (*a2a.PushConfig, *a2a.Error) {
 		}
 	}
 	if len(e.push) >= MaxPushConfigsPerTask {
-		return nil, a2a.ErrInvalidParams("pushNotificationConfig", "the task already has "+strconv.Itoa(MaxPushConfigsPerTask)+" push configs, the most a task may hold; delete one or replace one by its id")
+		return nil, wire.ErrInvalidParams("pushNotificationConfig", "the task already has "+strconv.Itoa(MaxPushConfigsPerTask)+" push configs, the most a task may hold; delete one or replace one by its id")
 	}
 	e.push = append(e.push, pc)
 	return &pc, nil
 }
 
-func (a *agent) pushConfigs(taskID string) ([]a2a.PushConfig, *a2a.Error) {
+func (a *agent) pushConfigs(taskID string) ([]wire.PushConfig, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[taskID]
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(taskID)
+		return nil, wire.ErrTaskNotFound(taskID)
 	}
 	return slices.Clone(e.push), nil
 }
 
-func (a *agent) getPush(taskID, id string) (*a2a.PushConfig, *a2a.Error) {
+func (a *agent) getPush(taskID, id string) (*wire.PushConfig, *wire.Error) {
 	pcs, err := a.pushConfigs(taskID)
 	if err != nil {
 		return nil, err
@@ -916,17 +916,17 @@ func (a *agent) getPush(taskID, id string) (*a2a.PushConfig, *a2a.Error) {
 		}
 	}
 	// Spec §3.1.8: a config that does not exist is TaskNotFoundError.
-	return nil, a2a.Errorf(a2a.CodeTaskNotFound, "task %s has no push notification config %q", taskID, id).With("taskId", taskID).With("configId", id)
+	return nil, wire.Errorf(wire.CodeTaskNotFound, "task %s has no push notification config %q", taskID, id).With("taskId", taskID).With("configId", id)
 }
 
-func (a *agent) deletePush(taskID, id string) *a2a.Error {
+func (a *agent) deletePush(taskID, id string) *wire.Error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.tasks[taskID]
 	if !ok {
-		return a2a.ErrTaskNotFound(taskID)
+		return wire.ErrTaskNotFound(taskID)
 	}
 	// Delete is idempotent: an unknown config id is not an error.
-	e.push = slices.DeleteFunc(e.push, func(pc a2a.PushConfig) bool { return pc.ID == id })
+	e.push = slices.DeleteFunc(e.push, func(pc wire.PushConfig) bool { return pc.ID == id })
 	return nil
 }

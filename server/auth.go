@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The fixed test credentials an agent with AgentConfig.EnforceAuth accepts
@@ -43,10 +43,10 @@ const (
 // when the agent enforces authentication, and the auth-required flow (a
 // message continuing an auth-required task must carry credentials) always.
 // The card endpoints never come here: they stay public.
-func (s *Server) checkAuth(a *agent, r *http.Request, req *a2a.Request) *a2a.Error {
+func (s *Server) checkAuth(a *agent, r *http.Request, req *wire.Request) *wire.Error {
 	enforce := a.index < len(s.cfg.Agents) && s.cfg.Agents[a.index].EnforceAuth
 	if !enforce {
-		if req != nil && req.Message != nil && req.Message.TaskID != "" && a.taskState(req.Message.TaskID) == a2a.StateAuthRequired {
+		if req != nil && req.Message != nil && req.Message.TaskID != "" && a.taskState(req.Message.TaskID) == wire.StateAuthRequired {
 			if res := authenticate(a.card, r); res != credValid {
 				return authError(res, "task "+req.Message.TaskID+" is auth-required: continue it with credentials")
 			}
@@ -62,13 +62,13 @@ func (s *Server) checkAuth(a *agent, r *http.Request, req *a2a.Request) *a2a.Err
 // authError builds the error; its code alone gives REST its status (401
 // UNAUTHENTICATED, 403 PERMISSION_DENIED), and JSON-RPC answers with the
 // same HTTP status (see rpcAuthError).
-func authError(res credResult, why string) *a2a.Error {
+func authError(res credResult, why string) *wire.Error {
 	if res == credForbidden {
 		msg := "the credentials are valid but not allowed to use this agent"
 		if why != "" {
 			msg = why + ": " + msg
 		}
-		return a2a.Errorf(a2a.CodeUnauthorized, "%s", msg)
+		return wire.Errorf(wire.CodeUnauthorized, "%s", msg)
 	}
 	msg := "authentication required: present the credentials the agent card's securitySchemes declare"
 	if res == credWrong {
@@ -77,7 +77,7 @@ func authError(res credResult, why string) *a2a.Error {
 	if why != "" {
 		msg = why + "; " + msg
 	}
-	return a2a.Errorf(a2a.CodeUnauthenticated, "%s", msg)
+	return wire.Errorf(wire.CodeUnauthenticated, "%s", msg)
 }
 
 // authenticate checks r against the card's requirements: any alternative
@@ -189,7 +189,7 @@ func bearer(r *http.Request) credResult {
 }
 
 // taskState returns the state of task id, or "".
-func (a *agent) taskState(id string) a2a.TaskState {
+func (a *agent) taskState(id string) wire.TaskState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e, ok := a.tasks[id]; ok {
@@ -200,7 +200,7 @@ func (a *agent) taskState(id string) a2a.TaskState {
 
 // rpcAuthError is e for the JSON-RPC binding: the JSON-RPC error in the body,
 // and 401 or 403 as the HTTP status, as a2a-go's server does.
-func rpcAuthError(e *a2a.Error) *a2a.Error {
+func rpcAuthError(e *wire.Error) *wire.Error {
 	status, _ := e.Status()
 	c := *e
 	return c.WithHTTPStatus(status)

@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func authCard(schemes map[string]cards.SecurityScheme, ext bool) *cards.Card {
-	c := testCard(a2a.V10, true)
+	c := testCard(wire.V10, true)
 	c.SecuritySchemes = schemes
 	c.Capabilities.ExtendedAgentCard = ext
 	return c
@@ -67,7 +67,7 @@ func TestAuthSchemes(t *testing.T) {
 			var r rpcResponse
 			require.NoError(t, json.Unmarshal(b, &r))
 			require.NotNil(t, r.Error)
-			assert.Equal(t, a2a.CodeUnauthenticated, r.Error.Code)
+			assert.Equal(t, wire.CodeUnauthenticated, r.Error.Code)
 			if tc.bad != nil {
 				status, _, b = h.post("/", send, hdr(tc.bad))
 				assert.Equal(t, http.StatusUnauthorized, status, "%s", b)
@@ -86,7 +86,7 @@ func TestAuthSchemes(t *testing.T) {
 func TestAuthForbiddenRESTAndJournal(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 42, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a",
-		Card: authCard(map[string]cards.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}, true), ExtendedCard: testCard(a2a.V10, true), EnforceAuth: true}}})
+		Card: authCard(map[string]cards.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}, true), ExtendedCard: testCard(wire.V10, true), EnforceAuth: true}}})
 	status, _, b := h.do(http.MethodGet, "/rest/extendedAgentCard", nil, v1)
 	assert.Equal(t, http.StatusUnauthorized, status)
 	st := requireRESTStatus(t, status, b)
@@ -105,7 +105,7 @@ func TestAuthForbiddenRESTAndJournal(t *testing.T) {
 	var r rpcResponse
 	require.NoError(t, json.Unmarshal(raw, &r))
 	require.NotNil(t, r.Error, "%s", raw)
-	assert.Equal(t, a2a.CodeUnauthorized, r.Error.Code)
+	assert.Equal(t, wire.CodeUnauthorized, r.Error.Code)
 
 	j, err := json.Marshal(h.srv.Journal().Entries())
 	require.NoError(t, err)
@@ -115,13 +115,13 @@ func TestAuthForbiddenRESTAndJournal(t *testing.T) {
 
 func TestAuthRequiredFlow(t *testing.T) {
 	t.Parallel()
-	card := testCard(a2a.V10, false)
-	tl := timeline.Timeline{{Kind: timeline.StepState, State: a2a.StateSubmitted}, {Kind: timeline.StepState, State: a2a.StateAuthRequired, Message: "sign in"}}
+	card := testCard(wire.V10, false)
+	tl := timeline.Timeline{{Kind: timeline.StepState, State: wire.StateSubmitted}, {Kind: timeline.StepState, State: wire.StateAuthRequired, Message: "sign in"}}
 	h := start(t, server.Config{Seed: 43, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a", Card: card,
 		Timelines: map[string]timeline.Timeline{"echo": tl}}}})
 	cl := newClient(t, h, dialectCases[0])
 	tk := cl.mustSend(sendOpts{skill: "echo"})
-	require.Equal(t, a2a.StateAuthRequired, tk.State)
+	require.Equal(t, wire.StateAuthRequired, tk.State)
 
 	msg := func(id string) any {
 		return map[string]any{"message": map[string]any{"messageId": "m-" + id, "role": "ROLE_USER", "taskId": tk.ID, "contextId": tk.ContextID,

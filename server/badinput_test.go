@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // stillServes checks that the server answers a good request.
@@ -20,7 +20,7 @@ func stillServes(t *testing.T, h *harness, after string) {
 	t.Helper()
 	tk, e := newClient(t, h, dialectCases[0]).send(sendOpts{})
 	require.Nil(t, e, "after %s", after)
-	require.Equal(t, a2a.StateCompleted, tk.State, "after %s", after)
+	require.Equal(t, wire.StateCompleted, tk.State, "after %s", after)
 }
 
 func TestBadJSONRPC(t *testing.T) {
@@ -39,37 +39,37 @@ func TestBadJSONRPC(t *testing.T) {
 		field  string // the message names it
 		id     string // the id echoed
 	}{
-		{name: "not JSON", body: `{"jsonrpc":`, code: a2a.CodeParseError, id: "null"},
-		{name: "empty body", body: ``, code: a2a.CodeParseError, id: "null"},
-		{name: "garbage", body: `\x00\x01 hello`, code: a2a.CodeParseError, id: "null"},
-		{name: "a string", body: `"GetTask"`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "batch", body: `[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "empty batch", body: `[]`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "jsonrpc 1.0", body: `{"jsonrpc":"1.0","id":3,"method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: "3"},
-		{name: "no jsonrpc", body: `{"id":"a","method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: `"a"`},
-		{name: "no method", body: `{"jsonrpc":"2.0","id":4,"params":{}}`, code: a2a.CodeInvalidRequest, id: "4"},
-		{name: "method not a string", body: `{"jsonrpc":"2.0","id":4,"method":5}`, code: a2a.CodeInvalidRequest},
-		{name: "no id", body: `{"jsonrpc":"2.0","method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "null id", body: `{"jsonrpc":"2.0","id":null,"method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "object id", body: `{"jsonrpc":"2.0","id":{},"method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "bool id", body: `{"jsonrpc":"2.0","id":true,"method":"GetTask","params":{"id":"x"}}`, code: a2a.CodeInvalidRequest, id: "null"},
-		{name: "params a number", body: `{"jsonrpc":"2.0","id":5,"method":"GetTask","params":5}`, code: a2a.CodeInvalidRequest, id: "5"},
-		{name: "unknown method", body: `{"jsonrpc":"2.0","id":6,"method":"tasks/frobnicate","params":{}}`, code: a2a.CodeMethodNotFound, id: "6", field: "tasks/frobnicate"},
-		{name: "params an array", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":[]}`, code: a2a.CodeInvalidParams, id: "7"},
-		{name: "GetTask without id", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{}}`, code: a2a.CodeInvalidParams, field: "id", id: "7"},
-		{name: "GetTask id a number", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":5}}`, code: a2a.CodeInvalidParams, field: "id", id: "7"},
-		{name: "negative historyLength", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"` + known + `","historyLength":-1}}`, code: a2a.CodeInvalidParams, field: "historyLength", id: "7"},
-		{name: "SendMessage without message", body: `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{}}`, code: a2a.CodeInvalidParams, field: "message", id: "7"},
-		{name: "no messageId", body: msg(`{"role":"ROLE_USER","parts":[{"text":"x"}]}`), code: a2a.CodeInvalidParams, field: "message.messageId", id: "7"},
-		{name: "bad role", body: msg(`{"messageId":"m","role":"ROLE_BOGUS","parts":[{"text":"x"}]}`), code: a2a.CodeInvalidParams, field: "message.role", id: "7"},
-		{name: "part with two members", body: msg(`{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x","url":"https://a.example"}]}`), code: a2a.CodeInvalidParams, field: "message.parts[0]", id: "7"},
-		{name: "v0.3 no messageId", body: `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"kind":"message","role":"user","parts":[{"kind":"text","text":"x"}]}}}`, code: a2a.CodeInvalidParams, field: "messageId", id: "8"},
-		{name: "v0.3 bad part kind", body: `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"video"}]}}}`, code: a2a.CodeInvalidParams, field: "parts[0]", id: "8"},
-		{name: "v0.1 without task id", body: `{"jsonrpc":"2.0","id":9,"method":"tasks/send","params":{"message":{"role":"user","parts":[{"type":"text","text":"x"}]}}}`, code: a2a.CodeInvalidParams, field: "id", id: "9"},
-		{name: "unknown task", body: `{"jsonrpc":"2.0","id":"q","method":"GetTask","params":{"id":"nope"}}`, code: a2a.CodeTaskNotFound, id: `"q"`},
-		{name: "oversize", body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"` + strings.Repeat("x", 4096) + `"}]}}}`, status: http.StatusRequestEntityTooLarge, code: a2a.CodeInvalidRequest, field: "limit"},
-		{name: "text/plain", body: `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}`, ct: "text/plain", status: http.StatusUnsupportedMediaType, code: a2a.CodeInvalidRequest, field: "Content-Type"},
-		{name: "form", body: `id=1`, ct: "application/x-www-form-urlencoded", status: http.StatusUnsupportedMediaType, code: a2a.CodeInvalidRequest},
+		{name: "not JSON", body: `{"jsonrpc":`, code: wire.CodeParseError, id: "null"},
+		{name: "empty body", body: ``, code: wire.CodeParseError, id: "null"},
+		{name: "garbage", body: `\x00\x01 hello`, code: wire.CodeParseError, id: "null"},
+		{name: "a string", body: `"GetTask"`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "batch", body: `[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}]`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "empty batch", body: `[]`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "jsonrpc 1.0", body: `{"jsonrpc":"1.0","id":3,"method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: "3"},
+		{name: "no jsonrpc", body: `{"id":"a","method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: `"a"`},
+		{name: "no method", body: `{"jsonrpc":"2.0","id":4,"params":{}}`, code: wire.CodeInvalidRequest, id: "4"},
+		{name: "method not a string", body: `{"jsonrpc":"2.0","id":4,"method":5}`, code: wire.CodeInvalidRequest},
+		{name: "no id", body: `{"jsonrpc":"2.0","method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "null id", body: `{"jsonrpc":"2.0","id":null,"method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "object id", body: `{"jsonrpc":"2.0","id":{},"method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "bool id", body: `{"jsonrpc":"2.0","id":true,"method":"GetTask","params":{"id":"x"}}`, code: wire.CodeInvalidRequest, id: "null"},
+		{name: "params a number", body: `{"jsonrpc":"2.0","id":5,"method":"GetTask","params":5}`, code: wire.CodeInvalidRequest, id: "5"},
+		{name: "unknown method", body: `{"jsonrpc":"2.0","id":6,"method":"tasks/frobnicate","params":{}}`, code: wire.CodeMethodNotFound, id: "6", field: "tasks/frobnicate"},
+		{name: "params an array", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":[]}`, code: wire.CodeInvalidParams, id: "7"},
+		{name: "GetTask without id", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{}}`, code: wire.CodeInvalidParams, field: "id", id: "7"},
+		{name: "GetTask id a number", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":5}}`, code: wire.CodeInvalidParams, field: "id", id: "7"},
+		{name: "negative historyLength", body: `{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"` + known + `","historyLength":-1}}`, code: wire.CodeInvalidParams, field: "historyLength", id: "7"},
+		{name: "SendMessage without message", body: `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{}}`, code: wire.CodeInvalidParams, field: "message", id: "7"},
+		{name: "no messageId", body: msg(`{"role":"ROLE_USER","parts":[{"text":"x"}]}`), code: wire.CodeInvalidParams, field: "message.messageId", id: "7"},
+		{name: "bad role", body: msg(`{"messageId":"m","role":"ROLE_BOGUS","parts":[{"text":"x"}]}`), code: wire.CodeInvalidParams, field: "message.role", id: "7"},
+		{name: "part with two members", body: msg(`{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x","url":"https://a.example"}]}`), code: wire.CodeInvalidParams, field: "message.parts[0]", id: "7"},
+		{name: "v0.3 no messageId", body: `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"kind":"message","role":"user","parts":[{"kind":"text","text":"x"}]}}}`, code: wire.CodeInvalidParams, field: "messageId", id: "8"},
+		{name: "v0.3 bad part kind", body: `{"jsonrpc":"2.0","id":8,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"video"}]}}}`, code: wire.CodeInvalidParams, field: "parts[0]", id: "8"},
+		{name: "v0.1 without task id", body: `{"jsonrpc":"2.0","id":9,"method":"tasks/send","params":{"message":{"role":"user","parts":[{"type":"text","text":"x"}]}}}`, code: wire.CodeInvalidParams, field: "id", id: "9"},
+		{name: "unknown task", body: `{"jsonrpc":"2.0","id":"q","method":"GetTask","params":{"id":"nope"}}`, code: wire.CodeTaskNotFound, id: `"q"`},
+		{name: "oversize", body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"` + strings.Repeat("x", 4096) + `"}]}}}`, status: http.StatusRequestEntityTooLarge, code: wire.CodeInvalidRequest, field: "limit"},
+		{name: "text/plain", body: `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x"}}`, ct: "text/plain", status: http.StatusUnsupportedMediaType, code: wire.CodeInvalidRequest, field: "Content-Type"},
+		{name: "form", body: `id=1`, ct: "application/x-www-form-urlencoded", status: http.StatusUnsupportedMediaType, code: wire.CodeInvalidRequest},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := strings.ReplaceAll(tc.body, `\x00\x01`, "\x00\x01")
@@ -98,7 +98,7 @@ func TestBadJSONRPC(t *testing.T) {
 			requireV10Error(t, b)
 			if tc.code < -32000 && tc.code > -32100 {
 				// Generic JSON-RPC errors have one shape in every dialect.
-				schemacheck.Require(t, a2a.V03, "JSONRPCErrorResponse", b)
+				schemacheck.Require(t, wire.V03, "JSONRPCErrorResponse", b)
 			}
 			stillServes(t, h, tc.name)
 		})
@@ -180,11 +180,11 @@ func TestBadREST(t *testing.T) {
 	for _, path := range []string{"/rest/message:send", "/rest/acme/message:send"} {
 		status, _, b := h.post(path, goodSend, v1)
 		require.Equal(t, http.StatusOK, status, "%s: %s", path, b)
-		schemacheck.Require(t, a2a.V10, "SendMessageResponse", b)
+		schemacheck.Require(t, wire.V10, "SendMessageResponse", b)
 	}
 	status, _, b := h.do(http.MethodGet, "/rest/acme/tasks/"+known, nil, v1)
 	require.Equal(t, http.StatusOK, status, "%s", b)
-	schemacheck.Require(t, a2a.V10, "Task", b)
+	schemacheck.Require(t, wire.V10, "Task", b)
 }
 
 // Task ids are addressed in REST paths by their escaped form; ids a v0.1
@@ -198,7 +198,7 @@ func TestRESTEscapedTaskIDs(t *testing.T) {
 		require.Equal(t, id, tk.ID)
 		status, _, b := h.do(http.MethodGet, "/rest/tasks/"+url.PathEscape(id), nil, v1)
 		require.Equal(t, http.StatusOK, status, "%q: %s", id, b)
-		schemacheck.Require(t, a2a.V10, "Task", b)
-		assert.Equal(t, id, parseTask(t, a2a.V10, b).ID)
+		schemacheck.Require(t, wire.V10, "Task", b)
+		assert.Equal(t, id, parseTask(t, wire.V10, b).ID)
 	}
 }

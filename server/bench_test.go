@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // benchServer starts a server for a benchmark and a client with enough
@@ -169,7 +169,7 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 // are measured and then closed, so memory stays bounded for any b.N.
 func BenchmarkOpenStreams(b *testing.B) {
 	s, err := server.New(server.Config{Seed: 1, StepDelay: -1, JournalRetention: 1, KeepAliveInterval: time.Hour,
-		Agents: neverEnding(a2a.V10)})
+		Agents: neverEnding(wire.V10)})
 	if err != nil {
 		b.Fatal(err)
 	}

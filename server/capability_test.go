@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // restReason returns the ErrorInfo reason of a google.rpc.Status body.
@@ -34,9 +34,9 @@ func restReason(t *testing.T, status int, body []byte) string {
 // delivering them.
 func TestCapabilityBeforeParameters(t *testing.T) {
 	t.Parallel()
-	card := testCard(a2a.V10, false)
+	card := testCard(wire.V10, false)
 	card.Capabilities.Streaming = false
-	card03 := testCard(a2a.V03, false)
+	card03 := testCard(wire.V03, false)
 	card03.Capabilities.Streaming = false
 	h := start(t, server.Config{Seed: 3, StepDelay: -1, Agents: []server.AgentConfig{
 		{Name: "v10", Card: card}, {Name: "v03", Card: card03}}})
@@ -48,18 +48,18 @@ func TestCapabilityBeforeParameters(t *testing.T) {
 		params        any
 		code          int
 	}{
-		{"v10", "CreateTaskPushNotificationConfig", map[string]any{}, a2a.CodePushNotSupported},
-		{"v10", "CreateTaskPushNotificationConfig", map[string]any{"taskId": []int{1}, "url": true}, a2a.CodePushNotSupported},
-		{"v10", "GetTaskPushNotificationConfig", map[string]any{"taskId": 5}, a2a.CodePushNotSupported},
-		{"v10", "GetTaskPushNotificationConfig", map[string]any{"taskId": long, "id": "x"}, a2a.CodePushNotSupported},
-		{"v10", "ListTaskPushNotificationConfigs", map[string]any{"taskId": ""}, a2a.CodePushNotSupported},
-		{"v10", "DeleteTaskPushNotificationConfig", map[string]any{}, a2a.CodePushNotSupported},
+		{"v10", "CreateTaskPushNotificationConfig", map[string]any{}, wire.CodePushNotSupported},
+		{"v10", "CreateTaskPushNotificationConfig", map[string]any{"taskId": []int{1}, "url": true}, wire.CodePushNotSupported},
+		{"v10", "GetTaskPushNotificationConfig", map[string]any{"taskId": 5}, wire.CodePushNotSupported},
+		{"v10", "GetTaskPushNotificationConfig", map[string]any{"taskId": long, "id": "x"}, wire.CodePushNotSupported},
+		{"v10", "ListTaskPushNotificationConfigs", map[string]any{"taskId": ""}, wire.CodePushNotSupported},
+		{"v10", "DeleteTaskPushNotificationConfig", map[string]any{}, wire.CodePushNotSupported},
 		{"v10", "SendMessage", map[string]any{"message": map[string]any{"messageId": "m1", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
-			"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": hook}}}, a2a.CodePushNotSupported},
-		{"v03", "tasks/pushNotificationConfig/set", map[string]any{}, a2a.CodePushNotSupported},
-		{"v03", "tasks/pushNotificationConfig/get", map[string]any{"id": 7}, a2a.CodePushNotSupported},
+			"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": hook}}}, wire.CodePushNotSupported},
+		{"v03", "tasks/pushNotificationConfig/set", map[string]any{}, wire.CodePushNotSupported},
+		{"v03", "tasks/pushNotificationConfig/get", map[string]any{"id": 7}, wire.CodePushNotSupported},
 		{"v03", "message/send", map[string]any{"message": map[string]any{"kind": "message", "messageId": "m2", "role": "user", "parts": []any{map[string]any{"kind": "text", "text": "hi"}}},
-			"configuration": map[string]any{"pushNotificationConfig": map[string]any{"url": hook}}}, a2a.CodePushNotSupported},
+			"configuration": map[string]any{"pushNotificationConfig": map[string]any{"url": hook}}}, wire.CodePushNotSupported},
 	}
 	for _, c := range rpcCases {
 		var hdr map[string]string
@@ -91,7 +91,7 @@ func TestCapabilityBeforeParameters(t *testing.T) {
 		var r rpcResponse
 		require.NoError(t, json.Unmarshal(raw, &r), "%s: %s", c.method, raw)
 		require.NotNil(t, r.Error, "%s: %s", c.method, raw)
-		assert.Equal(t, a2a.CodeUnsupportedOperation, r.Error.Code, "%s: %s", c.method, raw)
+		assert.Equal(t, wire.CodeUnsupportedOperation, r.Error.Code, "%s: %s", c.method, raw)
 	}
 
 	// HTTP+JSON: 400 with the capability's ErrorInfo reason.

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The card answers with Cache-Control carrying max-age (v1.0 asks for it
@@ -22,7 +22,7 @@ func TestCardCacheHeaders(t *testing.T) {
 	start0 := time.Date(2026, 1, 2, 3, 4, 5, 500_000_000, time.UTC)
 	clock := timeline.NewFakeClock(start0)
 	h := start(t, server.Config{Seed: 8, StepDelay: -1, Clock: clock,
-		Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+		Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	const card = "/.well-known/agent-card.json"
 	status, hdr, _ := h.do(http.MethodGet, card, nil, nil)
 	require.Equal(t, http.StatusOK, status)

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // wireCard holds the interface fields of every card dialect.
@@ -31,7 +31,7 @@ type wireCard struct {
 
 // fetchCard GETs a card, checks it against the dialect's schema and
 // returns it.
-func fetchCard(t *testing.T, h *harness, d a2a.Dialect, path string) wireCard {
+func fetchCard(t *testing.T, h *harness, d wire.Dialect, path string) wireCard {
 	t.Helper()
 	status, hdr, b := h.do(http.MethodGet, path, nil, nil)
 	require.Equal(t, http.StatusOK, status, "%s: %s", path, b)
@@ -44,7 +44,7 @@ func fetchCard(t *testing.T, h *harness, d a2a.Dialect, path string) wireCard {
 }
 
 // sendTo posts a send of dialect d to an absolute URL taken from a card.
-func sendTo(t *testing.T, h *harness, d a2a.Dialect, rawURL string, rest bool) wireTask {
+func sendTo(t *testing.T, h *harness, d wire.Dialect, rawURL string, rest bool) wireTask {
 	t.Helper()
 	require.True(t, strings.HasPrefix(rawURL, h.url), "%s is one of the server's URLs (%s)", rawURL, h.url)
 	path := strings.TrimPrefix(rawURL, h.url)
@@ -53,21 +53,21 @@ func sendTo(t *testing.T, h *harness, d a2a.Dialect, rawURL string, rest bool) w
 		body, _ := json.Marshal(cl.sendParams(sendOpts{}))
 		status, _, b := h.post(path+"/message:send", body, v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
-		schemacheck.Require(t, a2a.V10, "SendMessageResponse", b)
-		return cl.task(a2a.OpSend, b)
+		schemacheck.Require(t, wire.V10, "SendMessageResponse", b)
+		return cl.task(wire.OpSend, b)
 	}
-	if d == a2a.V02 {
-		d = a2a.V03
+	if d == wire.V02 {
+		d = wire.V03
 	}
-	r, raw := h.rpc(path, methodNames[d][a2a.OpSend], cl.sendParams(sendOpts{}), cl.hdr())
-	requireValidRPC(t, cl.c.d, a2a.OpSend, raw)
+	r, raw := h.rpc(path, methodNames[d][wire.OpSend], cl.sendParams(sendOpts{}), cl.hdr())
+	requireValidRPC(t, cl.c.d, wire.OpSend, raw)
 	require.Nil(t, r.Error, "%s", raw)
-	return cl.task(a2a.OpSend, r.Result)
+	return cl.task(wire.OpSend, r.Result)
 }
 
 func TestCardsPerDialect(t *testing.T) {
 	t.Parallel()
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03, a2a.V02, a2a.V01} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03, wire.V02, wire.V01} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			h := start(t, server.Config{Seed: 51, StepDelay: -1, Agents: []server.AgentConfig{{Name: "agent", Card: testCard(d, false)}}})
@@ -79,7 +79,7 @@ func TestCardsPerDialect(t *testing.T) {
 					base += "/agents/agent"
 				}
 				switch d {
-				case a2a.V10:
+				case wire.V10:
 					require.Len(t, c.SupportedInterfaces, 2, "a v1.0 card declares JSON-RPC and HTTP+JSON")
 					byBinding := map[string]string{}
 					for _, in := range c.SupportedInterfaces {
@@ -88,16 +88,16 @@ func TestCardsPerDialect(t *testing.T) {
 					}
 					assert.Equal(t, base+"/", byBinding["JSONRPC"])
 					assert.Equal(t, base+"/rest", byBinding["HTTP+JSON"])
-					assert.Equal(t, a2a.StateCompleted, sendTo(t, h, d, byBinding["JSONRPC"], false).State)
-					assert.Equal(t, a2a.StateCompleted, sendTo(t, h, d, byBinding["HTTP+JSON"], true).State)
-				case a2a.V03, a2a.V02:
+					assert.Equal(t, wire.StateCompleted, sendTo(t, h, d, byBinding["JSONRPC"], false).State)
+					assert.Equal(t, wire.StateCompleted, sendTo(t, h, d, byBinding["HTTP+JSON"], true).State)
+				case wire.V03, wire.V02:
 					assert.Equal(t, base+"/", c.URL)
 					assert.Equal(t, "JSONRPC", c.PreferredTransport)
 					assert.True(t, strings.HasPrefix(c.ProtocolVersion, string(d)), "protocolVersion %q", c.ProtocolVersion)
-					assert.Equal(t, a2a.StateCompleted, sendTo(t, h, d, c.URL, false).State)
-				case a2a.V01:
+					assert.Equal(t, wire.StateCompleted, sendTo(t, h, d, c.URL, false).State)
+				case wire.V01:
 					assert.Equal(t, base+"/", c.URL)
-					assert.Equal(t, a2a.StateCompleted, sendTo(t, h, d, c.URL, false).State)
+					assert.Equal(t, wire.StateCompleted, sendTo(t, h, d, c.URL, false).State)
 				}
 			}
 		})
@@ -107,39 +107,39 @@ func TestCardsPerDialect(t *testing.T) {
 func TestCardsSeveralAgents(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 52, StepDelay: -1, Agents: []server.AgentConfig{
-		{Name: "alpha"}, {Name: "beta", Card: testCard(a2a.V03, false)}, {Name: "gamma"},
+		{Name: "alpha"}, {Name: "beta", Card: testCard(wire.V03, false)}, {Name: "gamma"},
 	}})
 	assert.Equal(t, []string{"alpha", "beta", "gamma"}, h.srv.AgentNames())
 	names := map[string]string{}
 	for _, name := range []string{"alpha", "gamma"} {
-		c := fetchCard(t, h, a2a.V10, "/agents/"+name+"/.well-known/agent-card.json")
+		c := fetchCard(t, h, wire.V10, "/agents/"+name+"/.well-known/agent-card.json")
 		names[name] = c.Name
 		require.NotEmpty(t, c.SupportedInterfaces)
 		for _, in := range c.SupportedInterfaces {
 			assert.True(t, strings.HasPrefix(in.URL, h.url+"/agents/"+name+"/"), in.URL)
 		}
 		before := h.srv.Journal().Len()
-		tk := sendTo(t, h, a2a.V10, c.SupportedInterfaces[0].URL, false)
-		assert.Equal(t, a2a.StateCompleted, tk.State)
+		tk := sendTo(t, h, wire.V10, c.SupportedInterfaces[0].URL, false)
+		assert.Equal(t, wire.StateCompleted, tk.State)
 		for _, e := range h.srv.Journal().Entries()[before:] {
 			assert.Equal(t, name, e.Agent, "the request reached the agent the card names")
 		}
 	}
 	assert.NotEqual(t, names["alpha"], names["gamma"], "generated cards differ per agent")
-	beta := fetchCard(t, h, a2a.V03, "/agents/beta/.well-known/agent.json")
+	beta := fetchCard(t, h, wire.V03, "/agents/beta/.well-known/agent.json")
 	assert.Equal(t, h.url+"/agents/beta/", beta.URL)
-	assert.Equal(t, a2a.StateCompleted, sendTo(t, h, a2a.V03, beta.URL, false).State)
+	assert.Equal(t, wire.StateCompleted, sendTo(t, h, wire.V03, beta.URL, false).State)
 
-	root := fetchCard(t, h, a2a.V10, "/.well-known/agent-card.json")
+	root := fetchCard(t, h, wire.V10, "/.well-known/agent-card.json")
 	assert.Equal(t, names["alpha"], root.Name, "the first agent is also at the root")
 
 	// A task of one agent is unknown to another.
-	tk := sendTo(t, h, a2a.V10, h.url+"/agents/alpha/", false)
+	tk := sendTo(t, h, wire.V10, h.url+"/agents/alpha/", false)
 	cl := newClient(t, h, dialectCases[0])
 	cl.base = "/agents/gamma"
 	_, e := cl.get(tk.ID, nil)
 	require.NotNil(t, e)
-	assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 	cl.base = "/agents/alpha"
 	_, e = cl.get(tk.ID, nil)
 	require.Nil(t, e)
@@ -156,7 +156,7 @@ func TestCardETag(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	etag := hdr.Get("ETag")
 	require.NotEmpty(t, etag)
-	schemacheck.Require(t, a2a.V10, "AgentCard", b)
+	schemacheck.Require(t, wire.V10, "AgentCard", b)
 
 	status, hdr, b = h.do(http.MethodGet, "/.well-known/agent-card.json", nil, map[string]string{"If-None-Match": etag})
 	assert.Equal(t, http.StatusNotModified, status)

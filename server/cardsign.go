@@ -5,9 +5,9 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cardsig"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // jwksPath is where an agent serves the public keys its card signatures
@@ -53,13 +53,13 @@ func (a *agent) signCard(b []byte, x *behaviors.Exchange, sg *behaviors.CardSign
 func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+		return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	wireTag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: journalPath(r.URL.Path)}))
 	k, exp := a.signingKeys()
 	b, err := cardsig.JWKS([]jose.JSONWebKey{k.Public(), exp.Public()}, map[string]map[string]any{exp.ID: {"exp": expiredKeyExp}})
 	if err != nil {
-		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "render JWKS: %v", err))
+		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "render JWKS: %v", err))
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")

@@ -9,20 +9,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestSignCards(t *testing.T) {
 	t.Parallel()
-	ext := testCard(a2a.V10, false)
+	ext := testCard(wire.V10, false)
 	ext.Description = "extended"
-	card := testCard(a2a.V10, false)
+	card := testCard(wire.V10, false)
 	card.Capabilities.ExtendedAgentCard = true
 	h := start(t, server.Config{Seed: 11, StepDelay: -1, SignCards: true,
-		Agents: []server.AgentConfig{{Name: "a", Card: card, ExtendedCard: ext}, {Name: "b", Card: testCard(a2a.V03, false)}}})
+		Agents: []server.AgentConfig{{Name: "a", Card: card, ExtendedCard: ext}, {Name: "b", Card: testCard(wire.V03, false)}}})
 
 	status, _, set := h.do(http.MethodGet, "/agents/a/.well-known/jwks.json", nil, nil)
 	require.Equal(t, http.StatusOK, status)

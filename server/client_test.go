@@ -10,24 +10,24 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // dialectCase is one way of talking to an agent.
 type dialectCase struct {
 	name string
-	d    a2a.Dialect // the wire dialect of the requests
-	card a2a.Dialect // the dialect of the agent's card
-	rest bool        // v1.0 HTTP+JSON instead of JSON-RPC
+	d    wire.Dialect // the wire dialect of the requests
+	card wire.Dialect // the dialect of the agent's card
+	rest bool         // v1.0 HTTP+JSON instead of JSON-RPC
 }
 
 var dialectCases = []dialectCase{
-	{name: "v1.0 JSON-RPC", d: a2a.V10, card: a2a.V10},
-	{name: "v1.0 HTTP+JSON", d: a2a.V10, card: a2a.V10, rest: true},
-	{name: "v0.3", d: a2a.V03, card: a2a.V03},
-	{name: "v0.2", d: a2a.V02, card: a2a.V02},
-	{name: "v0.1", d: a2a.V01, card: a2a.V01},
+	{name: "v1.0 JSON-RPC", d: wire.V10, card: wire.V10},
+	{name: "v1.0 HTTP+JSON", d: wire.V10, card: wire.V10, rest: true},
+	{name: "v0.3", d: wire.V03, card: wire.V03},
+	{name: "v0.2", d: wire.V02, card: wire.V02},
+	{name: "v0.1", d: wire.V01, card: wire.V01},
 }
 
 // dclient speaks one dialect to one agent and validates every payload it
@@ -72,7 +72,7 @@ func (c *dclient) sendParams(o sendOpts) map[string]any {
 		mid = fmt.Sprintf("msg-%d", msgSeq.Add(1))
 	}
 	switch c.c.d {
-	case a2a.V10:
+	case wire.V10:
 		m := map[string]any{"messageId": mid, "role": "ROLE_USER", "parts": []any{map[string]any{"text": o.text}}}
 		if o.taskID != "" {
 			m["taskId"] = o.taskID
@@ -95,7 +95,7 @@ func (c *dclient) sendParams(o sendOpts) map[string]any {
 			p["configuration"] = cfg
 		}
 		return p
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		m := map[string]any{"kind": "message", "messageId": mid, "role": "user", "parts": []any{map[string]any{"kind": "text", "text": o.text}}}
 		if o.taskID != "" {
 			m["taskId"] = o.taskID
@@ -118,7 +118,7 @@ func (c *dclient) sendParams(o sendOpts) map[string]any {
 			p["configuration"] = cfg
 		}
 		return p
-	case a2a.V01:
+	case wire.V01:
 		id := o.taskID
 		if id == "" {
 			id = fmt.Sprintf("v01-task-%d", msgSeq.Add(1))
@@ -140,23 +140,23 @@ func (c *dclient) sendParams(o sendOpts) map[string]any {
 	return nil
 }
 
-var methodNames = map[a2a.Dialect]map[a2a.Op]string{
-	a2a.V10: {a2a.OpSend: "SendMessage", a2a.OpStream: "SendStreamingMessage", a2a.OpGetTask: "GetTask", a2a.OpCancelTask: "CancelTask",
-		a2a.OpSubscribe: "SubscribeToTask", a2a.OpListTasks: "ListTasks", a2a.OpSetPushConfig: "CreateTaskPushNotificationConfig",
-		a2a.OpGetPushConfig: "GetTaskPushNotificationConfig", a2a.OpListPushConfigs: "ListTaskPushNotificationConfigs",
-		a2a.OpDeletePush: "DeleteTaskPushNotificationConfig", a2a.OpExtendedCard: "GetExtendedAgentCard"},
-	a2a.V03: {a2a.OpSend: "message/send", a2a.OpStream: "message/stream", a2a.OpGetTask: "tasks/get", a2a.OpCancelTask: "tasks/cancel",
-		a2a.OpSubscribe: "tasks/resubscribe", a2a.OpSetPushConfig: "tasks/pushNotificationConfig/set",
-		a2a.OpGetPushConfig: "tasks/pushNotificationConfig/get", a2a.OpListPushConfigs: "tasks/pushNotificationConfig/list",
-		a2a.OpDeletePush: "tasks/pushNotificationConfig/delete", a2a.OpExtendedCard: "agent/getAuthenticatedExtendedCard"},
-	a2a.V01: {a2a.OpSend: "tasks/send", a2a.OpStream: "tasks/sendSubscribe", a2a.OpGetTask: "tasks/get", a2a.OpCancelTask: "tasks/cancel",
-		a2a.OpSubscribe: "tasks/resubscribe", a2a.OpSetPushConfig: "tasks/pushNotification/set", a2a.OpGetPushConfig: "tasks/pushNotification/get"},
+var methodNames = map[wire.Dialect]map[wire.Op]string{
+	wire.V10: {wire.OpSend: "SendMessage", wire.OpStream: "SendStreamingMessage", wire.OpGetTask: "GetTask", wire.OpCancelTask: "CancelTask",
+		wire.OpSubscribe: "SubscribeToTask", wire.OpListTasks: "ListTasks", wire.OpSetPushConfig: "CreateTaskPushNotificationConfig",
+		wire.OpGetPushConfig: "GetTaskPushNotificationConfig", wire.OpListPushConfigs: "ListTaskPushNotificationConfigs",
+		wire.OpDeletePush: "DeleteTaskPushNotificationConfig", wire.OpExtendedCard: "GetExtendedAgentCard"},
+	wire.V03: {wire.OpSend: "message/send", wire.OpStream: "message/stream", wire.OpGetTask: "tasks/get", wire.OpCancelTask: "tasks/cancel",
+		wire.OpSubscribe: "tasks/resubscribe", wire.OpSetPushConfig: "tasks/pushNotificationConfig/set",
+		wire.OpGetPushConfig: "tasks/pushNotificationConfig/get", wire.OpListPushConfigs: "tasks/pushNotificationConfig/list",
+		wire.OpDeletePush: "tasks/pushNotificationConfig/delete", wire.OpExtendedCard: "agent/getAuthenticatedExtendedCard"},
+	wire.V01: {wire.OpSend: "tasks/send", wire.OpStream: "tasks/sendSubscribe", wire.OpGetTask: "tasks/get", wire.OpCancelTask: "tasks/cancel",
+		wire.OpSubscribe: "tasks/resubscribe", wire.OpSetPushConfig: "tasks/pushNotification/set", wire.OpGetPushConfig: "tasks/pushNotification/get"},
 }
 
-func (c *dclient) method(op a2a.Op) string {
+func (c *dclient) method(op wire.Op) string {
 	d := c.c.d
-	if d == a2a.V02 {
-		d = a2a.V03
+	if d == wire.V02 {
+		d = wire.V03
 	}
 	m, ok := methodNames[d][op]
 	require.True(c.t, ok, "no %s method in %s", op, d)
@@ -166,7 +166,7 @@ func (c *dclient) method(op a2a.Op) string {
 var reasonCodes = func() map[string]int {
 	m := map[string]int{}
 	for code := -32700; code <= -31000; code++ {
-		if r := a2a.Reason(code); r != "" {
+		if r := wire.Reason(code); r != "" {
 			m[r] = code
 		}
 	}
@@ -193,7 +193,7 @@ func restErr(t testing.TB, status int, body []byte) *rpcError {
 		}
 	}
 	if e.Code == 0 && r.Error.Status == "INVALID_ARGUMENT" {
-		e.Code = a2a.CodeInvalidParams
+		e.Code = wire.CodeInvalidParams
 	}
 	require.NotZero(t, e.Code, "REST error with no known reason: %s", body)
 	return e
@@ -201,7 +201,7 @@ func restErr(t testing.TB, status int, body []byte) *rpcError {
 
 // call performs a unary op with JSON-RPC params and returns the validated
 // result (the bare result member) or the error.
-func (c *dclient) call(op a2a.Op, params map[string]any) (json.RawMessage, *rpcError) {
+func (c *dclient) call(op wire.Op, params map[string]any) (json.RawMessage, *rpcError) {
 	c.t.Helper()
 	if c.c.rest {
 		return c.restCall(op, params)
@@ -212,28 +212,28 @@ func (c *dclient) call(op a2a.Op, params map[string]any) (json.RawMessage, *rpcE
 }
 
 func (c *dclient) hdr() map[string]string {
-	if c.c.d == a2a.V10 {
+	if c.c.d == wire.V10 {
 		return v1
 	}
 	return nil
 }
 
-func (c *dclient) restCall(op a2a.Op, params map[string]any) (json.RawMessage, *rpcError) {
+func (c *dclient) restCall(op wire.Op, params map[string]any) (json.RawMessage, *rpcError) {
 	c.t.Helper()
 	base := c.base + "/rest"
 	var status int
 	var body []byte
 	switch op {
-	case a2a.OpSend:
+	case wire.OpSend:
 		b, _ := json.Marshal(params)
 		status, _, body = c.h.post(base+"/message:send", b, v1)
-	case a2a.OpGetTask:
+	case wire.OpGetTask:
 		q := ""
 		if hl, ok := params["historyLength"]; ok {
 			q = fmt.Sprintf("?historyLength=%v", hl)
 		}
 		status, _, body = c.h.do(http.MethodGet, base+"/tasks/"+params["id"].(string)+q, nil, v1)
-	case a2a.OpCancelTask:
+	case wire.OpCancelTask:
 		status, _, body = c.h.post(base+"/tasks/"+params["id"].(string)+":cancel", []byte(`{}`), v1)
 	default:
 		c.t.Fatalf("restCall %s", op)
@@ -241,14 +241,14 @@ func (c *dclient) restCall(op a2a.Op, params map[string]any) (json.RawMessage, *
 	if status != http.StatusOK {
 		return nil, restErr(c.t, status, body)
 	}
-	schemacheck.Require(c.t, a2a.V10, v10ResultDef[op], body)
+	schemacheck.Require(c.t, wire.V10, v10ResultDef[op], body)
 	return body, nil
 }
 
 // task reads the task of a send/get/cancel result.
-func (c *dclient) task(op a2a.Op, res json.RawMessage) wireTask {
+func (c *dclient) task(op wire.Op, res json.RawMessage) wireTask {
 	c.t.Helper()
-	if c.c.d == a2a.V10 && op == a2a.OpSend {
+	if c.c.d == wire.V10 && op == wire.OpSend {
 		var w struct{ Task json.RawMessage }
 		require.NoError(c.t, json.Unmarshal(res, &w))
 		require.NotNil(c.t, w.Task, "SendMessageResponse without task: %s", res)
@@ -258,9 +258,9 @@ func (c *dclient) task(op a2a.Op, res json.RawMessage) wireTask {
 	require.NotEmpty(c.t, tk.ID)
 	require.NotEmpty(c.t, tk.Timestamp, "every state has a timestamp: %s", res)
 	switch c.c.d {
-	case a2a.V10:
+	case wire.V10:
 		require.Empty(c.t, tk.Kind, "v1.0 tasks have no kind")
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		require.Equal(c.t, "task", tk.Kind)
 	}
 	return tk
@@ -268,11 +268,11 @@ func (c *dclient) task(op a2a.Op, res json.RawMessage) wireTask {
 
 func (c *dclient) send(o sendOpts) (wireTask, *rpcError) {
 	c.t.Helper()
-	res, e := c.call(a2a.OpSend, c.sendParams(o))
+	res, e := c.call(wire.OpSend, c.sendParams(o))
 	if e != nil {
 		return wireTask{}, e
 	}
-	return c.task(a2a.OpSend, res), nil
+	return c.task(wire.OpSend, res), nil
 }
 
 func (c *dclient) mustSend(o sendOpts) wireTask {
@@ -288,31 +288,31 @@ func (c *dclient) get(id string, hl *int) (wireTask, *rpcError) {
 	if hl != nil {
 		p["historyLength"] = *hl
 	}
-	res, e := c.call(a2a.OpGetTask, p)
+	res, e := c.call(wire.OpGetTask, p)
 	if e != nil {
 		return wireTask{}, e
 	}
-	return c.task(a2a.OpGetTask, res), nil
+	return c.task(wire.OpGetTask, res), nil
 }
 
 func (c *dclient) cancel(id string) (wireTask, *rpcError) {
 	c.t.Helper()
-	res, e := c.call(a2a.OpCancelTask, map[string]any{"id": id})
+	res, e := c.call(wire.OpCancelTask, map[string]any{"id": id})
 	if e != nil {
 		return wireTask{}, e
 	}
-	return c.task(a2a.OpCancelTask, res), nil
+	return c.task(wire.OpCancelTask, res), nil
 }
 
 // streamOp opens a stream (op OpStream or OpSubscribe) and returns its
 // validated events, or the error the stream was refused with.
-func (c *dclient) streamOp(op a2a.Op, params map[string]any) ([]wireEvent, *rpcError) {
+func (c *dclient) streamOp(op wire.Op, params map[string]any) ([]wireEvent, *rpcError) {
 	c.t.Helper()
 	var frames [][]byte
 	if c.c.rest {
 		b, _ := json.Marshal(params)
 		path := c.base + "/rest/message:stream"
-		if op == a2a.OpSubscribe {
+		if op == wire.OpSubscribe {
 			path = c.base + "/rest/tasks/" + params["id"].(string) + ":subscribe"
 			b = []byte(`{}`)
 		}
@@ -323,8 +323,8 @@ func (c *dclient) streamOp(op a2a.Op, params map[string]any) ([]wireEvent, *rpcE
 		frames = fr
 		var evs []wireEvent
 		for _, f := range frames {
-			schemacheck.Require(c.t, a2a.V10, "StreamResponse", f)
-			evs = append(evs, parseEvent(c.t, a2a.V10, f))
+			schemacheck.Require(c.t, wire.V10, "StreamResponse", f)
+			evs = append(evs, parseEvent(c.t, wire.V10, f))
 		}
 		return evs, nil
 	}
@@ -348,17 +348,17 @@ func (c *dclient) streamOp(op a2a.Op, params map[string]any) ([]wireEvent, *rpcE
 
 func (c *dclient) stream(o sendOpts) ([]wireEvent, *rpcError) {
 	c.t.Helper()
-	return c.streamOp(a2a.OpStream, c.sendParams(o))
+	return c.streamOp(wire.OpStream, c.sendParams(o))
 }
 
 func (c *dclient) subscribe(id string) ([]wireEvent, *rpcError) {
 	c.t.Helper()
-	return c.streamOp(a2a.OpSubscribe, map[string]any{"id": id})
+	return c.streamOp(wire.OpSubscribe, map[string]any{"id": id})
 }
 
 // states lists the states of the events in order.
-func states(evs []wireEvent) []a2a.TaskState {
-	var out []a2a.TaskState
+func states(evs []wireEvent) []wire.TaskState {
+	var out []wire.TaskState
 	for _, e := range evs {
 		if e.State != "" {
 			out = append(out, e.State)

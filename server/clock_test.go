@@ -8,17 +8,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // clockCard has one skill that completes without asking for input.
 func clockCard() *cards.Card {
 	return &cards.Card{
-		Name: "clocked", Description: "fake clock test agent", Version: "1.0.0", Dialect: a2a.V10,
+		Name: "clocked", Description: "fake clock test agent", Version: "1.0.0", Dialect: wire.V10,
 		Capabilities:       cards.Capabilities{Streaming: true},
 		DefaultInputModes:  []string{"text/plain"},
 		DefaultOutputModes: []string{"text/plain"},
@@ -42,9 +42,9 @@ func TestStreamTimersOnFakeClock(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	evs, err := cl.Stream(ctx, &a2a.Message{MessageID: "m1", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart("go")}})
+	evs, err := cl.Stream(ctx, &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("go")}})
 	require.NoError(t, err)
-	var got []a2a.TaskState
+	var got []wire.TaskState
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -71,7 +71,7 @@ func TestStreamTimersOnFakeClock(t *testing.T) {
 	}
 	<-done
 	assert.Equal(t, []time.Duration{step, step}, jumps, "every jump lands on the next step (working, then the artifact)")
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, got)
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, got)
 	mock.Close()
 	assert.Zero(t, clk.Waiters(), "an ended stream and a finished player leave no timer behind")
 }

@@ -13,17 +13,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // neverEnding is an agent whose "echo" tasks reach working and stay there.
-func neverEnding(d a2a.Dialect) []server.AgentConfig {
+func neverEnding(d wire.Dialect) []server.AgentConfig {
 	return []server.AgentConfig{{Name: "agent", Card: testCard(d, false), Timelines: map[string]timeline.Timeline{
 		"echo": {
-			{Kind: timeline.StepState, State: a2a.StateSubmitted},
-			{Kind: timeline.StepState, State: a2a.StateWorking},
+			{Kind: timeline.StepState, State: wire.StateSubmitted},
+			{Kind: timeline.StepState, State: wire.StateWorking},
 			{Kind: timeline.StepStop},
 		},
 	}}}
@@ -43,17 +43,17 @@ func TestConcurrentClients(t *testing.T) {
 					switch r % 3 {
 					case 0:
 						tk := cl.mustSend(sendOpts{})
-						assert.Equal(t, a2a.StateCompleted, tk.State)
+						assert.Equal(t, wire.StateCompleted, tk.State)
 					case 1:
 						evs, e := cl.stream(sendOpts{})
 						require.Nil(t, e)
-						assert.Equal(t, a2a.StateCompleted, evs[len(evs)-1].State)
+						assert.Equal(t, wire.StateCompleted, evs[len(evs)-1].State)
 					case 2:
 						tk := cl.mustSend(sendOpts{skill: "ask"})
-						require.Equal(t, a2a.StateInputRequired, tk.State)
+						require.Equal(t, wire.StateInputRequired, tk.State)
 						next := cl.mustSend(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
 						assert.Equal(t, tk.ID, next.ID)
-						assert.Equal(t, a2a.StateCompleted, next.State)
+						assert.Equal(t, wire.StateCompleted, next.State)
 					}
 				}
 			})
@@ -67,7 +67,7 @@ func TestConcurrentClients(t *testing.T) {
 		if e.Kind == server.EntryDecision && strings.HasPrefix(e.Detail, "new") {
 			continue
 		}
-		if e.Kind == server.EntryEvent && e.State == a2a.StateSubmitted {
+		if e.Kind == server.EntryEvent && e.State == wire.StateSubmitted {
 			assert.False(t, seen[e.TaskID], "task id %s minted twice", e.TaskID)
 			seen[e.TaskID] = true
 		}
@@ -95,7 +95,7 @@ func openRaw(t *testing.T, h *harness, body []byte) (*http.Response, *bufio.Read
 
 func TestCloseEndsOpenStreams(t *testing.T) {
 	t.Parallel()
-	h := start(t, server.Config{Seed: 82, StepDelay: time.Hour, Agents: neverEnding(a2a.V10)})
+	h := start(t, server.Config{Seed: 82, StepDelay: time.Hour, Agents: neverEnding(wire.V10)})
 	cl := newClient(t, h, dialectCases[0])
 	const n = 8
 	ended := make(chan error, n)
@@ -160,7 +160,7 @@ func TestCloseEndsOpenStreams(t *testing.T) {
 
 func TestClientDisconnectEndsStream(t *testing.T) {
 	t.Parallel()
-	h := start(t, server.Config{Seed: 83, StepDelay: time.Hour, Agents: neverEnding(a2a.V10)})
+	h := start(t, server.Config{Seed: 83, StepDelay: time.Hour, Agents: neverEnding(wire.V10)})
 	cl := newClient(t, h, dialectCases[0])
 	resp, _ := openRaw(t, h, rpcBody("SendStreamingMessage", cl.sendParams(sendOpts{})))
 	require.NoError(t, resp.Body.Close())
@@ -193,7 +193,7 @@ func TestClientDisconnectEndsStream(t *testing.T) {
 	})
 	tk, e := cl.get(id, nil)
 	require.Nil(t, e)
-	assert.Equal(t, a2a.StateWorking, tk.State)
+	assert.Equal(t, wire.StateWorking, tk.State)
 }
 
 func TestTaskRetention(t *testing.T) {
@@ -210,7 +210,7 @@ func TestTaskRetention(t *testing.T) {
 		_, e := cl.get(id, nil)
 		if i < len(ids)-3 {
 			require.NotNil(t, e, "task %d was evicted", i)
-			assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+			assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 		} else {
 			assert.Nil(t, e, "task %d is kept", i)
 		}
@@ -226,7 +226,7 @@ func TestTaskRetention(t *testing.T) {
 	for _, id := range waiting {
 		tk, e := pc.get(id, nil)
 		require.Nil(t, e)
-		assert.Equal(t, a2a.StateInputRequired, tk.State)
+		assert.Equal(t, wire.StateInputRequired, tk.State)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The metrics are counted from the journal as it is written (Server.record)
@@ -218,13 +218,13 @@ func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) 
 func (s *Server) serveMetrics(c echo.Context) error {
 	type agentState struct {
 		name    string
-		states  map[a2a.TaskState]int
+		states  map[wire.TaskState]int
 		streams int
 	}
 	agents := s.allAgents()
 	live := make([]agentState, 0, len(agents))
 	for _, a := range agents {
-		st := agentState{name: a.name, states: map[a2a.TaskState]int{}}
+		st := agentState{name: a.name, states: map[wire.TaskState]int{}}
 		a.mu.Lock()
 		for _, e := range a.tasks {
 			st.states[e.task.Status.State]++

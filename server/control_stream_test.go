@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // journalStream opens GET /_a2amock/journal/stream and returns a pull
@@ -69,7 +69,7 @@ func decodeEntries(t *testing.T, ev sse.Event) []server.Entry {
 }
 
 func TestJournalStreamBacklogLiveAndReset(t *testing.T) {
-	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	h.do(http.MethodGet, "/agents/a/.well-known/agent-card.json", nil, nil)
 	next, resp := journalStream(t, h, "", nil)
 	assert.Equal(t, "no-store", resp.Header.Get("Cache-Control"))
@@ -93,7 +93,7 @@ func TestJournalStreamBacklogLiveAndReset(t *testing.T) {
 }
 
 func TestJournalStreamSinceAndLastEventID(t *testing.T) {
-	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	for range 3 {
 		h.do(http.MethodGet, "/agents/a/.well-known/agent-card.json", nil, nil)
 	}
@@ -117,7 +117,7 @@ func TestJournalStreamSinceAndLastEventID(t *testing.T) {
 // TestJournalStreamCoalesces: a burst of entries arrives in order, without
 // gaps, in far fewer events than entries, none larger than 1000 entries.
 func TestJournalStreamCoalesces(t *testing.T) {
-	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	next, _ := journalStream(t, h, "", nil)
 	const n = 2500
 	done := make(chan struct{})
@@ -148,7 +148,7 @@ func TestJournalStreamCoalesces(t *testing.T) {
 // TestJournalStreamEndsOnClose: closing the server ends an open stream (the
 // goroutine leak check of TestMain would fail otherwise).
 func TestJournalStreamEndsOnClose(t *testing.T) {
-	s, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	s, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	require.NoError(t, err)
 	require.NoError(t, s.Start("127.0.0.1:0"))
 	tr := &http.Transport{}
@@ -170,7 +170,7 @@ func TestJournalStreamEndsOnClose(t *testing.T) {
 }
 
 func TestUIPageAndStreamFollowTheControlRules(t *testing.T) {
-	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	h := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	st, hdr, body := h.do(http.MethodGet, "/_a2amock/ui", nil, nil)
 	require.Equal(t, http.StatusOK, st)
 	assert.True(t, strings.HasPrefix(hdr.Get("Content-Type"), "text/html"))
@@ -189,7 +189,7 @@ func TestUIPageAndStreamFollowTheControlRules(t *testing.T) {
 	}
 
 	// With a token: the stream wants it, the data-free page does not.
-	ht := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}, ControlToken: "s3cret"})
+	ht := start(t, server.Config{Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}, ControlToken: "s3cret"})
 	st, _, _ = ht.do(http.MethodGet, "/_a2amock/journal/stream", nil, nil)
 	assert.Equal(t, http.StatusUnauthorized, st)
 	st, _, body = ht.do(http.MethodGet, "/_a2amock/ui", nil, nil)

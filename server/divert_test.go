@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // serveDefaults is the server `a2amock serve --behavior spec` runs: one
@@ -33,14 +33,14 @@ func TestNewTaskIDOnContinuationDefaultAgent(t *testing.T) {
 	h := serveDefaults(t, "new-task-id-on-continuation")
 	cl := newClient(t, h, v10)
 	first := cl.mustSend(sendOpts{text: "book a room"})
-	assert.Equal(t, a2a.StateWorking, first.State, "the original stays working")
+	assert.Equal(t, wire.StateWorking, first.State, "the original stays working")
 	next := cl.mustSend(sendOpts{text: "room 4", taskID: first.ID})
 	assert.NotEqual(t, first.ID, next.ID, "the continuation becomes a new task")
 	assert.Equal(t, first.ContextID, next.ContextID)
-	assert.Equal(t, a2a.StateCompleted, next.State)
+	assert.Equal(t, wire.StateCompleted, next.State)
 	got, e := cl.get(first.ID, nil)
 	require.Nil(t, e)
-	assert.Equal(t, a2a.StateWorking, got.State)
+	assert.Equal(t, wire.StateWorking, got.State)
 
 	// A message naming a finished task becomes a new task too.
 	again := cl.mustSend(sendOpts{text: "and room 5", taskID: next.ID})
@@ -49,7 +49,7 @@ func TestNewTaskIDOnContinuationDefaultAgent(t *testing.T) {
 	// In scope but not acting, with why: a message naming an unknown task.
 	_, e = cl.send(sendOpts{text: "x", taskID: "no-such-task"})
 	require.NotNil(t, e)
-	assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 	entries, _ := h.journalQuery("?kind=decision")
 	var notActed []behaviors.NotActed
 	for _, en := range entries {
@@ -64,7 +64,7 @@ func TestNewTaskIDOnContinuationDefaultAgent(t *testing.T) {
 	h = serveDefaults(t, "new-task-id-on-continuation:hold=false")
 	cl = newClient(t, h, v10)
 	done := cl.mustSend(sendOpts{text: "book a room"})
-	require.Equal(t, a2a.StateCompleted, done.State)
+	require.Equal(t, wire.StateCompleted, done.State)
 	after, e := cl.send(sendOpts{text: "room 4", taskID: done.ID})
 	require.Nil(t, e, "a message naming a completed task becomes a new task")
 	assert.NotEqual(t, done.ID, after.ID)

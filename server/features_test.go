@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // listPage is a v1.0 ListTasksResponse.
@@ -52,7 +52,7 @@ func listOver(h *harness, rest bool) lister {
 			require.Nil(t, r.Error, "%s", raw)
 			body = r.Result
 		}
-		schemacheck.Require(t, a2a.V10, "ListTasksResponse", body)
+		schemacheck.Require(t, wire.V10, "ListTasksResponse", body)
 		var p listPage
 		require.NoError(t, json.Unmarshal(body, &p))
 		return p
@@ -98,7 +98,7 @@ func TestListTasks(t *testing.T) {
 				assert.Equal(t, 2, p.PageSize)
 				assert.LessOrEqual(t, len(p.Tasks), 2)
 				for _, raw := range p.Tasks {
-					tk := parseTask(t, a2a.V10, raw)
+					tk := parseTask(t, wire.V10, raw)
 					ids = append(ids, tk.ID)
 					assert.Zero(t, tk.Artifacts, "artifacts only when asked for")
 				}
@@ -117,24 +117,24 @@ func TestListTasks(t *testing.T) {
 			require.Len(t, withArt.Tasks, 5)
 			arts := 0
 			for _, raw := range withArt.Tasks {
-				arts += parseTask(t, a2a.V10, raw).Artifacts
+				arts += parseTask(t, wire.V10, raw).Artifacts
 			}
 			assert.Equal(t, 4, arts, "every completed task has its artifact")
 
 			byState := list(t, map[string]any{"status": "TASK_STATE_INPUT_REQUIRED"})
 			require.Len(t, byState.Tasks, 1)
-			assert.Equal(t, created[2].ID, parseTask(t, a2a.V10, byState.Tasks[0]).ID)
+			assert.Equal(t, created[2].ID, parseTask(t, wire.V10, byState.Tasks[0]).ID)
 			assert.Equal(t, 1, byState.TotalSize)
 
 			byCtx := list(t, map[string]any{"contextId": first.ContextID})
 			require.Len(t, byCtx.Tasks, 2)
 			for _, raw := range byCtx.Tasks {
-				assert.Equal(t, first.ContextID, parseTask(t, a2a.V10, raw).ContextID)
+				assert.Equal(t, first.ContextID, parseTask(t, wire.V10, raw).ContextID)
 			}
 
 			noHistory := list(t, map[string]any{"historyLength": 0})
 			for _, raw := range noHistory.Tasks {
-				assert.Zero(t, parseTask(t, a2a.V10, raw).History)
+				assert.Zero(t, parseTask(t, wire.V10, raw).History)
 			}
 		})
 	}
@@ -154,7 +154,7 @@ func TestListTasksNewestFirstOnEqualTimes(t *testing.T) {
 	p := listOver(h, false)(t, map[string]any{})
 	var got []string
 	for _, raw := range p.Tasks {
-		got = append(got, parseTask(t, a2a.V10, raw).ID)
+		got = append(got, parseTask(t, wire.V10, raw).ID)
 	}
 	assert.Equal(t, want, got)
 }
@@ -174,7 +174,7 @@ func TestListTasksPagesSurviveNewTasks(t *testing.T) {
 		ids := func(p listPage) []string {
 			var out []string
 			for _, raw := range p.Tasks {
-				out = append(out, parseTask(t, a2a.V10, raw).ID)
+				out = append(out, parseTask(t, wire.V10, raw).ID)
 			}
 			return out
 		}
@@ -199,7 +199,7 @@ func TestListTasksBadParams(t *testing.T) {
 	} {
 		r, raw := h.rpc("/", "ListTasks", q, v1)
 		require.NotNil(t, r.Error, "%v: %s", q, raw)
-		assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code, "%v", q)
+		assert.Equal(t, wire.CodeInvalidParams, r.Error.Code, "%v", q)
 		requireV10Error(t, raw)
 	}
 }
@@ -211,7 +211,7 @@ func TestPushConfigs(t *testing.T) {
 		h := start(t, server.Config{Seed: 21, StepDelay: -1, Agents: agentsFor(dialectCases[0], true)})
 		cl := newClient(t, h, dialectCases[0])
 		tk := cl.mustSend(sendOpts{})
-		res, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "https://hooks.example/a2a", "token": "tok"})
+		res, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "https://hooks.example/a2a", "token": "tok"})
 		require.Nil(t, e)
 		var pc struct{ ID, TaskID, URL, Token string }
 		require.NoError(t, json.Unmarshal(res, &pc))
@@ -219,30 +219,30 @@ func TestPushConfigs(t *testing.T) {
 		assert.Equal(t, tk.ID, pc.TaskID)
 		assert.Equal(t, "https://hooks.example/a2a", pc.URL)
 
-		res, e = cl.call(a2a.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": pc.ID})
+		res, e = cl.call(wire.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": pc.ID})
 		require.Nil(t, e)
 		assert.Contains(t, string(res), "https://hooks.example/a2a")
 
-		res, e = cl.call(a2a.OpListPushConfigs, map[string]any{"taskId": tk.ID})
+		res, e = cl.call(wire.OpListPushConfigs, map[string]any{"taskId": tk.ID})
 		require.Nil(t, e)
 		var l struct{ Configs []json.RawMessage }
 		require.NoError(t, json.Unmarshal(res, &l))
 		assert.Len(t, l.Configs, 1)
 
-		_, e = cl.call(a2a.OpDeletePush, map[string]any{"taskId": tk.ID, "id": pc.ID})
+		_, e = cl.call(wire.OpDeletePush, map[string]any{"taskId": tk.ID, "id": pc.ID})
 		require.Nil(t, e)
-		res, e = cl.call(a2a.OpListPushConfigs, map[string]any{"taskId": tk.ID})
+		res, e = cl.call(wire.OpListPushConfigs, map[string]any{"taskId": tk.ID})
 		require.Nil(t, e)
 		l.Configs = nil
 		require.NoError(t, json.Unmarshal(res, &l))
 		assert.Empty(t, l.Configs)
 
-		_, e = cl.call(a2a.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": pc.ID})
+		_, e = cl.call(wire.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": pc.ID})
 		require.NotNil(t, e, "a deleted config is gone")
-		assert.Equal(t, a2a.CodeTaskNotFound, e.Code, "spec §3.1.8: an unknown config is TaskNotFoundError")
-		_, e = cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": "no-such-task", "url": "https://hooks.example/a2a"})
+		assert.Equal(t, wire.CodeTaskNotFound, e.Code, "spec §3.1.8: an unknown config is TaskNotFoundError")
+		_, e = cl.call(wire.OpSetPushConfig, map[string]any{"taskId": "no-such-task", "url": "https://hooks.example/a2a"})
 		require.NotNil(t, e)
-		assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+		assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 	})
 	t.Run("v1.0 HTTP+JSON", func(t *testing.T) {
 		t.Parallel()
@@ -251,16 +251,16 @@ func TestPushConfigs(t *testing.T) {
 		base := "/rest/tasks/" + tk.ID + "/pushNotificationConfigs"
 		status, _, b := h.post(base, []byte(`{"url":"https://hooks.example/r"}`), v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
-		schemacheck.Require(t, a2a.V10, "TaskPushNotificationConfig", b)
+		schemacheck.Require(t, wire.V10, "TaskPushNotificationConfig", b)
 		var pc struct{ ID string }
 		require.NoError(t, json.Unmarshal(b, &pc))
 		require.NotEmpty(t, pc.ID)
 		status, _, b = h.do(http.MethodGet, base+"/"+pc.ID, nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
-		schemacheck.Require(t, a2a.V10, "TaskPushNotificationConfig", b)
+		schemacheck.Require(t, wire.V10, "TaskPushNotificationConfig", b)
 		status, _, b = h.do(http.MethodGet, base, nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
-		schemacheck.Require(t, a2a.V10, "ListTaskPushNotificationConfigsResponse", b)
+		schemacheck.Require(t, wire.V10, "ListTaskPushNotificationConfigsResponse", b)
 		status, _, b = h.do(http.MethodDelete, base+"/"+pc.ID, nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s", b)
 		status, _, b = h.do(http.MethodGet, base+"/"+pc.ID, nil, v1)
@@ -273,7 +273,7 @@ func TestPushConfigs(t *testing.T) {
 		h := start(t, server.Config{Seed: 23, StepDelay: -1, Agents: agentsFor(dialectCases[2], true)})
 		cl := newClient(t, h, dialectCases[2])
 		tk := cl.mustSend(sendOpts{})
-		res, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "pushNotificationConfig": map[string]any{"url": "https://hooks.example/3"}})
+		res, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "pushNotificationConfig": map[string]any{"url": "https://hooks.example/3"}})
 		require.Nil(t, e)
 		var pc struct {
 			TaskID                 string
@@ -283,23 +283,23 @@ func TestPushConfigs(t *testing.T) {
 		require.Equal(t, tk.ID, pc.TaskID)
 		require.NotEmpty(t, pc.PushNotificationConfig.ID)
 		cid := pc.PushNotificationConfig.ID
-		_, e = cl.call(a2a.OpGetPushConfig, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
+		_, e = cl.call(wire.OpGetPushConfig, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
 		require.Nil(t, e)
-		res, e = cl.call(a2a.OpListPushConfigs, map[string]any{"id": tk.ID})
+		res, e = cl.call(wire.OpListPushConfigs, map[string]any{"id": tk.ID})
 		require.Nil(t, e)
 		var l []json.RawMessage
 		require.NoError(t, json.Unmarshal(res, &l))
 		assert.Len(t, l, 1)
-		_, e = cl.call(a2a.OpDeletePush, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
+		_, e = cl.call(wire.OpDeletePush, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
 		require.Nil(t, e)
-		res, e = cl.call(a2a.OpListPushConfigs, map[string]any{"id": tk.ID})
+		res, e = cl.call(wire.OpListPushConfigs, map[string]any{"id": tk.ID})
 		require.Nil(t, e)
 		l = nil
 		require.NoError(t, json.Unmarshal(res, &l))
 		assert.Empty(t, l)
-		_, e = cl.call(a2a.OpGetPushConfig, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
+		_, e = cl.call(wire.OpGetPushConfig, map[string]any{"id": tk.ID, "pushNotificationConfigId": cid})
 		require.NotNil(t, e, "a deleted config is gone")
-		assert.Equal(t, a2a.CodeTaskNotFound, e.Code, "an unknown config is TaskNotFoundError")
+		assert.Equal(t, wire.CodeTaskNotFound, e.Code, "an unknown config is TaskNotFoundError")
 	})
 	t.Run("not declared", func(t *testing.T) {
 		t.Parallel()
@@ -308,32 +308,32 @@ func TestPushConfigs(t *testing.T) {
 		tk := c10.mustSend(sendOpts{})
 		for _, call := range []struct {
 			c  *dclient
-			op a2a.Op
+			op wire.Op
 			p  map[string]any
 		}{
-			{c10, a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "https://hooks.example/x"}},
-			{c10, a2a.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": "x"}},
-			{c10, a2a.OpListPushConfigs, map[string]any{"taskId": tk.ID}},
-			{c10, a2a.OpDeletePush, map[string]any{"taskId": tk.ID, "id": "x"}},
-			{c03, a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "pushNotificationConfig": map[string]any{"url": "https://hooks.example/x"}}},
-			{c03, a2a.OpListPushConfigs, map[string]any{"id": tk.ID}},
+			{c10, wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "https://hooks.example/x"}},
+			{c10, wire.OpGetPushConfig, map[string]any{"taskId": tk.ID, "id": "x"}},
+			{c10, wire.OpListPushConfigs, map[string]any{"taskId": tk.ID}},
+			{c10, wire.OpDeletePush, map[string]any{"taskId": tk.ID, "id": "x"}},
+			{c03, wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "pushNotificationConfig": map[string]any{"url": "https://hooks.example/x"}}},
+			{c03, wire.OpListPushConfigs, map[string]any{"id": tk.ID}},
 		} {
 			_, e := call.c.call(call.op, call.p)
 			require.NotNil(t, e, "%s %s", call.c.c.name, call.op)
-			assert.Equal(t, a2a.CodePushNotSupported, e.Code, "%s %s", call.c.c.name, call.op)
+			assert.Equal(t, wire.CodePushNotSupported, e.Code, "%s %s", call.c.c.name, call.op)
 		}
 		status, _, b := h.post("/rest/tasks/"+tk.ID+"/pushNotificationConfigs", []byte(`{"url":"https://hooks.example/r"}`), v1)
 		assert.Equal(t, http.StatusBadRequest, status)
-		assert.Equal(t, a2a.CodePushNotSupported, restErr(t, status, b).Code)
+		assert.Equal(t, wire.CodePushNotSupported, restErr(t, status, b).Code)
 	})
 }
 
 func TestExtendedAgentCard(t *testing.T) {
 	t.Parallel()
-	plain := testCard(a2a.V10, false)
-	declared := testCard(a2a.V10, false)
+	plain := testCard(wire.V10, false)
+	declared := testCard(wire.V10, false)
 	declared.Capabilities.ExtendedAgentCard = true
-	extended := testCard(a2a.V10, false)
+	extended := testCard(wire.V10, false)
 	extended.Name = "The Extended Agent"
 	h := start(t, server.Config{Seed: 31, StepDelay: -1, Agents: []server.AgentConfig{
 		{Name: "plain", Card: plain},
@@ -343,10 +343,10 @@ func TestExtendedAgentCard(t *testing.T) {
 	for _, tc := range []struct {
 		agent string
 		code  int
-	}{{"plain", a2a.CodeUnsupportedOperation}, {"unconfigured", a2a.CodeExtendedCardNotConfigured}, {"full", 0}} {
+	}{{"plain", wire.CodeUnsupportedOperation}, {"unconfigured", wire.CodeExtendedCardNotConfigured}, {"full", 0}} {
 		cl := newClient(t, h, dialectCases[0])
 		cl.base = "/agents/" + tc.agent
-		res, e := cl.call(a2a.OpExtendedCard, map[string]any{})
+		res, e := cl.call(wire.OpExtendedCard, map[string]any{})
 		status, _, b := h.do(http.MethodGet, cl.base+"/rest/extendedAgentCard", nil, v1)
 		if tc.code != 0 {
 			require.NotNil(t, e, tc.agent)
@@ -364,14 +364,14 @@ func TestExtendedAgentCard(t *testing.T) {
 		require.NotEmpty(t, card.SupportedInterfaces)
 		assert.Equal(t, h.url+cl.base+"/", card.SupportedInterfaces[0].URL)
 		require.Equal(t, http.StatusOK, status, "%s", b)
-		schemacheck.Require(t, a2a.V10, "AgentCard", b)
+		schemacheck.Require(t, wire.V10, "AgentCard", b)
 	}
 	// v0.3 name of the same operation.
 	c03 := newClient(t, h, dialectCases[2])
 	c03.base = "/agents/unconfigured"
-	_, e := c03.call(a2a.OpExtendedCard, nil)
+	_, e := c03.call(wire.OpExtendedCard, nil)
 	require.NotNil(t, e)
-	assert.Equal(t, a2a.CodeExtendedCardNotConfigured, e.Code)
+	assert.Equal(t, wire.CodeExtendedCardNotConfigured, e.Code)
 }
 
 func TestVersionHeader(t *testing.T) {
@@ -392,21 +392,21 @@ func TestVersionHeader(t *testing.T) {
 		{"v1.0 method, no header", lenient, "SendMessage", send(c10), nil, 0},
 		{"v1.0 method, 1.0", lenient, "SendMessage", send(c10), v1, 0},
 		{"v1.0 method, 1.0.3", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0.3"}, 0},
-		{"v1.0 method, 9.9", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "9.9"}, a2a.CodeVersionNotSupported},
-		{"v1.0 method, 1.0.0.0", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0.0.0"}, a2a.CodeVersionNotSupported},
-		{"v1.0 method, 1.0.x", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0.x"}, a2a.CodeVersionNotSupported},
-		{"v1.0 method, 1.0.", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0."}, a2a.CodeVersionNotSupported},
-		{"v0.3 method, 9.9", lenient, "message/send", send(c03), map[string]string{"A2A-Version": "9.9"}, a2a.CodeVersionNotSupported},
-		{"strict: v1.0 method, no header", strict, "SendMessage", send(c10), nil, a2a.CodeVersionNotSupported},
+		{"v1.0 method, 9.9", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "9.9"}, wire.CodeVersionNotSupported},
+		{"v1.0 method, 1.0.0.0", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0.0.0"}, wire.CodeVersionNotSupported},
+		{"v1.0 method, 1.0.x", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0.x"}, wire.CodeVersionNotSupported},
+		{"v1.0 method, 1.0.", lenient, "SendMessage", send(c10), map[string]string{"A2A-Version": "1.0."}, wire.CodeVersionNotSupported},
+		{"v0.3 method, 9.9", lenient, "message/send", send(c03), map[string]string{"A2A-Version": "9.9"}, wire.CodeVersionNotSupported},
+		{"strict: v1.0 method, no header", strict, "SendMessage", send(c10), nil, wire.CodeVersionNotSupported},
 		{"strict: v1.0 method, 1.0", strict, "SendMessage", send(c10), v1, 0},
 		{"strict: v0.3 method, no header", strict, "message/send", send(c03), nil, 0},
 	} {
 		r, raw := tc.h.rpc("/", tc.method, tc.params, tc.hdr)
-		d := a2a.V10
+		d := wire.V10
 		if tc.method == "message/send" {
-			d = a2a.V03
+			d = wire.V03
 		}
-		requireValidRPC(t, d, a2a.OpSend, raw)
+		requireValidRPC(t, d, wire.OpSend, raw)
 		if tc.code == 0 {
 			assert.Nil(t, r.Error, "%s: %s", tc.name, raw)
 		} else if assert.NotNil(t, r.Error, tc.name) {
@@ -414,9 +414,9 @@ func TestVersionHeader(t *testing.T) {
 		}
 	}
 	status, _, b := lenient.do(http.MethodGet, "/rest/tasks", nil, map[string]string{"A2A-Version": "9.9"})
-	assert.Equal(t, a2a.CodeVersionNotSupported, restErr(t, status, b).Code)
+	assert.Equal(t, wire.CodeVersionNotSupported, restErr(t, status, b).Code)
 	status, _, b = strict.do(http.MethodGet, "/rest/tasks", nil, nil)
-	assert.Equal(t, a2a.CodeVersionNotSupported, restErr(t, status, b).Code, "strict REST without a header")
+	assert.Equal(t, wire.CodeVersionNotSupported, restErr(t, status, b).Code, "strict REST without a header")
 }
 
 func TestA2AJSONContentType(t *testing.T) {
@@ -427,7 +427,7 @@ func TestA2AJSONContentType(t *testing.T) {
 	status, rh, b := h.post("/", rpcBody("SendMessage", cl.sendParams(sendOpts{})), hdr)
 	require.Equal(t, http.StatusOK, status, "%s", b)
 	require.Contains(t, rh.Get("Content-Type"), "json")
-	requireValidRPC(t, a2a.V10, a2a.OpSend, b)
+	requireValidRPC(t, wire.V10, wire.OpSend, b)
 	var r rpcResponse
 	require.NoError(t, json.Unmarshal(b, &r))
 	require.Nil(t, r.Error)
@@ -436,7 +436,7 @@ func TestA2AJSONContentType(t *testing.T) {
 	status, rh, b = h.post("/rest/message:send", body, hdr)
 	require.Equal(t, http.StatusOK, status, "%s", b)
 	assert.Equal(t, "application/a2a+json", rh.Get("Content-Type"), "REST answers in the media type it was sent")
-	schemacheck.Require(t, a2a.V10, "SendMessageResponse", b)
+	schemacheck.Require(t, wire.V10, "SendMessageResponse", b)
 }
 
 // The default agent's generated card declares streaming, and a skill that
@@ -449,7 +449,7 @@ func TestDefaultAgent(t *testing.T) {
 	assert.True(t, c.Capabilities.Streaming)
 	assert.Equal(t, []string{"agent"}, h.srv.AgentNames())
 	tk := newClient(t, h, dialectCases[0]).mustSend(sendOpts{})
-	assert.Equal(t, a2a.StateCompleted, tk.State)
+	assert.Equal(t, wire.StateCompleted, tk.State)
 	var ask *cards.Skill
 	for i := range c.Skills {
 		if c.Skills[i].NeedsInput {
@@ -458,5 +458,5 @@ func TestDefaultAgent(t *testing.T) {
 	}
 	require.NotNil(t, ask)
 	tk = newClient(t, h, dialectCases[0]).mustSend(sendOpts{skill: ask.ID})
-	assert.Equal(t, a2a.StateInputRequired, tk.State)
+	assert.Equal(t, wire.StateInputRequired, tk.State)
 }

@@ -9,19 +9,19 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // knownCodes are the error codes a JSON-RPC answer may carry. Internal
 // errors (-32603) are left out on purpose: any input that produces one is a
 // server bug.
 var knownCodes = map[int]bool{
-	a2a.CodeParseError: true, a2a.CodeInvalidRequest: true, a2a.CodeMethodNotFound: true, a2a.CodeInvalidParams: true,
-	a2a.CodeTaskNotFound: true, a2a.CodeTaskNotCancelable: true, a2a.CodePushNotSupported: true,
-	a2a.CodeUnsupportedOperation: true, a2a.CodeContentTypeNotSupported: true, a2a.CodeExtendedCardNotConfigured: true,
-	a2a.CodeVersionNotSupported: true,
+	wire.CodeParseError: true, wire.CodeInvalidRequest: true, wire.CodeMethodNotFound: true, wire.CodeInvalidParams: true,
+	wire.CodeTaskNotFound: true, wire.CodeTaskNotCancelable: true, wire.CodePushNotSupported: true,
+	wire.CodeUnsupportedOperation: true, wire.CodeContentTypeNotSupported: true, wire.CodeExtendedCardNotConfigured: true,
+	wire.CodeVersionNotSupported: true,
 }
 
 // fuzzSeeds are valid requests of every dialect and broken variants.
@@ -80,7 +80,7 @@ func FuzzJSONRPC(f *testing.F) {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
 	}
-	card := testCard(a2a.V10, true)
+	card := testCard(wire.V10, true)
 	s, err := server.New(server.Config{Seed: 1, StepDelay: -1, TaskRetention: 64, JournalRetention: 512,
 		Agents: []server.AgentConfig{{Name: "agent", Card: card}}})
 	if err != nil {

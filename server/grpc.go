@@ -16,9 +16,9 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The gRPC binding (lf.a2a.v1.A2AService) is a thin transport over the
@@ -37,7 +37,7 @@ import (
 const grpcService = "/lf.a2a.v1.A2AService/"
 
 // BindingGRPC is the protocolBinding of the gRPC interface.
-const BindingGRPC a2a.Binding = "GRPC"
+const BindingGRPC wire.Binding = "GRPC"
 
 // grpcMethods maps a method to a new request message.
 var grpcMethods = map[string]func() proto.Message{
@@ -55,19 +55,19 @@ var grpcMethods = map[string]func() proto.Message{
 }
 
 // grpcResult returns a new response message of a unary operation.
-func grpcResult(op a2a.Op) proto.Message {
+func grpcResult(op wire.Op) proto.Message {
 	switch op {
-	case a2a.OpSend:
+	case wire.OpSend:
 		return new(a2apb.SendMessageResponse)
-	case a2a.OpGetTask, a2a.OpCancelTask:
+	case wire.OpGetTask, wire.OpCancelTask:
 		return new(a2apb.Task)
-	case a2a.OpListTasks:
+	case wire.OpListTasks:
 		return new(a2apb.ListTasksResponse)
-	case a2a.OpSetPushConfig, a2a.OpGetPushConfig:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		return new(a2apb.TaskPushNotificationConfig)
-	case a2a.OpListPushConfigs:
+	case wire.OpListPushConfigs:
 		return new(a2apb.ListTaskPushNotificationConfigsResponse)
-	case a2a.OpExtendedCard:
+	case wire.OpExtendedCard:
 		return new(a2apb.AgentCard)
 	}
 	return new(emptypb.Empty)
@@ -109,9 +109,9 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if err != nil {
 		return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
 	}
-	_, op, _ := a2a.LookupMethod(method)
-	codec := a2a.CodecFor(a2a.V10)
-	if e := s.checkVersion(r, a2a.V10); e != nil {
+	_, op, _ := wire.LookupMethod(method)
+	codec := wire.CodecFor(wire.V10)
+	if e := s.checkVersion(r, wire.V10); e != nil {
 		return rp.fail(w, e)
 	}
 	req, e := codec.DecodeParams(op, params)
@@ -119,9 +119,9 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 		if !paramError(e) || a.gate(op) == nil {
 			return rp.fail(w, e)
 		}
-		req = &a2a.Request{Op: op}
+		req = &wire.Request{Op: op}
 	}
-	req.Method, req.Binding, req.Dialect = method, BindingGRPC, a2a.V10
+	req.Method, req.Binding, req.Dialect = method, BindingGRPC, wire.V10
 	rp.st = &grpcStream{codec: codec}
 	err = s.serveRequest(w, r, a, base, req, rp)
 	rp.st.finish(w)
@@ -143,7 +143,7 @@ func (rp grpcReply) status(w http.ResponseWriter, code codes.Code, msg string, d
 	return nil
 }
 
-func (rp grpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
+func (rp grpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
 	code, msg, details := grpcError(e)
 	if rp.st != nil && rp.st.started {
 		rp.st.err = e
@@ -152,31 +152,31 @@ func (rp grpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
 	return rp.status(w, code, msg, details)
 }
 
-func (rp grpcReply) authError(e *a2a.Error) *a2a.Error { return e }
+func (rp grpcReply) authError(e *wire.Error) *wire.Error { return e }
 
-func (rp grpcReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	var msg proto.Message
 	switch {
-	case op == a2a.OpDeletePush:
+	case op == wire.OpDeletePush:
 		msg = new(emptypb.Empty)
-	case op == a2a.OpExtendedCard:
+	case op == wire.OpExtendedCard:
 		msg = new(a2apb.AgentCard)
 		if err := fromJSON.Unmarshal(res.Card, msg); err != nil {
-			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "transcode card: %v", err))
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode card: %v", err))
 		}
 	default:
 		b, err := rp.st.codec.EncodeResult(op, res)
 		if err != nil {
-			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 		}
 		msg = grpcResult(op)
 		if err := fromJSON.Unmarshal(b, msg); err != nil {
-			return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "transcode result: %v", err))
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
 		}
 	}
 	out, err := proto.Marshal(msg)
 	if err != nil {
-		return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+		return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
 	sw := grpcWriter{w: w, st: rp.st}
 	if err := sw.WriteHeader(); err != nil {
@@ -190,10 +190,10 @@ func (rp grpcReply) framer() framer { return grpcFramer(rp) }
 // grpcStream is the state of one gRPC call: whether its headers went out,
 // the error its trailers carry, whether they were written.
 type grpcStream struct {
-	codec   a2a.Codec
+	codec   wire.Codec
 	started bool
 	done    bool
-	err     *a2a.Error
+	err     *wire.Error
 }
 
 // finish writes the trailers of a call whose headers went out.
@@ -212,7 +212,7 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 // grpcFramer frames a server-streaming call's StreamResponse messages.
 type grpcFramer grpcReply
 
-func (f grpcFramer) event(ev a2a.Event) ([]byte, error) {
+func (f grpcFramer) event(ev wire.Event) ([]byte, error) {
 	b, err := f.st.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err
@@ -226,12 +226,12 @@ func (f grpcFramer) event(ev a2a.Event) ([]byte, error) {
 
 // errorFrame ends the stream with e in its trailers: gRPC has no error
 // message inside a stream.
-func (f grpcFramer) errorFrame(e *a2a.Error) []byte {
+func (f grpcFramer) errorFrame(e *wire.Error) []byte {
 	f.st.err = e
 	return nil
 }
 
-func (f grpcFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
+func (f grpcFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
 	return grpcReply(f).fail(w, e)
 }
 
@@ -281,8 +281,8 @@ func grpcFrame(msg []byte) []byte {
 
 // grpcError is e as a gRPC status: the code the v1.0 mapping (§5.4) gives
 // its HTTP+JSON google.rpc.Status, with the same ErrorInfo.
-func grpcError(e *a2a.Error) (codes.Code, string, []*anypb.Any) {
-	_, body := a2a.EncodeRESTError(e)
+func grpcError(e *wire.Error) (codes.Code, string, []*anypb.Any) {
+	_, body := wire.EncodeRESTError(e)
 	var st struct {
 		Error struct {
 			Status  string `json:"status"`

@@ -13,9 +13,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // bareGRPC is the baseline of BenchmarkGRPCSendMessage: a grpc-go server
@@ -56,7 +56,7 @@ func BenchmarkGRPCSendMessage(b *testing.B) {
 		})
 	}
 	b.Run("mock", func(b *testing.B) {
-		h := start(b, server.Config{GRPC: true, StepDelay: -1, Agents: []server.AgentConfig{{Name: "main", Card: testCard(a2a.V10, false)}}})
+		h := start(b, server.Config{GRPC: true, StepDelay: -1, Agents: []server.AgentConfig{{Name: "main", Card: testCard(wire.V10, false)}}})
 		run(b, strings.TrimPrefix(h.url, "http://"))
 	})
 	b.Run("bare", func(b *testing.B) {

@@ -17,10 +17,10 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // grpcRig is a server with the gRPC binding on and a generated client.
@@ -33,7 +33,7 @@ func grpcRig(t *testing.T, push bool, bs ...string) (*harness, a2apb.A2AServiceC
 		list = append(list, b)
 	}
 	h := start(t, server.Config{GRPC: true, StepDelay: -1,
-		Agents: []server.AgentConfig{{Name: "main", Card: testCard(a2a.V10, push), Behaviors: list}}})
+		Agents: []server.AgentConfig{{Name: "main", Card: testCard(wire.V10, push), Behaviors: list}}})
 	conn, err := grpc.NewClient(strings.TrimPrefix(h.url, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = conn.Close() })
@@ -69,7 +69,7 @@ func requireGRPCError(t *testing.T, err error, code codes.Code, reason string) {
 
 func TestGRPCCardDeclaresInterfaceOnlyWhenEnabled(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		h := start(t, server.Config{GRPC: on, Agents: []server.AgentConfig{{Name: "main", Card: testCard(a2a.V10, false)}}})
+		h := start(t, server.Config{GRPC: on, Agents: []server.AgentConfig{{Name: "main", Card: testCard(wire.V10, false)}}})
 		_, _, body := h.do("GET", "/.well-known/agent-card.json", nil, nil)
 		var card struct {
 			SupportedInterfaces []struct{ URL, ProtocolBinding string } `json:"supportedInterfaces"`

@@ -18,8 +18,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/wire"
 )
 
 const (
@@ -57,7 +57,7 @@ func (s *Server) routes() *echo.Echo {
 		}
 		// The shape of every other control-API and HTTP+JSON error:
 		// {"error":{"code","status","message"}}.
-		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": a2a.GRPCStatusName(status), "message": msg}})
+		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": wire.GRPCStatusName(status), "message": msg}})
 	}
 	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
 	e.GET(controlPrefix+"/ui", s.serveUI, s.guardUIPage)
@@ -79,7 +79,7 @@ func (s *Server) dispatch(c echo.Context) error {
 		}
 		a, found := s.lookupAgent(name)
 		if !found {
-			return writeStatusError(c.Response(), a2a.Errorf(a2a.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
+			return writeStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
 		}
 		return s.serveAgentPath(c, a, "/agents/"+a.name, "/"+sub)
 	}
@@ -113,7 +113,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	case rest == "/" || rest == "":
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
+			return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
 		}
 		return s.serveJSONRPC(w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
@@ -130,7 +130,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	if _, e := parseREST(r.Method, rest); !isNoRoute(e) {
 		return s.serveREST(w, r, a, base, rest)
 	}
-	return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
+	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
 		r.Method, r.URL.Path, base, base, restPrefix, base, base, cardPath).WithHTTPStatus(http.StatusNotFound))
 }
 
@@ -147,14 +147,14 @@ func origin(r *http.Request) string {
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		return writeStatusError(w, a2a.Errorf(a2a.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+		return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
 	x.Signing = a.signing(origin(r), base)
 	wireTag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}))
 	s.countBehaviors(a, rep)
 	if slices.Contains(x.Hooks().HideCardPath, path) {
-		return writeStatusError(w, a2a.Errorf(a2a.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
+		return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
 	card := a.card
 	if hooks := x.Hooks().Card; len(hooks) > 0 {
@@ -167,13 +167,13 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	b, err := a.renderCard(card, origin(r), base)
 	if err != nil {
-		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "render card: %v", err))
+		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
 	}
 	for _, f := range x.Hooks().CardJSON {
 		b = f(b)
 	}
 	if b, err = a.signCard(b, x, x.Signing); err != nil {
-		return writeStatusError(w, a2a.Errorf(a2a.CodeInternal, "sign card: %v", err))
+		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
 	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
@@ -210,23 +210,23 @@ func etagMatches(headers []string, etag string) bool {
 }
 
 // readBody reads at most limit bytes; a larger body is an error.
-func readBody(r *http.Request, limit int64) ([]byte, *a2a.Error) {
+func readBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
 	if r.ContentLength > limit {
-		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
-		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "read request body: %v", err)
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "read request body: %v", err)
 	}
 	if int64(len(b)) > limit {
-		return nil, a2a.Errorf(a2a.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
 	}
 	return b, nil
 }
 
 // checkContentType accepts JSON media types (and a missing header, which
 // several clients send for JSON-RPC).
-func checkContentType(r *http.Request) *a2a.Error {
+func checkContentType(r *http.Request) *wire.Error {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		return nil
@@ -235,7 +235,7 @@ func checkContentType(r *http.Request) *a2a.Error {
 	if err == nil && (mt == contentTypeJSON || mt == contentTypeA2A || strings.HasSuffix(mt, "+json")) {
 		return nil
 	}
-	return a2a.Errorf(a2a.CodeInvalidRequest, "unsupported Content-Type %q: send application/json or application/a2a+json", ct).WithHTTPStatus(http.StatusUnsupportedMediaType)
+	return wire.Errorf(wire.CodeInvalidRequest, "unsupported Content-Type %q: send application/json or application/a2a+json", ct).WithHTTPStatus(http.StatusUnsupportedMediaType)
 }
 
 // requestedVersion reads A2A-Version from the header or the query; empty
@@ -249,11 +249,11 @@ func requestedVersion(r *http.Request) string {
 }
 
 // checkVersion applies the A2A-Version rules to a request for dialect d.
-func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
+func (s *Server) checkVersion(r *http.Request, d wire.Dialect) *wire.Error {
 	v := requestedVersion(r)
 	if v == "" {
-		if s.cfg.StrictVersion && d == a2a.V10 {
-			return a2a.Errorf(a2a.CodeVersionNotSupported, "version 0.3 (no A2A-Version header) does not serve v1.0 methods; send A2A-Version: 1.0").With("supportedVersions", "1.0, 0.3")
+		if s.cfg.StrictVersion && d == wire.V10 {
+			return wire.Errorf(wire.CodeVersionNotSupported, "version 0.3 (no A2A-Version header) does not serve v1.0 methods; send A2A-Version: 1.0").With("supportedVersions", "1.0, 0.3")
 		}
 		return nil
 	}
@@ -262,14 +262,14 @@ func (s *Server) checkVersion(r *http.Request, d a2a.Dialect) *a2a.Error {
 	if parts := strings.Split(v, "."); len(parts) == 3 && isDigits(parts[2]) {
 		v = parts[0] + "." + parts[1]
 	}
-	switch a2a.Dialect(v) {
-	case a2a.V10, a2a.V03, a2a.V02, a2a.V01:
-		if s.cfg.StrictVersion && (a2a.Dialect(v) == a2a.V10) != (d == a2a.V10) {
-			return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %s does not match the %s method set", v, d).With("supportedVersions", "1.0, 0.3")
+	switch wire.Dialect(v) {
+	case wire.V10, wire.V03, wire.V02, wire.V01:
+		if s.cfg.StrictVersion && (wire.Dialect(v) == wire.V10) != (d == wire.V10) {
+			return wire.Errorf(wire.CodeVersionNotSupported, "A2A-Version %s does not match the %s method set", v, d).With("supportedVersions", "1.0, 0.3")
 		}
 		return nil
 	}
-	return a2a.Errorf(a2a.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
+	return wire.Errorf(wire.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
 }
 
 // isDigits reports whether s is a non-empty run of ASCII digits.
@@ -289,11 +289,11 @@ func isDigits(s string) bool {
 // serveRequest.
 type reply interface {
 	// fail answers with an error on w (which behaviors may have wrapped).
-	fail(w http.ResponseWriter, e *a2a.Error) error
+	fail(w http.ResponseWriter, e *wire.Error) error
 	// authError is a refused credential check as the binding answers it.
-	authError(e *a2a.Error) *a2a.Error
+	authError(e *wire.Error) *wire.Error
 	// result answers a unary operation with its encoded result.
-	result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error
+	result(w http.ResponseWriter, op wire.Op, res *wire.Result) error
 	// framer frames a streamed answer.
 	framer() framer
 }
@@ -302,10 +302,10 @@ type reply interface {
 // decoded, codec until the method is known.
 type rpcReply struct {
 	id    json.RawMessage
-	codec a2a.Codec
+	codec wire.Codec
 }
 
-func (rr rpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
+func (rr rpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
 	var data []byte
 	if rr.codec != nil {
 		data = rr.codec.EncodeErrorData(e)
@@ -316,17 +316,17 @@ func (rr rpcReply) fail(w http.ResponseWriter, e *a2a.Error) error {
 	if e.HTTPStatus != 0 {
 		status = e.HTTPStatus
 	}
-	return writeJSON(w, status, contentTypeJSON, a2a.EncodeRPCError(rr.id, e, data))
+	return writeJSON(w, status, contentTypeJSON, wire.EncodeRPCError(rr.id, e, data))
 }
 
-func (rr rpcReply) authError(e *a2a.Error) *a2a.Error { return rpcAuthError(e) }
+func (rr rpcReply) authError(e *wire.Error) *wire.Error { return rpcAuthError(e) }
 
-func (rr rpcReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+func (rr rpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	out, err := rr.codec.EncodeResult(op, res)
 	if err != nil {
-		return rr.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+		return rr.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
-	return writeJSON(w, http.StatusOK, contentTypeJSON, a2a.EncodeRPCResult(rr.id, out))
+	return writeJSON(w, http.StatusOK, contentTypeJSON, wire.EncodeRPCResult(rr.id, out))
 }
 
 func (rr rpcReply) framer() framer { return rpcFramer(rr) }
@@ -342,8 +342,8 @@ func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error 
 
 // writeStatusError answers outside the bindings (routing, cards) with the
 // google.rpc.Status body the v1.0 HTTP+JSON binding uses.
-func writeStatusError(w http.ResponseWriter, e *a2a.Error) error {
-	status, body := a2a.EncodeRESTError(e)
+func writeStatusError(w http.ResponseWriter, e *wire.Error) error {
+	status, body := wire.EncodeRESTError(e)
 	return writeJSON(w, status, contentTypeJSON, body)
 }
 
@@ -358,20 +358,20 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	if e != nil {
 		return rr.fail(w, e)
 	}
-	rpc, e := a2a.DecodeRPC(body)
+	rpc, e := wire.DecodeRPC(body)
 	rr.id = rpc.ID
 	if e != nil {
 		return rr.fail(w, e)
 	}
 	if rpc.ID == nil {
-		return rr.fail(w, a2a.Errorf(a2a.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
+		return rr.fail(w, wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
 	}
-	d, op, ok := a2a.LookupMethod(rpc.Method)
+	d, op, ok := wire.LookupMethod(rpc.Method)
 	if !ok {
-		return rr.fail(w, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
+		return rr.fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
 	d = a.methodDialect(d, rpc.Method)
-	rr.codec = a2a.CodecFor(d)
+	rr.codec = wire.CodecFor(d)
 	if e := s.checkVersion(r, d); e != nil {
 		return rr.fail(w, e)
 	}
@@ -382,17 +382,17 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
-		req = &a2a.Request{Op: op}
+		req = &wire.Request{Op: op}
 	}
 	if other := a.sharedMethodTaskDialect(d, rpc.Method, req.TaskID); other != "" {
 		// A task is answered in the shape of the generation that created
 		// it on the methods v0.1 shares with v0.3 (tasks/get, tasks/cancel,
 		// tasks/resubscribe).
-		if r2, e2 := a2a.CodecFor(other).DecodeParams(op, rpc.Params); e2 == nil {
-			d, req, rr.codec = other, r2, a2a.CodecFor(other)
+		if r2, e2 := wire.CodecFor(other).DecodeParams(op, rpc.Params); e2 == nil {
+			d, req, rr.codec = other, r2, wire.CodecFor(other)
 		}
 	}
-	req.Method, req.Binding, req.Dialect = rpc.Method, a2a.BindingJSONRPC, d
+	req.Method, req.Binding, req.Dialect = rpc.Method, wire.BindingJSONRPC, d
 	return s.serveRequest(w, r, a, base, req, rr)
 }
 
@@ -404,16 +404,16 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 // generation whatever the card's dialect, as v1.0 methods are: one endpoint
 // serves every dialect, so a v0.3 client of a v0.1 agent is answered in
 // v0.3, never refused for lacking v0.1's client-chosen task id.
-func (a *agent) methodDialect(d a2a.Dialect, method string) a2a.Dialect {
-	if d != a2a.V03 {
+func (a *agent) methodDialect(d wire.Dialect, method string) wire.Dialect {
+	if d != wire.V03 {
 		return d
 	}
 	switch a.card.Dialect {
-	case a2a.V02:
-		return a2a.V02
-	case a2a.V01:
-		if _, shared := a2a.CodecFor(a2a.V01).Methods()[method]; shared {
-			return a2a.V01
+	case wire.V02:
+		return wire.V02
+	case wire.V01:
+		if _, shared := wire.CodecFor(wire.V01).Methods()[method]; shared {
+			return wire.V01
 		}
 	}
 	return d
@@ -423,19 +423,19 @@ func (a *agent) methodDialect(d a2a.Dialect, method string) a2a.Dialect {
 // task id, by a method v0.1 and v0.3 share, is answered in when it differs from d: a task created by v0.1's
 // tasks/send read with a v0.3 method of the same name, or one created by
 // v0.3's message/send on a v0.1 agent read with tasks/get; "" otherwise.
-func (a *agent) sharedMethodTaskDialect(d a2a.Dialect, method, id string) a2a.Dialect {
-	if id == "" || d != a2a.V03 && d != a2a.V01 {
+func (a *agent) sharedMethodTaskDialect(d wire.Dialect, method, id string) wire.Dialect {
+	if id == "" || d != wire.V03 && d != wire.V01 {
 		return ""
 	}
-	if _, shared := a2a.CodecFor(a2a.V03).Methods()[method]; !shared {
+	if _, shared := wire.CodecFor(wire.V03).Methods()[method]; !shared {
 		return ""
 	}
 	td := a.taskDialect(id)
 	switch {
-	case d == a2a.V03 && td == a2a.V01:
-		return a2a.V01
-	case d == a2a.V01 && (td == a2a.V03 || td == a2a.V02):
-		return a2a.V03
+	case d == wire.V03 && td == wire.V01:
+		return wire.V01
+	case d == wire.V01 && (td == wire.V03 || td == wire.V02):
+		return wire.V03
 	}
 	return ""
 }
@@ -443,7 +443,7 @@ func (a *agent) sharedMethodTaskDialect(d a2a.Dialect, method, id string) a2a.Di
 // serveRequest is what both bindings do with a decoded request: journal it,
 // check the credentials, apply the behaviors' hooks and answer it, unary or
 // streamed.
-func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *a2a.Request, rp reply) error {
+func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *wire.Request, rp reply) error {
 	if a.dynamic {
 		// Removing the agent ends the request as a client leaving would:
 		// behaviors that hold it, delays and waits all watch its context.
@@ -462,19 +462,19 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	wireTag(r, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
-		if e.Code == a2a.CodeUnauthenticated {
+		if e.Code == wire.CodeUnauthenticated {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
 		}
 		return rp.fail(w, rp.authError(e))
 	}
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
 	s.noteBehaviors(a, seq, rep)
-	if req.Op == a2a.OpExtendedCard {
+	if req.Op == wire.OpExtendedCard {
 		x.Signing = a.signing(origin(r), base)
 	}
 	hooks := x.Hooks()
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) && !hooks.LegacySubscribe {
-		e := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
+		e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)
 	}
@@ -521,11 +521,11 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 
 // recordRequest journals a decoded request with the A2A-Version it carried;
 // it returns the request's number and the journal entry's sequence number.
-func (s *Server) recordRequest(a *agent, req *a2a.Request, path, version string) (reqNo, seq int64) {
+func (s *Server) recordRequest(a *agent, req *wire.Request, path, version string) (reqNo, seq int64) {
 	n := s.reqSeq.Add(1)
 	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path), Version: journalID(version)}
-	if req.Op == a2a.OpListTasks {
+	if req.Op == wire.OpListTasks {
 		e.PageToken = journalID(req.List.PageToken)
 	}
 	if m := req.Message; m != nil {
@@ -540,7 +540,7 @@ func (s *Server) recordRequest(a *agent, req *a2a.Request, path, version string)
 	return n, s.record(e)
 }
 
-func (s *Server) recordResponse(a *agent, req *a2a.Request, reqNo int64, res *a2a.Result, err *a2a.Error) {
+func (s *Server) recordResponse(a *agent, req *wire.Request, reqNo int64, res *wire.Result, err *wire.Error) {
 	e := Entry{Agent: a.name, Kind: EntryResponse, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 		Binding: req.Binding, Request: reqNo, TaskID: journalID(req.TaskID)}
 	if err != nil {

@@ -3,8 +3,8 @@ package server
 import (
 	"context"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The honest agent treats messageId as an idempotency key (the spec leans
@@ -35,7 +35,7 @@ func (a *agent) rememberMessageLocked(id, task string) {
 
 // duplicateLocked reports whether m repeats a message the agent took, and
 // the decision answering it.
-func (a *agent) duplicateLocked(m *a2a.Message) (timeline.Decision, bool) {
+func (a *agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
 	if m == nil || m.MessageID == "" {
 		return timeline.Decision{}, false
 	}
@@ -54,7 +54,7 @@ func (a *agent) duplicateLocked(m *a2a.Message) (timeline.Decision, bool) {
 // answerDuplicate answers a resent unary send with the task its first
 // sending went to, waiting for it to settle unless the client asked to
 // return immediately.
-func (a *agent) answerDuplicate(ctx context.Context, req *a2a.Request, id string) (*a2a.Result, *a2a.Error) {
+func (a *agent) answerDuplicate(ctx context.Context, req *wire.Request, id string) (*wire.Result, *wire.Error) {
 	sub := newWaiter()
 	if _, _, e := a.subscribe(id, sub); e != nil {
 		return nil, e
@@ -67,5 +67,5 @@ func (a *agent) answerDuplicate(ctx context.Context, req *a2a.Request, id string
 	if e != nil {
 		return nil, e
 	}
-	return &a2a.Result{Task: t}, nil
+	return &wire.Result{Task: t}, nil
 }

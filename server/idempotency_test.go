@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // sendV10 sends a v1.0 message and returns the answered task.
@@ -25,7 +25,7 @@ func sendV10(h *harness, msg map[string]any, cfg map[string]any) wireTask {
 		Task json.RawMessage `json:"task"`
 	}
 	require.NoError(h.t, json.Unmarshal(r.Result, &res))
-	return parseTask(h.t, a2a.V10, res.Task)
+	return parseTask(h.t, wire.V10, res.Task)
 }
 
 func msgV10(id, text, skill, taskID, ctxID string) map[string]any {
@@ -56,13 +56,13 @@ func decisions(h *harness, kind string) int {
 func TestRepeatedMessageIDIsARetry(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 3, StepDelay: 20 * time.Millisecond,
-		Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+		Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 
 	first := sendV10(h, msgV10("pay-1", "pay", "echo", "", ""), map[string]any{"returnImmediately": true})
-	assert.NotEqual(t, a2a.StateCompleted, first.State)
+	assert.NotEqual(t, wire.StateCompleted, first.State)
 	again := sendV10(h, msgV10("pay-1", "pay", "echo", "", ""), nil)
 	assert.Equal(t, first.ID, again.ID, "the retry is answered with the first task")
-	assert.Equal(t, a2a.StateCompleted, again.State, "a blocking retry waits for it, as the first send would have")
+	assert.Equal(t, wire.StateCompleted, again.State, "a blocking retry waits for it, as the first send would have")
 	assert.Equal(t, 1, decisions(h, "duplicate"))
 
 	other := sendV10(h, msgV10("pay-2", "pay", "echo", "", ""), nil)
@@ -74,14 +74,14 @@ func TestRepeatedMessageIDIsARetry(t *testing.T) {
 	require.Len(t, frames, 1)
 	var env rpcResponse
 	require.NoError(t, json.Unmarshal(frames[0], &env))
-	ev := parseEvent(t, a2a.V10, env.Result)
+	ev := parseEvent(t, wire.V10, env.Result)
 	assert.Equal(t, first.ID, ev.TaskID)
 
 	// A resent continuation adds nothing to the task's history.
 	ask := sendV10(h, msgV10("ask-1", "book", "ask", "", ""), nil)
-	require.Equal(t, a2a.StateInputRequired, ask.State)
+	require.Equal(t, wire.StateInputRequired, ask.State)
 	done := sendV10(h, msgV10("ask-2", "blue", "ask", ask.ID, ask.ContextID), nil)
-	require.Equal(t, a2a.StateCompleted, done.State)
+	require.Equal(t, wire.StateCompleted, done.State)
 	retry := sendV10(h, msgV10("ask-2", "blue", "ask", ask.ID, ask.ContextID), nil)
 	assert.Equal(t, done.ID, retry.ID)
 	assert.Equal(t, done.History, retry.History, "no second copy of the message")
@@ -90,5 +90,5 @@ func TestRepeatedMessageIDIsARetry(t *testing.T) {
 	// The same id naming another task is not a retry of the first.
 	r, _ := h.rpc("/", "SendMessage", map[string]any{"message": msgV10("pay-1", "pay", "echo", ask.ID, "")}, map[string]string{"A2A-Version": "1.0"})
 	require.NotNil(t, r.Error)
-	assert.Equal(t, a2a.CodeUnsupportedOperation, r.Error.Code, "a message to a terminal task, as for any new message")
+	assert.Equal(t, wire.CodeUnsupportedOperation, r.Error.Code, "a message to a terminal task, as for any new message")
 }

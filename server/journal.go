@@ -4,8 +4,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // EntryKind says what a journal entry records.
@@ -32,21 +32,21 @@ const (
 
 // Entry is one line of the journal. Fields that do not apply are empty.
 type Entry struct {
-	Seq     int64       `json:"seq"`
-	Time    time.Time   `json:"time"`
-	Agent   string      `json:"agent"`
-	Kind    EntryKind   `json:"kind"`
-	Op      a2a.Op      `json:"op,omitempty"`
-	Method  string      `json:"method,omitempty"`
-	Dialect a2a.Dialect `json:"dialect,omitempty"`
-	Binding a2a.Binding `json:"binding,omitempty"`
+	Seq     int64        `json:"seq"`
+	Time    time.Time    `json:"time"`
+	Agent   string       `json:"agent"`
+	Kind    EntryKind    `json:"kind"`
+	Op      wire.Op      `json:"op,omitempty"`
+	Method  string       `json:"method,omitempty"`
+	Dialect wire.Dialect `json:"dialect,omitempty"`
+	Binding wire.Binding `json:"binding,omitempty"`
 	// Request numbers the HTTP request the entry belongs to, so a request,
 	// its decision and its response can be joined.
-	Request   int64         `json:"request,omitempty"`
-	TaskID    string        `json:"taskId,omitempty"`
-	ContextID string        `json:"contextId,omitempty"`
-	MessageID string        `json:"messageId,omitempty"`
-	State     a2a.TaskState `json:"state,omitempty"`
+	Request   int64          `json:"request,omitempty"`
+	TaskID    string         `json:"taskId,omitempty"`
+	ContextID string         `json:"contextId,omitempty"`
+	MessageID string         `json:"messageId,omitempty"`
+	State     wire.TaskState `json:"state,omitempty"`
 	// RefTaskID is the task id the client's message named (continuations).
 	RefTaskID string `json:"refTaskId,omitempty"`
 	ErrorCode int    `json:"errorCode,omitempty"`

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestJournalRecordsInOrder(t *testing.T) {
@@ -36,15 +36,15 @@ func TestJournalRecordsInOrder(t *testing.T) {
 	require.Equal(t, []server.EntryKind{server.EntryRequest, server.EntryDecision, server.EntryEvent, server.EntryEvent,
 		server.EntryEvent, server.EntryEvent, server.EntryResponse}, kinds)
 	req, dec, resp := es[0], es[1], es[6]
-	assert.Equal(t, a2a.OpSend, req.Op)
+	assert.Equal(t, wire.OpSend, req.Op)
 	assert.Equal(t, "SendMessage", req.Method)
-	assert.Equal(t, a2a.V10, req.Dialect)
-	assert.Equal(t, a2a.BindingJSONRPC, req.Binding)
+	assert.Equal(t, wire.V10, req.Dialect)
+	assert.Equal(t, wire.BindingJSONRPC, req.Binding)
 	assert.Equal(t, "m-1", req.MessageID)
 	assert.Equal(t, []string{"skillId"}, req.MetadataKeys)
 	assert.True(t, strings.HasPrefix(dec.Detail, "new"), dec.Detail)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, "", a2a.StateCompleted},
-		[]a2a.TaskState{es[2].State, es[3].State, es[4].State, es[5].State})
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, "", wire.StateCompleted},
+		[]wire.TaskState{es[2].State, es[3].State, es[4].State, es[5].State})
 	assert.Contains(t, es[4].Detail, "artifact")
 	for _, e := range es[2:6] {
 		assert.Equal(t, tk.ID, e.TaskID)
@@ -52,13 +52,13 @@ func TestJournalRecordsInOrder(t *testing.T) {
 	assert.Equal(t, req.Request, resp.Request, "request and response are joined by Request")
 	assert.Equal(t, tk.ID, resp.TaskID)
 	assert.Equal(t, tk.ContextID, resp.ContextID)
-	assert.Equal(t, a2a.StateCompleted, resp.State)
+	assert.Equal(t, wire.StateCompleted, resp.State)
 
 	// An error response carries its code; a stream records how it closed.
 	_, e := cl.get("nope", nil)
 	require.NotNil(t, e)
 	last := h.srv.Journal().Entries()
-	assert.Equal(t, a2a.CodeTaskNotFound, last[len(last)-1].ErrorCode)
+	assert.Equal(t, wire.CodeTaskNotFound, last[len(last)-1].ErrorCode)
 	evs, e := cl.stream(sendOpts{})
 	require.Nil(t, e)
 	require.NotEmpty(t, evs)
@@ -117,7 +117,7 @@ func TestJournalHTTPAndReset(t *testing.T) {
 	cl.base = ""
 	_, e := cl.get(first.ID, nil)
 	require.NotNil(t, e, "reset forgets tasks")
-	assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 	assert.Len(t, listOver(h, false)(t, map[string]any{}).Tasks, 0)
 	assert.Equal(t, int64(1), h.srv.Journal().Entries()[0].Seq, "the journal starts over")
 }
@@ -212,7 +212,7 @@ func script(t *testing.T, h *harness) []string {
 		return all[len(all)-1].Kind == server.EntryStreamClose
 	})
 	note(a.ID, a.ContextID, b.ID, b.ContextID, c.ID, d.ID, d.ContextID, kinds(evs), states(evs), evs[0].TaskID)
-	res, e := c10.call(a2a.OpGetTask, map[string]any{"id": a.ID})
+	res, e := c10.call(wire.OpGetTask, map[string]any{"id": a.ID})
 	require.Nil(t, e)
 	var full struct {
 		Artifacts []struct {

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func agentsFor(c dialectCase, push bool) []server.AgentConfig {
@@ -22,11 +22,11 @@ func agentsFor(c dialectCase, push bool) []server.AgentConfig {
 func startRunning(t *testing.T, h *harness, c dialectCase) wireTask {
 	t.Helper()
 	cl := newClient(t, h, c)
-	if c.d == a2a.V01 {
+	if c.d == wire.V01 {
 		cl = newClient(t, h, dialectCases[0])
 	}
 	tk := cl.mustSend(sendOpts{immediate: true})
-	require.Contains(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking}, tk.State)
+	require.Contains(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking}, tk.State)
 	return tk
 }
 
@@ -38,7 +38,7 @@ func TestLifecycleSendCompletes(t *testing.T) {
 			h := start(t, server.Config{Seed: 1, StepDelay: 2 * time.Millisecond, Agents: agentsFor(c, false)})
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{text: "do it"})
-			assert.Equal(t, a2a.StateCompleted, tk.State)
+			assert.Equal(t, wire.StateCompleted, tk.State)
 			assert.Equal(t, 1, tk.Artifacts, "an honest completed task has an artifact")
 			assert.Equal(t, 1, tk.History, "the history holds the user's message")
 			assert.NotEmpty(t, tk.ContextID)
@@ -46,7 +46,7 @@ func TestLifecycleSendCompletes(t *testing.T) {
 			got, e := cl.get(tk.ID, nil)
 			require.Nil(t, e)
 			assert.Equal(t, tk.ID, got.ID)
-			assert.Equal(t, a2a.StateCompleted, got.State)
+			assert.Equal(t, wire.StateCompleted, got.State)
 			assert.Equal(t, tk.ContextID, got.ContextID)
 		})
 	}
@@ -63,17 +63,17 @@ func TestLifecycleStream(t *testing.T) {
 			require.Nil(t, e)
 			require.Len(t, evs, 4, "events: %+v", evs)
 			first := "task"
-			if c.d == a2a.V01 {
+			if c.d == wire.V01 {
 				// v0.1 streams have no Task event: the snapshot goes as a
 				// status update.
 				first = "status"
 			}
 			assert.Equal(t, []string{first, "status", "artifact", "status"}, kinds(evs))
-			assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, states(evs))
+			assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, states(evs))
 			for i, ev := range evs {
 				assert.Equal(t, evs[0].TaskID, ev.TaskID, "event %d is about the task", i)
 				switch c.d {
-				case a2a.V10:
+				case wire.V10:
 					assert.False(t, ev.HasKind)
 					assert.Nil(t, ev.Final)
 				default:
@@ -85,7 +85,7 @@ func TestLifecycleStream(t *testing.T) {
 			}
 			got, e := cl.get(evs[0].TaskID, nil)
 			require.Nil(t, e)
-			assert.Equal(t, a2a.StateCompleted, got.State)
+			assert.Equal(t, wire.StateCompleted, got.State)
 			assert.Equal(t, 1, got.Artifacts)
 		})
 	}
@@ -99,13 +99,13 @@ func TestLifecycleInputRequired(t *testing.T) {
 			h := start(t, server.Config{Seed: 3, StepDelay: 2 * time.Millisecond, Agents: agentsFor(c, false)})
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{skill: "ask"})
-			require.Equal(t, a2a.StateInputRequired, tk.State)
+			require.Equal(t, wire.StateInputRequired, tk.State)
 			assert.Zero(t, tk.Artifacts)
 
 			next := cl.mustSend(sendOpts{text: "this one", taskID: tk.ID, contextID: tk.ContextID})
 			assert.Equal(t, tk.ID, next.ID, "the follow-up continues the same task")
 			assert.Equal(t, tk.ContextID, next.ContextID)
-			assert.Equal(t, a2a.StateCompleted, next.State)
+			assert.Equal(t, wire.StateCompleted, next.State)
 			assert.Equal(t, 1, next.Artifacts)
 			assert.Equal(t, 3, next.History, "user, agent prompt, user")
 
@@ -127,8 +127,8 @@ func TestLifecycleInputRequired(t *testing.T) {
 			evs, e := cl.stream(sendOpts{skill: "ask"})
 			require.Nil(t, e)
 			last := evs[len(evs)-1]
-			assert.Equal(t, a2a.StateInputRequired, last.State)
-			if c.d != a2a.V10 {
+			assert.Equal(t, wire.StateInputRequired, last.State)
+			if c.d != wire.V10 {
 				require.NotNil(t, last.Final)
 				assert.True(t, *last.Final)
 			}
@@ -136,7 +136,7 @@ func TestLifecycleInputRequired(t *testing.T) {
 			evs, e = cl.stream(sendOpts{taskID: last.TaskID})
 			require.Nil(t, e)
 			require.NotEmpty(t, evs)
-			assert.Equal(t, a2a.StateCompleted, evs[len(evs)-1].State)
+			assert.Equal(t, wire.StateCompleted, evs[len(evs)-1].State)
 			for _, ev := range evs {
 				assert.Equal(t, last.TaskID, ev.TaskID)
 			}
@@ -152,43 +152,43 @@ func TestLifecycleErrors(t *testing.T) {
 			h := start(t, server.Config{Seed: 4, StepDelay: 2 * time.Millisecond, Agents: agentsFor(c, false)})
 			cl := newClient(t, h, c)
 			done := cl.mustSend(sendOpts{})
-			require.Equal(t, a2a.StateCompleted, done.State)
+			require.Equal(t, wire.StateCompleted, done.State)
 
 			_, e := cl.get("no-such-task", nil)
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+			assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 			_, e = cl.cancel("no-such-task")
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+			assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 			_, e = cl.subscribe("no-such-task")
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
-			if c.d != a2a.V01 {
+			assert.Equal(t, wire.CodeTaskNotFound, e.Code)
+			if c.d != wire.V01 {
 				// (v0.1 clients choose task ids: an unknown one starts a task.)
 				_, e = cl.send(sendOpts{taskID: "no-such-task"})
 				require.NotNil(t, e)
-				assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+				assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 				_, e = cl.stream(sendOpts{taskID: "no-such-task"})
 				require.NotNil(t, e)
-				assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+				assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 			}
 
 			_, e = cl.send(sendOpts{taskID: done.ID, contextID: done.ContextID})
 			require.NotNil(t, e, "a message to a terminal task is rejected")
-			assert.Equal(t, a2a.CodeUnsupportedOperation, e.Code)
+			assert.Equal(t, wire.CodeUnsupportedOperation, e.Code)
 
 			_, e = cl.cancel(done.ID)
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeTaskNotCancelable, e.Code)
+			assert.Equal(t, wire.CodeTaskNotCancelable, e.Code)
 
 			parked := cl.mustSend(sendOpts{skill: "ask"})
 			_, e = cl.send(sendOpts{taskID: parked.ID, contextID: "another-context"})
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeInvalidParams, e.Code)
+			assert.Equal(t, wire.CodeInvalidParams, e.Code)
 			assert.Contains(t, e.Message, "contextId")
 			got, e := cl.get(parked.ID, nil)
 			require.Nil(t, e)
-			assert.Equal(t, a2a.StateInputRequired, got.State, "a rejected message changes nothing")
+			assert.Equal(t, wire.StateInputRequired, got.State, "a rejected message changes nothing")
 		})
 	}
 }
@@ -207,25 +207,25 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 
 			canceled, e := cl.cancel(tk.ID)
 			require.Nil(t, e)
-			assert.Equal(t, a2a.StateCanceled, canceled.State)
+			assert.Equal(t, wire.StateCanceled, canceled.State)
 			assert.Equal(t, tk.ID, canceled.ID)
 			got, e = cl.get(tk.ID, nil)
 			require.Nil(t, e)
-			assert.Equal(t, a2a.StateCanceled, got.State)
+			assert.Equal(t, wire.StateCanceled, got.State)
 			_, e = cl.cancel(tk.ID)
 			require.NotNil(t, e)
-			assert.Equal(t, a2a.CodeTaskNotCancelable, e.Code)
+			assert.Equal(t, wire.CodeTaskNotCancelable, e.Code)
 
 			// Subscribing to a terminal task: v1.0 refuses, v0.x answers
 			// with the final snapshot and closes.
 			evs, e := cl.subscribe(tk.ID)
-			if c.d == a2a.V10 {
+			if c.d == wire.V10 {
 				require.NotNil(t, e)
-				assert.Equal(t, a2a.CodeUnsupportedOperation, e.Code)
+				assert.Equal(t, wire.CodeUnsupportedOperation, e.Code)
 			} else {
 				require.Nil(t, e)
 				require.Len(t, evs, 1)
-				assert.Equal(t, a2a.StateCanceled, evs[0].State)
+				assert.Equal(t, wire.StateCanceled, evs[0].State)
 			}
 
 			// A live task: subscribe starts with the current snapshot and
@@ -236,11 +236,11 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 			evs, e = cl.subscribe(tk.ID)
 			require.Nil(t, e)
 			require.GreaterOrEqual(t, len(evs), 2, "events: %+v", evs)
-			if c.d != a2a.V01 {
+			if c.d != wire.V01 {
 				assert.Equal(t, "task", evs[0].Kind, "a subscription starts with the task")
 			}
-			assert.Contains(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking}, evs[0].State)
-			assert.Equal(t, a2a.StateCompleted, evs[len(evs)-1].State)
+			assert.Contains(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking}, evs[0].State)
+			assert.Equal(t, wire.StateCompleted, evs[len(evs)-1].State)
 			assert.Equal(t, "artifact", evs[len(evs)-2].Kind)
 			for _, ev := range evs {
 				assert.Equal(t, tk.ID, ev.TaskID)
@@ -252,7 +252,7 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 func TestReturnImmediately(t *testing.T) {
 	t.Parallel()
 	for _, c := range dialectCases {
-		if c.d == a2a.V01 {
+		if c.d == wire.V01 {
 			continue // v0.1 sends always block
 		}
 		t.Run(c.name, func(t *testing.T) {
@@ -260,11 +260,11 @@ func TestReturnImmediately(t *testing.T) {
 			h := start(t, server.Config{Seed: 7, StepDelay: 30 * time.Millisecond, Agents: agentsFor(c, false)})
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{immediate: true})
-			assert.Contains(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking}, tk.State)
+			assert.Contains(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking}, tk.State)
 			waitFor(t, "the task to complete on its own", func() bool {
 				got, e := cl.get(tk.ID, nil)
 				require.Nil(t, e)
-				return got.State == a2a.StateCompleted
+				return got.State == wire.StateCompleted
 			})
 			got, _ := cl.get(tk.ID, nil)
 			assert.Equal(t, 1, got.Artifacts)
@@ -277,7 +277,7 @@ func TestReturnImmediately(t *testing.T) {
 func TestInterruptedByAuthRequired(t *testing.T) {
 	t.Parallel()
 	for _, c := range dialectCases {
-		if c.d == a2a.V01 {
+		if c.d == wire.V01 {
 			continue // v0.1 has no auth-required
 		}
 		t.Run(c.name, func(t *testing.T) {
@@ -286,21 +286,21 @@ func TestInterruptedByAuthRequired(t *testing.T) {
 			h := start(t, server.Config{Seed: 8, StepDelay: time.Millisecond, Agents: []server.AgentConfig{{
 				Name: "agent", Card: card,
 				Timelines: map[string]timeline.Timeline{"echo": {
-					{Kind: timeline.StepState, State: a2a.StateSubmitted},
-					{Kind: timeline.StepState, State: a2a.StateWorking, After: time.Millisecond},
-					{Kind: timeline.StepState, State: a2a.StateAuthRequired, Message: "Sign in first.", After: time.Millisecond},
+					{Kind: timeline.StepState, State: wire.StateSubmitted},
+					{Kind: timeline.StepState, State: wire.StateWorking, After: time.Millisecond},
+					{Kind: timeline.StepState, State: wire.StateAuthRequired, Message: "Sign in first.", After: time.Millisecond},
 				}},
 			}}})
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{})
-			assert.Equal(t, a2a.StateAuthRequired, tk.State)
+			assert.Equal(t, wire.StateAuthRequired, tk.State)
 			h.streamTimeout = 3 * time.Second
 			evs, e := cl.stream(sendOpts{})
 			require.Nil(t, e)
 			require.NotEmpty(t, evs)
 			last := evs[len(evs)-1]
-			assert.Equal(t, a2a.StateAuthRequired, last.State)
-			if c.d != a2a.V10 {
+			assert.Equal(t, wire.StateAuthRequired, last.State)
+			if c.d != wire.V10 {
 				require.NotNil(t, last.Final)
 				assert.True(t, *last.Final, "auth-required is the last event: final")
 			}
@@ -315,11 +315,11 @@ func TestCrossDialectRead(t *testing.T) {
 	h := start(t, server.Config{Seed: 9, StepDelay: -1, Agents: agentsFor(dialectCases[0], false)})
 	c01, c10 := newClient(t, h, dialectCases[4]), newClient(t, h, dialectCases[0])
 	tk := c01.mustSend(sendOpts{skill: "ask"})
-	require.Equal(t, a2a.StateInputRequired, tk.State)
+	require.Equal(t, wire.StateInputRequired, tk.State)
 	c01.mustSend(sendOpts{taskID: tk.ID})
 	got, e := c10.get(tk.ID, nil)
 	require.Nil(t, e)
-	assert.Equal(t, a2a.StateCompleted, got.State)
+	assert.Equal(t, wire.StateCompleted, got.State)
 	assert.Equal(t, 3, got.History)
 	listOver(h, false)(t, map[string]any{})
 	listOver(h, true)(t, map[string]any{})
@@ -337,19 +337,19 @@ func TestStreamedFollowUpNoDuplicateState(t *testing.T) {
 				h := start(t, server.Config{Seed: 10, StepDelay: delay, Agents: agentsFor(c, false)})
 				cl := newClient(t, h, c)
 				tk := cl.mustSend(sendOpts{skill: "ask"})
-				require.Equal(t, a2a.StateInputRequired, tk.State)
+				require.Equal(t, wire.StateInputRequired, tk.State)
 				evs, e := cl.stream(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
 				require.Nil(t, e)
 				st := states(evs)
 				require.NotEmpty(t, st)
-				assert.Equal(t, a2a.StateCompleted, st[len(st)-1])
+				assert.Equal(t, wire.StateCompleted, st[len(st)-1])
 				for i := 1; i < len(st); i++ {
 					assert.NotEqual(t, st[i-1], st[i], "state %s reported twice in a row: %v", st[i], st)
 				}
 				// However short the steps, the stream opens on the state the
 				// task moved to on taking the message and shows every state it
 				// then went through, never the input-required just answered.
-				assert.Equal(t, []a2a.TaskState{a2a.StateWorking, a2a.StateCompleted}, st, "step delay %v", delay)
+				assert.Equal(t, []wire.TaskState{wire.StateWorking, wire.StateCompleted}, st, "step delay %v", delay)
 			}
 		})
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // MaxIDBytes bounds every id a request carries — task, context, message,
@@ -32,9 +32,9 @@ const journalIDBytes = 64
 // checkSizes applies MaxIDBytes, MaxPartBytes and MaxMessageBytes to a
 // decoded request of either binding; it names the first offending field
 // without echoing its value.
-func (s *Server) checkSizes(req *a2a.Request) *a2a.Error {
-	tooLong := func(field string, n int) *a2a.Error {
-		return a2a.ErrInvalidParams(field, "is "+strconv.Itoa(n)+" bytes long; ids are at most "+strconv.Itoa(MaxIDBytes)+" bytes")
+func (s *Server) checkSizes(req *wire.Request) *wire.Error {
+	tooLong := func(field string, n int) *wire.Error {
+		return wire.ErrInvalidParams(field, "is "+strconv.Itoa(n)+" bytes long; ids are at most "+strconv.Itoa(MaxIDBytes)+" bytes")
 	}
 	type idField struct{ field, v string }
 	ids := []idField{{"id", req.TaskID}, {"tenant", req.Tenant}, {"pushNotificationConfigId", req.PushConfigID}, {"contextId", req.List.ContextID}}
@@ -57,12 +57,12 @@ func (s *Server) checkSizes(req *a2a.Request) *a2a.Error {
 		for i := range m.Parts {
 			n := partsBytes(m.Parts[i : i+1])
 			if n > int64(s.cfg.MaxPartBytes) {
-				return a2a.ErrInvalidParams("message.parts["+strconv.Itoa(i)+"]", "holds "+strconv.FormatInt(n, 10)+" bytes; a part is at most "+strconv.Itoa(s.cfg.MaxPartBytes)+" bytes (MaxPartBytes)")
+				return wire.ErrInvalidParams("message.parts["+strconv.Itoa(i)+"]", "holds "+strconv.FormatInt(n, 10)+" bytes; a part is at most "+strconv.Itoa(s.cfg.MaxPartBytes)+" bytes (MaxPartBytes)")
 			}
 			total += n
 		}
 		if total > int64(s.cfg.MaxMessageBytes) {
-			return a2a.ErrInvalidParams("message", "holds "+strconv.FormatInt(total, 10)+" bytes; a message is at most "+strconv.Itoa(s.cfg.MaxMessageBytes)+" bytes (MaxMessageBytes)")
+			return wire.ErrInvalidParams("message", "holds "+strconv.FormatInt(total, 10)+" bytes; a message is at most "+strconv.Itoa(s.cfg.MaxMessageBytes)+" bytes (MaxMessageBytes)")
 		}
 	}
 	return nil

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // TestIDLengthLimitBothBindings: GetTask with a 3 MiB unknown id over
@@ -25,13 +25,13 @@ func TestIDLengthLimitBothBindings(t *testing.T) {
 
 	r, raw := h.rpc("/", "GetTask", map[string]any{"id": huge}, v1)
 	require.NotNil(t, r.Error)
-	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Equal(t, wire.CodeInvalidParams, r.Error.Code)
 	assert.Less(t, len(raw), 1024, "the answer echoes the id")
 
 	r, raw = h.rpc("/", "SendMessage", map[string]any{"message": map[string]any{"messageId": "m1", "role": "ROLE_USER",
 		"taskId": huge, "parts": []any{map[string]any{"text": "hi"}}}}, v1)
 	require.NotNil(t, r.Error)
-	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Equal(t, wire.CodeInvalidParams, r.Error.Code)
 	assert.Contains(t, r.Error.Message, "message.taskId")
 	assert.Less(t, len(raw), 1024)
 
@@ -44,7 +44,7 @@ func TestIDLengthLimitBothBindings(t *testing.T) {
 	// Exactly the bound is fine.
 	_, e := newClient(t, h, dialectCases[0]).get(strings.Repeat("t", server.MaxIDBytes), nil)
 	require.NotNil(t, e)
-	assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 
 	var sizes int
 	for _, en := range h.srv.Journal().Entries() {
@@ -84,7 +84,7 @@ func TestMessageAndPartSizeLimits(t *testing.T) {
 	} {
 		r, _ := h.rpc("/", "SendMessage", send(tc.parts...), v1)
 		require.NotNil(t, r.Error, tc.name)
-		assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code, tc.name)
+		assert.Equal(t, wire.CodeInvalidParams, r.Error.Code, tc.name)
 		assert.Contains(t, r.Error.Message, tc.field, tc.name)
 		body, _ := json.Marshal(send(tc.parts...))
 		status, _, b := h.post("/rest/message:send", body, v1)
@@ -103,7 +103,7 @@ func TestPushConfigsPerTaskBounded(t *testing.T) {
 	cl := newClient(t, h, dialectCases[0])
 	tk := cl.mustSend(sendOpts{})
 	set := func(id string) *rpcError {
-		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "id": id, "url": "http://127.0.0.1:9/hook"})
+		_, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "id": id, "url": "http://127.0.0.1:9/hook"})
 		return e
 	}
 	for i := range server.MaxPushConfigsPerTask {
@@ -111,6 +111,6 @@ func TestPushConfigsPerTaskBounded(t *testing.T) {
 	}
 	e := set("one-too-many")
 	require.NotNil(t, e)
-	assert.Equal(t, a2a.CodeInvalidParams, e.Code)
+	assert.Equal(t, wire.CodeInvalidParams, e.Code)
 	assert.Nil(t, set("c0"), "replacing a config by its id")
 }

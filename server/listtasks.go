@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // maxPageTokens bounds the page tokens an agent remembers; a token older
@@ -60,13 +60,13 @@ func (p *pageTokens) lookup(tok string) (listCursor, bool) {
 // q.PageSize is what the request asked for, 0 when it did not say: the
 // codecs refuse an explicit 0, as the proto's optional field allows
 // only 1 to 100.
-func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
+func (a *agent) list(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 	size := q.PageSize
 	if size == 0 {
 		size = 50
 	}
 	if size < 1 || size > 100 {
-		return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100")
+		return nil, wire.ErrInvalidParams("pageSize", "must be between 1 and 100")
 	}
 	type ref struct {
 		e   *taskEntry
@@ -78,7 +78,7 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 		c, ok := a.pages.lookup(q.PageToken)
 		if !ok {
 			a.mu.Unlock()
-			return nil, a2a.ErrInvalidParams("pageToken", "not a token this agent issued (or one of more than 1024 issued since)")
+			return nil, wire.ErrInvalidParams("pageToken", "not a token this agent issued (or one of more than 1024 issued since)")
 		}
 		after = &c
 	}
@@ -113,7 +113,7 @@ func (a *agent) list(q a2a.ListTasksQuery) (*a2a.TaskPage, *a2a.Error) {
 		}
 	}
 	end := min(start+size, len(matched))
-	page := &a2a.TaskPage{PageSize: size, TotalSize: len(matched)}
+	page := &wire.TaskPage{PageSize: size, TotalSize: len(matched)}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range matched[start:end] {

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Two runs of one seed answer the same page tokens, though their tasks'
@@ -73,7 +73,7 @@ func TestListTasksPageSizePresence(t *testing.T) {
 
 	r, raw := h.rpc("/", "ListTasks", map[string]any{"pageSize": 0}, v1)
 	require.NotNil(t, r.Error, "JSON-RPC pageSize 0: %s", raw)
-	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Equal(t, wire.CodeInvalidParams, r.Error.Code)
 	assert.Contains(t, r.Error.Message, "pageSize")
 	status, _, body := h.do(http.MethodGet, "/rest/tasks?pageSize=0", nil, v1)
 	assert.Equal(t, http.StatusBadRequest, status, "%s", body)

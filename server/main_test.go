@@ -17,11 +17,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestMain(m *testing.M) {
@@ -58,7 +58,7 @@ func start(t testing.TB, cfg server.Config) *harness {
 
 // testCard is a card of dialect d with a skill that answers ("echo") and one
 // that needs input ("ask").
-func testCard(d a2a.Dialect, push bool) *cards.Card {
+func testCard(d wire.Dialect, push bool) *cards.Card {
 	return &cards.Card{
 		Name:               "Test Agent " + string(d),
 		Description:        "An agent for the server tests.",
@@ -172,52 +172,52 @@ var v1 = map[string]string{"A2A-Version": "1.0"}
 
 // Schema definitions of the JSON-RPC answers per dialect and operation.
 var (
-	v10ResultDef = map[a2a.Op]string{
-		a2a.OpSend: "SendMessageResponse", a2a.OpGetTask: "Task", a2a.OpCancelTask: "Task",
-		a2a.OpListTasks: "ListTasksResponse", a2a.OpSetPushConfig: "TaskPushNotificationConfig",
-		a2a.OpGetPushConfig: "TaskPushNotificationConfig", a2a.OpListPushConfigs: "ListTaskPushNotificationConfigsResponse",
-		a2a.OpExtendedCard: "AgentCard", a2a.OpStream: "StreamResponse", a2a.OpSubscribe: "StreamResponse",
+	v10ResultDef = map[wire.Op]string{
+		wire.OpSend: "SendMessageResponse", wire.OpGetTask: "Task", wire.OpCancelTask: "Task",
+		wire.OpListTasks: "ListTasksResponse", wire.OpSetPushConfig: "TaskPushNotificationConfig",
+		wire.OpGetPushConfig: "TaskPushNotificationConfig", wire.OpListPushConfigs: "ListTaskPushNotificationConfigsResponse",
+		wire.OpExtendedCard: "AgentCard", wire.OpStream: "StreamResponse", wire.OpSubscribe: "StreamResponse",
 	}
-	v03ResponseDef = map[a2a.Op]string{
-		a2a.OpSend: "SendMessageResponse", a2a.OpGetTask: "GetTaskResponse", a2a.OpCancelTask: "CancelTaskResponse",
-		a2a.OpSetPushConfig: "SetTaskPushNotificationConfigResponse", a2a.OpGetPushConfig: "GetTaskPushNotificationConfigResponse",
-		a2a.OpListPushConfigs: "ListTaskPushNotificationConfigResponse", a2a.OpDeletePush: "DeleteTaskPushNotificationConfigResponse",
-		a2a.OpExtendedCard: "GetAuthenticatedExtendedCardResponse", a2a.OpStream: "SendStreamingMessageResponse",
-		a2a.OpSubscribe: "SendStreamingMessageResponse",
+	v03ResponseDef = map[wire.Op]string{
+		wire.OpSend: "SendMessageResponse", wire.OpGetTask: "GetTaskResponse", wire.OpCancelTask: "CancelTaskResponse",
+		wire.OpSetPushConfig: "SetTaskPushNotificationConfigResponse", wire.OpGetPushConfig: "GetTaskPushNotificationConfigResponse",
+		wire.OpListPushConfigs: "ListTaskPushNotificationConfigResponse", wire.OpDeletePush: "DeleteTaskPushNotificationConfigResponse",
+		wire.OpExtendedCard: "GetAuthenticatedExtendedCardResponse", wire.OpStream: "SendStreamingMessageResponse",
+		wire.OpSubscribe: "SendStreamingMessageResponse",
 	}
-	v01ResponseDef = map[a2a.Op]string{
-		a2a.OpSend: "SendTaskResponse", a2a.OpGetTask: "GetTaskResponse", a2a.OpCancelTask: "CancelTaskResponse",
-		a2a.OpStream: "SendTaskStreamingResponse", a2a.OpSubscribe: "SendTaskStreamingResponse",
-		a2a.OpSetPushConfig: "SetTaskPushNotificationResponse", a2a.OpGetPushConfig: "GetTaskPushNotificationResponse",
+	v01ResponseDef = map[wire.Op]string{
+		wire.OpSend: "SendTaskResponse", wire.OpGetTask: "GetTaskResponse", wire.OpCancelTask: "CancelTaskResponse",
+		wire.OpStream: "SendTaskStreamingResponse", wire.OpSubscribe: "SendTaskStreamingResponse",
+		wire.OpSetPushConfig: "SetTaskPushNotificationResponse", wire.OpGetPushConfig: "GetTaskPushNotificationResponse",
 	}
 )
 
 // requireValidRPC validates one JSON-RPC response (or stream frame) of
 // dialect d for op against the official schema: the whole response for
 // v0.x, the result member for v1.0 (whose schema has no envelope).
-func requireValidRPC(t testing.TB, d a2a.Dialect, op a2a.Op, raw []byte) {
+func requireValidRPC(t testing.TB, d wire.Dialect, op wire.Op, raw []byte) {
 	t.Helper()
 	var r rpcResponse
 	require.NoError(t, json.Unmarshal(raw, &r), "not JSON: %s", raw)
 	switch d {
-	case a2a.V10:
+	case wire.V10:
 		if r.Error != nil {
 			requireV10Error(t, raw)
 			return
 		}
-		if op == a2a.OpDeletePush {
+		if op == wire.OpDeletePush {
 			// google.protobuf.Empty goes as null, as the SDKs send it.
 			require.Equal(t, "null", string(r.Result))
 			return
 		}
 		schemacheck.Require(t, d, v10ResultDef[op], r.Result)
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		def := v03ResponseDef[op]
 		if r.Error != nil {
 			def = "JSONRPCErrorResponse"
 		}
 		schemacheck.Require(t, d, def, raw)
-	case a2a.V01:
+	case wire.V01:
 		def := v01ResponseDef[op]
 		if r.Error != nil {
 			def = "JSONRPCResponse"
@@ -279,7 +279,7 @@ func requireRESTStatus(t testing.TB, status int, body []byte) map[string]any {
 type wireTask struct {
 	ID        string
 	ContextID string
-	State     a2a.TaskState
+	State     wire.TaskState
 	Timestamp string
 	History   int
 	Artifacts int
@@ -287,7 +287,7 @@ type wireTask struct {
 }
 
 // parseTask reads a task of dialect d.
-func parseTask(t testing.TB, d a2a.Dialect, raw []byte) wireTask {
+func parseTask(t testing.TB, d wire.Dialect, raw []byte) wireTask {
 	t.Helper()
 	var w struct {
 		ID        string                            `json:"id"`
@@ -300,29 +300,29 @@ func parseTask(t testing.TB, d a2a.Dialect, raw []byte) wireTask {
 	}
 	require.NoError(t, json.Unmarshal(raw, &w), "task: %s", raw)
 	out := wireTask{ID: w.ID, ContextID: w.ContextID, Timestamp: w.Status.Timestamp, History: len(w.History), Artifacts: len(w.Artifacts), Kind: w.Kind}
-	if d == a2a.V01 {
+	if d == wire.V01 {
 		out.ContextID = w.SessionID
 	}
 	out.State = canonicalState(t, d, w.Status.State)
 	return out
 }
 
-func canonicalState(t testing.TB, d a2a.Dialect, s string) a2a.TaskState {
+func canonicalState(t testing.TB, d wire.Dialect, s string) wire.TaskState {
 	t.Helper()
-	if d == a2a.V10 {
-		st, ok := a2a.StateFromV10(s)
+	if d == wire.V10 {
+		st, ok := wire.StateFromV10(s)
 		require.True(t, ok, "v1.0 state %q", s)
 		return st
 	}
 	require.False(t, strings.HasPrefix(s, "TASK_STATE_"), "v0.x state %q", s)
-	return a2a.TaskState(s)
+	return wire.TaskState(s)
 }
 
 // wireEvent is the dialect-neutral view of one stream event.
 type wireEvent struct {
 	Kind     string // task, status, artifact, message
 	TaskID   string
-	State    a2a.TaskState
+	State    wire.TaskState
 	Final    *bool
 	HasKind  bool
 	Artifact string
@@ -330,7 +330,7 @@ type wireEvent struct {
 
 // parseEvent reads the event of a stream frame (the JSON-RPC result, or the
 // data itself for REST).
-func parseEvent(t testing.TB, d a2a.Dialect, data []byte) wireEvent {
+func parseEvent(t testing.TB, d wire.Dialect, data []byte) wireEvent {
 	t.Helper()
 	var m map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(data, &m), "event: %s", data)
@@ -341,7 +341,7 @@ func parseEvent(t testing.TB, d a2a.Dialect, data []byte) wireEvent {
 		require.NoError(t, json.Unmarshal(f, &b))
 		ev.Final = &b
 	}
-	status := func(raw json.RawMessage) a2a.TaskState {
+	status := func(raw json.RawMessage) wire.TaskState {
 		var s struct{ State string }
 		require.NoError(t, json.Unmarshal(raw, &s))
 		return canonicalState(t, d, s.State)
@@ -352,7 +352,7 @@ func parseEvent(t testing.TB, d a2a.Dialect, data []byte) wireEvent {
 		return s
 	}
 	switch d {
-	case a2a.V10:
+	case wire.V10:
 		require.Len(t, m, 1, "a v1.0 StreamResponse has exactly one member: %s", data)
 		for k, v := range m {
 			switch k {
@@ -379,7 +379,7 @@ func parseEvent(t testing.TB, d a2a.Dialect, data []byte) wireEvent {
 			}
 		}
 		t.Fatalf("unknown v1.0 stream member: %s", data)
-	case a2a.V03, a2a.V02:
+	case wire.V03, wire.V02:
 		require.True(t, ev.HasKind, "v0.x events carry kind: %s", data)
 		switch k := str(m["kind"]); k {
 		case "task":
@@ -395,7 +395,7 @@ func parseEvent(t testing.TB, d a2a.Dialect, data []byte) wireEvent {
 		default:
 			t.Fatalf("unknown kind %q", k)
 		}
-	case a2a.V01:
+	case wire.V01:
 		ev.TaskID = str(m["id"])
 		switch {
 		case m["status"] != nil:

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Push notification delivery.
@@ -55,9 +55,9 @@ type taskPush struct {
 }
 
 type pushJob struct {
-	cfg     a2a.PushConfig
-	dialect a2a.Dialect
-	ev      a2a.Event
+	cfg     wire.PushConfig
+	dialect wire.Dialect
+	ev      wire.Event
 	opts    behaviors.PushOptions
 }
 
@@ -72,7 +72,7 @@ func (a *agent) initPushLocked(e *taskEntry, x *behaviors.Exchange) {
 }
 
 // pushLocked hands an event of e to its push hooks and then its webhooks.
-func (a *agent) pushLocked(e *taskEntry, ev a2a.Event) {
+func (a *agent) pushLocked(e *taskEntry, ev wire.Event) {
 	if len(e.push) == 0 {
 		return
 	}
@@ -82,18 +82,18 @@ func (a *agent) pushLocked(e *taskEntry, ev a2a.Event) {
 		ps = e.pushState
 	}
 	payload := ev
-	if e.dialect != a2a.V10 && ev.TaskID() == e.task.ID {
+	if e.dialect != wire.V10 && ev.TaskID() == e.task.ID {
 		// v0.x webhooks receive the Task object, as the docs and SDKs
 		// send it; the store already holds the change.
-		payload = a2a.Event{Task: e.task.Clone()}
+		payload = wire.Event{Task: e.task.Clone()}
 	}
 	if ps.deliver == nil {
-		ps.deliver = ps.hooks.Chain(func(ev a2a.Event, opts behaviors.PushOptions) { a.enqueuePushLocked(e, ev, opts) })
+		ps.deliver = ps.hooks.Chain(func(ev wire.Event, opts behaviors.PushOptions) { a.enqueuePushLocked(e, ev, opts) })
 	}
 	ps.deliver(payload, behaviors.PushOptions{})
 }
 
-func (a *agent) enqueuePushLocked(e *taskEntry, ev a2a.Event, opts behaviors.PushOptions) {
+func (a *agent) enqueuePushLocked(e *taskEntry, ev wire.Event, opts behaviors.PushOptions) {
 	ps := e.pushState
 	for _, pc := range e.push {
 		ps.queue = append(ps.queue, pushJob{cfg: pc, dialect: e.dialect, ev: ev, opts: opts})
@@ -195,9 +195,9 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 		rec(0, "not delivered: "+err.Error())
 		return
 	}
-	codec := a2a.CodecFor(job.dialect)
+	codec := wire.CodecFor(job.dialect)
 	if codec == nil {
-		codec = a2a.CodecFor(a2a.V10)
+		codec = wire.CodecFor(wire.V10)
 	}
 	body, encErr := codec.EncodePush(job.ev)
 	if encErr != nil {
@@ -205,7 +205,7 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 		return
 	}
 	ct, tokenHeader := contentTypeA2A, PushTokenHeaderV10
-	if job.dialect != a2a.V10 {
+	if job.dialect != wire.V10 {
 		ct, tokenHeader = contentTypeJSON, PushTokenHeaderV0
 	}
 	token := job.cfg.Token
@@ -266,7 +266,7 @@ type pushTarget struct {
 	loopbackOnly bool
 }
 
-func (s *Server) postPush(t pushTarget, pc a2a.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration,
+func (s *Server) postPush(t pushTarget, pc wire.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration,
 	rewrite func(http.Header, []byte) []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(context.WithValue(s.ctx, loopbackOnlyKey{}, t.loopbackOnly), timeout)
 	defer cancel()
@@ -345,19 +345,19 @@ func (s *Server) classifyHost(host string) hostClass {
 // checkPushURL validates a webhook URL when a config is set, so a scenario
 // cannot turn the mock into a request forwarder. field names the URL's
 // parameter in the request's dialect.
-func (s *Server) checkPushURL(raw, field string) *a2a.Error {
+func (s *Server) checkPushURL(raw, field string) *wire.Error {
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
-		return a2a.ErrInvalidParams(field, "is not a URL")
+		return wire.ErrInvalidParams(field, "is not a URL")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return a2a.ErrInvalidParams(field, fmt.Sprintf("scheme %q is not http or https", u.Scheme))
+		return wire.ErrInvalidParams(field, fmt.Sprintf("scheme %q is not http or https", u.Scheme))
 	}
 	if u.Hostname() == "" {
-		return a2a.ErrInvalidParams(field, "has no host")
+		return wire.ErrInvalidParams(field, "has no host")
 	}
 	if s.classifyHost(u.Hostname()) == hostRefused {
-		return a2a.ErrInvalidParams(field, fmt.Sprintf("host %q is not loopback: the mock sends push notifications only to loopback hosts unless configured to allow others (AllowPushTo, AllowAnyPushHost)", u.Hostname()))
+		return wire.ErrInvalidParams(field, fmt.Sprintf("host %q is not loopback: the mock sends push notifications only to loopback hosts unless configured to allow others (AllowPushTo, AllowAnyPushHost)", u.Hostname()))
 	}
 	return nil
 }
@@ -383,15 +383,15 @@ func (s *Server) pushTarget(raw string) (pushTarget, error) {
 }
 
 // pushURLField names the webhook URL parameter of op in dialect d.
-func pushURLField(d a2a.Dialect, inline bool) string {
+func pushURLField(d wire.Dialect, inline bool) string {
 	switch {
-	case inline && d == a2a.V10:
+	case inline && d == wire.V10:
 		return "configuration.taskPushNotificationConfig.url"
-	case inline && d == a2a.V01:
+	case inline && d == wire.V01:
 		return "pushNotification.url"
 	case inline:
 		return "configuration.pushNotificationConfig.url"
-	case d == a2a.V10:
+	case d == wire.V10:
 		return "url"
 	}
 	return "pushNotificationConfig.url"

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // hook is a minimal webhook for the server's own push tests (testkit has
@@ -60,7 +60,7 @@ func (h *hook) hits() []hookHit {
 	return append([]hookHit(nil), h.got...)
 }
 
-func (h *hook) states(t *testing.T, d a2a.Dialect) []string {
+func (h *hook) states(t *testing.T, d wire.Dialect) []string {
 	var out []string
 	for _, hit := range h.hits() {
 		var v struct {
@@ -105,12 +105,12 @@ func TestPushDeliveryV10(t *testing.T) {
 	}, v1)
 	require.Nil(t, r.Error, "%s", raw)
 	waitFor(t, "four pushes", func() bool { return len(wh.hits()) >= 4 })
-	assert.Equal(t, []string{"submitted", "working", "artifact", "completed"}, wh.states(t, a2a.V10))
+	assert.Equal(t, []string{"submitted", "working", "artifact", "completed"}, wh.states(t, wire.V10))
 	for _, hit := range wh.hits() {
 		assert.Equal(t, "tok-1", hit.header.Get(server.PushTokenHeaderV10))
 		assert.Equal(t, "Bearer s3cret", hit.header.Get("Authorization"))
 		assert.Equal(t, "application/a2a+json", hit.header.Get("Content-Type"))
-		schemacheck.Require(t, a2a.V10, "StreamResponse", hit.body)
+		schemacheck.Require(t, wire.V10, "StreamResponse", hit.body)
 	}
 	waitFor(t, "journal", func() bool { return len(pushEntries(h.srv)) >= 4 })
 	for _, e := range pushEntries(h.srv) {
@@ -129,20 +129,20 @@ func TestPushDeliveryV03SendsTask(t *testing.T) {
 	h := start(t, server.Config{Seed: 32, StepDelay: -1, Agents: agentsFor(dialectCases[2], true)})
 	cl := newClient(t, h, dialectCases[2])
 	tk := cl.mustSend(sendOpts{immediate: true, skill: "ask"})
-	_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID,
+	_, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID,
 		"pushNotificationConfig": map[string]any{"url": wh.srv.URL, "token": "t03"}})
 	require.Nil(t, e)
 	// The task waits in input-required; the continuation produces pushes.
 	cl.mustSend(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
 	waitFor(t, "pushes", func() bool {
-		s := wh.states(t, a2a.V03)
+		s := wh.states(t, wire.V03)
 		return len(s) > 0 && s[len(s)-1] == "completed"
 	})
 	for _, hit := range wh.hits() {
 		assert.Equal(t, "t03", hit.header.Get(server.PushTokenHeaderV0))
 		assert.Equal(t, "application/json", hit.header.Get("Content-Type"))
 		assert.Empty(t, hit.header.Get("Authorization"))
-		schemacheck.Require(t, a2a.V03, "Task", hit.body)
+		schemacheck.Require(t, wire.V03, "Task", hit.body)
 	}
 }
 
@@ -152,9 +152,9 @@ func TestPushURLValidation(t *testing.T) {
 	cl := newClient(t, h, dialectCases[0])
 	tk := cl.mustSend(sendOpts{})
 	for _, u := range []string{"ftp://127.0.0.1/x", "http://10.0.0.1/hook", "https://169.254.169.254/latest", "not a url", "http:///nohost"} {
-		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": u})
+		_, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": u})
 		require.NotNil(t, e, u)
-		assert.Equal(t, a2a.CodeInvalidParams, e.Code, u)
+		assert.Equal(t, wire.CodeInvalidParams, e.Code, u)
 		assert.Contains(t, e.Message, "url", u)
 	}
 	r, raw := h.rpc("/", "SendMessage", map[string]any{
@@ -162,13 +162,13 @@ func TestPushURLValidation(t *testing.T) {
 		"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": "http://192.0.2.1/hook"}},
 	}, v1)
 	require.NotNil(t, r.Error, "%s", raw)
-	assert.Equal(t, a2a.CodeInvalidParams, r.Error.Code)
+	assert.Equal(t, wire.CodeInvalidParams, r.Error.Code)
 	assert.Contains(t, r.Error.Message, "configuration.taskPushNotificationConfig.url")
 
 	allowed := start(t, server.Config{Seed: 33, StepDelay: -1, AllowPushTo: []string{"10.0.0.0/8"}, Agents: agentsFor(dialectCases[0], true)})
 	cl = newClient(t, allowed, dialectCases[0])
 	tk = cl.mustSend(sendOpts{})
-	_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "http://10.0.0.1/hook"})
+	_, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": "http://10.0.0.1/hook"})
 	require.Nil(t, e, "an allowed range is accepted")
 }
 
@@ -181,11 +181,11 @@ func TestPushRetriesAndTimeouts(t *testing.T) {
 		h := start(t, server.Config{Seed: 34, StepDelay: -1, PushRetries: 3, PushBackoff: time.Millisecond, Agents: agentsFor(dialectCases[0], true)})
 		cl := newClient(t, h, dialectCases[0])
 		tk := cl.mustSend(sendOpts{immediate: true, skill: "ask"})
-		_, e := cl.call(a2a.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": wh.srv.URL})
+		_, e := cl.call(wire.OpSetPushConfig, map[string]any{"taskId": tk.ID, "url": wh.srv.URL})
 		require.Nil(t, e)
 		cl.mustSend(sendOpts{taskID: tk.ID, contextID: tk.ContextID})
 		waitFor(t, "completed push", func() bool {
-			s := wh.states(t, a2a.V10)
+			s := wh.states(t, wire.V10)
 			return len(s) > 0 && s[len(s)-1] == "completed"
 		})
 		entries := pushEntries(h.srv)

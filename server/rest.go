@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // LegacySubscribeRoute is the route pattern (after the method) of the
@@ -19,7 +19,7 @@ const LegacySubscribeRoute = "/tasks/{id}/subscribe"
 
 // restRoute is a parsed v1.0 HTTP+JSON path.
 type restRoute struct {
-	op       a2a.Op
+	op       wire.Op
 	tenant   string
 	taskID   string
 	configID string
@@ -32,9 +32,9 @@ var restTopLevel = map[string]bool{"message:send": true, "message:stream": true,
 // parseREST maps a method and a path below the REST base to an operation.
 // It returns an HTTP status and an error when nothing matches; isNoRoute
 // tells a path that names no route from a route refusing the request.
-func parseREST(method, path string) (restRoute, *a2a.Error) {
+func parseREST(method, path string) (restRoute, *wire.Error) {
 	var rt restRoute
-	notFound := a2a.Errorf(a2a.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
+	notFound := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if slices.Contains(segs, "") {
 		// An empty segment (/tasks/, a doubled slash) names no resource:
@@ -47,15 +47,15 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 	for i, s := range segs {
 		u, err := url.PathUnescape(s)
 		if err != nil {
-			return rt, a2a.Errorf(a2a.CodeInvalidParams, "path segment %q is not valid URL encoding", s).WithHTTPStatus(http.StatusBadRequest)
+			return rt, wire.Errorf(wire.CodeInvalidParams, "path segment %q is not valid URL encoding", s).WithHTTPStatus(http.StatusBadRequest)
 		}
 		segs[i] = u
 	}
-	wrongMethod := func(allowed string) (restRoute, *a2a.Error) {
+	wrongMethod := func(allowed string) (restRoute, *wire.Error) {
 		rt.allow = allowed
-		return rt, a2a.Errorf(a2a.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
+		return rt, wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
 	}
-	want := func(m string, op a2a.Op, pattern string) (restRoute, *a2a.Error) {
+	want := func(m string, op wire.Op, pattern string) (restRoute, *wire.Error) {
 		if method != m && !(m == http.MethodGet && method == http.MethodHead) {
 			return wrongMethod(m)
 		}
@@ -64,30 +64,30 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 	}
 	switch {
 	case len(segs) == 1 && segs[0] == "message:send":
-		return want(http.MethodPost, a2a.OpSend, "/message:send")
+		return want(http.MethodPost, wire.OpSend, "/message:send")
 	case len(segs) == 1 && segs[0] == "message:stream":
-		return want(http.MethodPost, a2a.OpStream, "/message:stream")
+		return want(http.MethodPost, wire.OpStream, "/message:stream")
 	case len(segs) == 1 && segs[0] == "extendedAgentCard":
-		return want(http.MethodGet, a2a.OpExtendedCard, "/extendedAgentCard")
+		return want(http.MethodGet, wire.OpExtendedCard, "/extendedAgentCard")
 	case len(segs) == 1 && segs[0] == "tasks":
-		return want(http.MethodGet, a2a.OpListTasks, "/tasks")
+		return want(http.MethodGet, wire.OpListTasks, "/tasks")
 	case len(segs) == 2 && segs[0] == "tasks":
 		id, verb := segs[1], ""
 		if i := strings.LastIndexByte(id, ':'); i >= 0 {
 			id, verb = id[:i], id[i+1:]
 		}
-		var err *a2a.Error
+		var err *wire.Error
 		switch verb {
 		case "":
-			rt, err = want(http.MethodGet, a2a.OpGetTask, "/tasks/{id}")
+			rt, err = want(http.MethodGet, wire.OpGetTask, "/tasks/{id}")
 		case "cancel":
-			rt, err = want(http.MethodPost, a2a.OpCancelTask, "/tasks/{id}:cancel")
+			rt, err = want(http.MethodPost, wire.OpCancelTask, "/tasks/{id}:cancel")
 		case "subscribe":
 			// The proto says GET, the spec prose POST: serve both.
 			if method != http.MethodGet && method != http.MethodPost {
 				return wrongMethod("GET, POST")
 			}
-			rt.op, rt.method = a2a.OpSubscribe, method+" /tasks/{id}:subscribe"
+			rt.op, rt.method = wire.OpSubscribe, method+" /tasks/{id}:subscribe"
 		default:
 			return rt, notFound
 		}
@@ -101,14 +101,14 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 		if method != http.MethodGet && method != http.MethodPost {
 			return wrongMethod("GET, POST")
 		}
-		rt.op, rt.method = a2a.OpSubscribe, method+" "+LegacySubscribeRoute
+		rt.op, rt.method = wire.OpSubscribe, method+" "+LegacySubscribeRoute
 		return rt.withIDs(segs[1], "")
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
 		switch method {
 		case http.MethodPost:
-			rt.op, rt.method = a2a.OpSetPushConfig, "POST /tasks/{id}/pushNotificationConfigs"
+			rt.op, rt.method = wire.OpSetPushConfig, "POST /tasks/{id}/pushNotificationConfigs"
 		case http.MethodGet:
-			rt.op, rt.method = a2a.OpListPushConfigs, "GET /tasks/{id}/pushNotificationConfigs"
+			rt.op, rt.method = wire.OpListPushConfigs, "GET /tasks/{id}/pushNotificationConfigs"
 		default:
 			return wrongMethod("GET, POST")
 		}
@@ -116,9 +116,9 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 	case len(segs) == 4 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
 		switch method {
 		case http.MethodGet:
-			rt.op, rt.method = a2a.OpGetPushConfig, "GET /tasks/{id}/pushNotificationConfigs/{configId}"
+			rt.op, rt.method = wire.OpGetPushConfig, "GET /tasks/{id}/pushNotificationConfigs/{configId}"
 		case http.MethodDelete:
-			rt.op, rt.method = a2a.OpDeletePush, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}"
+			rt.op, rt.method = wire.OpDeletePush, "DELETE /tasks/{id}/pushNotificationConfigs/{configId}"
 		default:
 			return wrongMethod("GET, DELETE")
 		}
@@ -130,12 +130,12 @@ func parseREST(method, path string) (restRoute, *a2a.Error) {
 // withIDs checks the ids of a matched route (a config id only when
 // configID is not ""). A bad id is a parameter error: the route's op stays
 // set, so a capability the card does not declare is answered first.
-func (rt restRoute) withIDs(taskID, configID string) (restRoute, *a2a.Error) {
+func (rt restRoute) withIDs(taskID, configID string) (restRoute, *wire.Error) {
 	if err := checkID("task id", taskID); err != nil {
 		return rt, err
 	}
 	rt.taskID = taskID
-	if configID != "" || rt.op == a2a.OpGetPushConfig || rt.op == a2a.OpDeletePush {
+	if configID != "" || rt.op == wire.OpGetPushConfig || rt.op == wire.OpDeletePush {
 		if err := checkID("config id", configID); err != nil {
 			return rt, err
 		}
@@ -146,16 +146,16 @@ func (rt restRoute) withIDs(taskID, configID string) (restRoute, *a2a.Error) {
 
 // isNoRoute reports whether parseREST's error says that the path names no
 // HTTP+JSON route at all (rather than a route with a bad id or method).
-func isNoRoute(e *a2a.Error) bool {
-	return e != nil && e.Code == a2a.CodeMethodNotFound && e.HTTPStatus == http.StatusNotFound
+func isNoRoute(e *wire.Error) bool {
+	return e != nil && e.Code == wire.CodeMethodNotFound && e.HTTPStatus == http.StatusNotFound
 }
 
-func checkID(what, id string) *a2a.Error {
+func checkID(what, id string) *wire.Error {
 	if id == "" {
-		return a2a.ErrInvalidParams(what, "is empty").WithHTTPStatus(http.StatusBadRequest)
+		return wire.ErrInvalidParams(what, "is empty").WithHTTPStatus(http.StatusBadRequest)
 	}
 	if len(id) > MaxIDBytes || strings.ContainsAny(id, " \t\r\n\x00") {
-		return a2a.ErrInvalidParams(what, "is not a valid id").WithHTTPStatus(http.StatusBadRequest)
+		return wire.ErrInvalidParams(what, "is not a valid id").WithHTTPStatus(http.StatusBadRequest)
 	}
 	return nil
 }
@@ -173,21 +173,21 @@ func restContentType(r *http.Request) string {
 
 // restReply answers an HTTP+JSON request in the media type ct.
 type restReply struct {
-	codec a2a.Codec
+	codec wire.Codec
 	ct    string
 }
 
-func (rp restReply) fail(w http.ResponseWriter, e *a2a.Error) error {
-	status, b := a2a.EncodeRESTError(e)
+func (rp restReply) fail(w http.ResponseWriter, e *wire.Error) error {
+	status, b := wire.EncodeRESTError(e)
 	return writeJSON(w, status, rp.ct, b)
 }
 
-func (rp restReply) authError(e *a2a.Error) *a2a.Error { return e }
+func (rp restReply) authError(e *wire.Error) *wire.Error { return e }
 
-func (rp restReply) result(w http.ResponseWriter, op a2a.Op, res *a2a.Result) error {
+func (rp restReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	out, err := rp.codec.EncodeResult(op, res)
 	if err != nil {
-		return rp.fail(w, a2a.Errorf(a2a.CodeInternal, "encode result: %v", err))
+		return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
 	if res.Empty {
 		out = []byte("{}")
@@ -199,7 +199,7 @@ func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
 
 // serveREST is the v1.0 HTTP+JSON binding.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
-	rp := restReply{codec: a2a.CodecFor(a2a.V10), ct: restContentType(r)}
+	rp := restReply{codec: wire.CodecFor(wire.V10), ct: restContentType(r)}
 	rt, e := parseREST(r.Method, path)
 	if e != nil && rt.op == "" {
 		if rt.allow != "" {
@@ -208,7 +208,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 		}
 		return rp.fail(w, e)
 	}
-	if e := s.checkVersion(r, a2a.V10); e != nil {
+	if e := s.checkVersion(r, wire.V10); e != nil {
 		return rp.fail(w, e)
 	}
 	req, e := s.restRequest(r, rt, e, rp.codec)
@@ -218,9 +218,9 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
-		req = &a2a.Request{}
+		req = &wire.Request{}
 	}
-	req.Op, req.Dialect, req.Binding, req.Method = rt.op, a2a.V10, a2a.BindingREST, rt.method
+	req.Op, req.Dialect, req.Binding, req.Method = rt.op, wire.V10, wire.BindingREST, rt.method
 	if req.Tenant == "" {
 		req.Tenant = rt.tenant
 	}
@@ -229,12 +229,12 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 
 // restRequest decodes the request of a matched route; routeErr is the
 // route's own parameter error (a bad id in the path).
-func (s *Server) restRequest(r *http.Request, rt restRoute, routeErr *a2a.Error, codec a2a.Codec) (*a2a.Request, *a2a.Error) {
+func (s *Server) restRequest(r *http.Request, rt restRoute, routeErr *wire.Error, codec wire.Codec) (*wire.Request, *wire.Error) {
 	if routeErr != nil {
 		return nil, routeErr
 	}
 	switch rt.op {
-	case a2a.OpSend, a2a.OpStream, a2a.OpSetPushConfig:
+	case wire.OpSend, wire.OpStream, wire.OpSetPushConfig:
 		if e := checkContentType(r); e != nil {
 			return nil, e
 		}
@@ -242,7 +242,7 @@ func (s *Server) restRequest(r *http.Request, rt restRoute, routeErr *a2a.Error,
 		if e != nil {
 			return nil, e
 		}
-		if rt.op == a2a.OpSetPushConfig {
+		if rt.op == wire.OpSetPushConfig {
 			if body, e = withTaskID(body, rt.taskID); e != nil {
 				return nil, e
 			}
@@ -253,15 +253,15 @@ func (s *Server) restRequest(r *http.Request, rt restRoute, routeErr *a2a.Error,
 }
 
 // withTaskID sets taskId from the path in a push-config body.
-func withTaskID(body []byte, taskID string) ([]byte, *a2a.Error) {
+func withTaskID(body []byte, taskID string) ([]byte, *wire.Error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {
-		return nil, a2a.Errorf(a2a.CodeParseError, "request body is not a JSON object").WithHTTPStatus(http.StatusBadRequest)
+		return nil, wire.Errorf(wire.CodeParseError, "request body is not a JSON object").WithHTTPStatus(http.StatusBadRequest)
 	}
 	if raw, ok := m["taskId"]; ok {
 		var given string
 		if json.Unmarshal(raw, &given) == nil && given != "" && given != taskID {
-			return nil, a2a.ErrInvalidParams("taskId", "differs from the task id in the path").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams("taskId", "differs from the task id in the path").WithHTTPStatus(http.StatusBadRequest)
 		}
 	}
 	m["taskId"], _ = json.Marshal(taskID)
@@ -270,24 +270,24 @@ func withTaskID(body []byte, taskID string) ([]byte, *a2a.Error) {
 }
 
 // restQuery builds the request of a bodiless route from path and query.
-func restQuery(rt restRoute, q url.Values) (*a2a.Request, *a2a.Error) {
-	req := &a2a.Request{TaskID: rt.taskID, PushConfigID: rt.configID, Tenant: rt.tenant}
-	intParam := func(name string) (*int, *a2a.Error) {
+func restQuery(rt restRoute, q url.Values) (*wire.Request, *wire.Error) {
+	req := &wire.Request{TaskID: rt.taskID, PushConfigID: rt.configID, Tenant: rt.tenant}
+	intParam := func(name string) (*int, *wire.Error) {
 		v := q.Get(name)
 		if v == "" {
 			return nil, nil
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return nil, a2a.ErrInvalidParams(name, "must be a non-negative integer").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams(name, "must be a non-negative integer").WithHTTPStatus(http.StatusBadRequest)
 		}
 		return &n, nil
 	}
-	var e *a2a.Error
+	var e *wire.Error
 	if req.HistoryLength, e = intParam("historyLength"); e != nil {
 		return nil, e
 	}
-	if rt.op != a2a.OpListTasks {
+	if rt.op != wire.OpListTasks {
 		return req, nil
 	}
 	l := &req.List
@@ -297,20 +297,20 @@ func restQuery(rt restRoute, q url.Values) (*a2a.Request, *a2a.Error) {
 	} else if ps != nil {
 		l.PageSize = *ps
 		if *ps == 0 {
-			return nil, a2a.ErrInvalidParams("pageSize", "must be between 1 and 100").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams("pageSize", "must be between 1 and 100").WithHTTPStatus(http.StatusBadRequest)
 		}
 	}
 	if st := q.Get("status"); st != "" {
-		state, ok := a2a.StateFromV10(st)
+		state, ok := wire.StateFromV10(st)
 		if !ok {
-			return nil, a2a.ErrInvalidParams("status", "unknown task state "+st).WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams("status", "unknown task state "+st).WithHTTPStatus(http.StatusBadRequest)
 		}
 		l.State = state
 	}
 	if ts := q.Get("statusTimestampAfter"); ts != "" {
 		t, err := time.Parse(time.RFC3339Nano, ts)
 		if err != nil {
-			return nil, a2a.ErrInvalidParams("statusTimestampAfter", "must be an RFC 3339 timestamp").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams("statusTimestampAfter", "must be an RFC 3339 timestamp").WithHTTPStatus(http.StatusBadRequest)
 		}
 		l.StatusTimestampAfter = t
 	}
@@ -319,7 +319,7 @@ func restQuery(rt restRoute, q url.Values) (*a2a.Request, *a2a.Error) {
 	case "true":
 		l.IncludeArtifacts = true
 	default:
-		return nil, a2a.ErrInvalidParams("includeArtifacts", "must be true or false").WithHTTPStatus(http.StatusBadRequest)
+		return nil, wire.ErrInvalidParams("includeArtifacts", "must be true or false").WithHTTPStatus(http.StatusBadRequest)
 	}
 	return req, nil
 }

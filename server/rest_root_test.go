@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The HTTP+JSON routes answer at the agent's base URL as well as under
@@ -21,18 +21,18 @@ import (
 func TestRESTAtAgentRoot(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 4, StepDelay: time.Millisecond, Agents: []server.AgentConfig{
-		{Name: "first", Card: testCard(a2a.V10, true)}, {Name: "second", Card: testCard(a2a.V10, true)}}})
+		{Name: "first", Card: testCard(wire.V10, true)}, {Name: "second", Card: testCard(wire.V10, true)}}})
 	for _, base := range []string{"", "/agents/second", "/agents/first/acme"} {
 		status, _, b := h.post(base+"/message:send", []byte(`{"message":{"messageId":"m-root`+base+`","role":"ROLE_USER","parts":[{"text":"hi"}]}}`), v1)
 		require.Equal(t, http.StatusOK, status, "%s/message:send: %s", base, b)
-		schemacheck.Require(t, a2a.V10, "SendMessageResponse", b)
+		schemacheck.Require(t, wire.V10, "SendMessageResponse", b)
 		var res struct{ Task struct{ ID string } }
 		require.NoError(t, json.Unmarshal(b, &res))
 		require.NotEmpty(t, res.Task.ID)
 
 		status, _, b = h.do(http.MethodGet, base+"/tasks/"+res.Task.ID, nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s/tasks/{id}: %s", base, b)
-		schemacheck.Require(t, a2a.V10, "Task", b)
+		schemacheck.Require(t, wire.V10, "Task", b)
 		status, _, b = h.do(http.MethodGet, base+"/tasks?pageSize=5", nil, v1)
 		require.Equal(t, http.StatusOK, status, "%s/tasks: %s", base, b)
 		status, _, b = h.do(http.MethodGet, base+"/tasks/"+res.Task.ID+"/pushNotificationConfigs", nil, v1)
@@ -54,7 +54,7 @@ func TestRESTAtAgentRoot(t *testing.T) {
 	// JSON-RPC is where it was, and the card still declares /rest.
 	r, raw := h.rpc("/", "GetTask", map[string]any{"id": "none"}, v1)
 	require.NotNil(t, r.Error, "%s", raw)
-	assert.Equal(t, a2a.CodeTaskNotFound, r.Error.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, r.Error.Code)
 	_, _, card := h.do(http.MethodGet, "/.well-known/agent-card.json", nil, nil)
 	assert.Contains(t, string(card), h.url+"/rest")
 	// A path that is no route stays 404.
@@ -66,7 +66,7 @@ func TestRESTAtAgentRoot(t *testing.T) {
 // as the task list.
 func TestRESTTrailingSlashIsNoRoute(t *testing.T) {
 	t.Parallel()
-	h := start(t, server.Config{Seed: 4, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a", Card: testCard(a2a.V10, false)}}})
+	h := start(t, server.Config{Seed: 4, StepDelay: -1, Agents: []server.AgentConfig{{Name: "a", Card: testCard(wire.V10, false)}}})
 	for _, p := range []string{"/rest/tasks/", "/tasks/", "/rest//tasks", "/rest/message:send/"} {
 		status, _, b := h.do(http.MethodGet, p, nil, v1)
 		assert.Equal(t, http.StatusNotFound, status, "%s: %s", p, b)

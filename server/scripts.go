@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // ScriptedTimeline is a timeline played for the messages it matches, as a
@@ -43,7 +43,7 @@ func checkScripts(card *cards.Card, scripts []ScriptedTimeline) error {
 
 // scriptFor returns the first scripted timeline matching a message that
 // starts (continuation false) or continues a task of skill, or nil.
-func (a *agent) scriptFor(skill *cards.Skill, m *a2a.Message, continuation bool) *ScriptedTimeline {
+func (a *agent) scriptFor(skill *cards.Skill, m *wire.Message, continuation bool) *ScriptedTimeline {
 	for i := range a.scripted {
 		sc := &a.scripted[i]
 		if sc.Continuation != continuation {
@@ -62,7 +62,7 @@ func (a *agent) scriptFor(skill *cards.Skill, m *a2a.Message, continuation bool)
 
 // scriptedDecision lets a continuation script answer a continuation of a
 // task of skill with a new task.
-func (a *agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *a2a.Message) {
+func (a *agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *wire.Message) {
 	if d.Kind != timeline.DecideContinue {
 		return
 	}
@@ -76,7 +76,7 @@ func (a *agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *a2
 // cont is the skill of the live task the message names, if any: a new task
 // that answers such a continuation plays the continuation script that
 // decided so.
-func (a *agent) scriptedPlan(d timeline.Decision, m *a2a.Message, skill, cont *cards.Skill) (timeline.Timeline, bool) {
+func (a *agent) scriptedPlan(d timeline.Decision, m *wire.Message, skill, cont *cards.Skill) (timeline.Timeline, bool) {
 	var sc *ScriptedTimeline
 	switch {
 	case d.Kind == timeline.DecideContinue:

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // A blocking continuation answers with the state the task reaches after
@@ -27,11 +27,11 @@ func TestBlockingContinuationWaitsPastInterrupted(t *testing.T) {
 				Agents: []server.AgentConfig{{Name: "agent", Card: testCard(c.card, false), Behaviors: []behaviors.Behavior{sw}}}})
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{skill: "ask"})
-			require.Equal(t, a2a.StateInputRequired, tk.State)
+			require.Equal(t, wire.StateInputRequired, tk.State)
 
 			next := cl.mustSend(sendOpts{text: "this one", taskID: tk.ID, contextID: tk.ContextID})
 			assert.Equal(t, tk.ID, next.ID)
-			assert.Equal(t, a2a.StateCompleted, next.State, "the blocking continuation waits for the state after the message")
+			assert.Equal(t, wire.StateCompleted, next.State, "the blocking continuation waits for the state after the message")
 			assert.Equal(t, 1, next.Artifacts)
 		})
 	}

@@ -3,7 +3,7 @@ package server
 import (
 	"strconv"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // EntryDropped records a task the store forgot while it was still running,
@@ -35,7 +35,7 @@ const (
 
 // noteStateLocked keeps the count of running tasks as a task's state
 // changes.
-func (a *agent) noteStateLocked(from, to a2a.TaskState) {
+func (a *agent) noteStateLocked(from, to wire.TaskState) {
 	switch {
 	case from.Terminal() && !to.Terminal():
 		a.running++
@@ -117,7 +117,7 @@ func (a *agent) forgetLocked(i int) {
 // taskBytes estimates the memory a task's content holds: its ids, the text,
 // raw bytes, URLs and data of every part of its history, status message and
 // artifacts, and metadata.
-func taskBytes(t *a2a.Task) int64 {
+func taskBytes(t *wire.Task) int64 {
 	n := int64(len(t.ID) + len(t.ContextID))
 	for i := range t.History {
 		n += messageBytes(&t.History[i])
@@ -132,7 +132,7 @@ func taskBytes(t *a2a.Task) int64 {
 	return n + valueBytes(t.Metadata)
 }
 
-func messageBytes(m *a2a.Message) int64 {
+func messageBytes(m *wire.Message) int64 {
 	n := int64(len(m.MessageID)+len(m.ContextID)+len(m.TaskID)) + partsBytes(m.Parts) + valueBytes(m.Metadata)
 	for _, s := range m.ReferenceTaskIDs {
 		n += int64(len(s))
@@ -140,7 +140,7 @@ func messageBytes(m *a2a.Message) int64 {
 	return n
 }
 
-func partsBytes(ps []a2a.Part) int64 {
+func partsBytes(ps []wire.Part) int64 {
 	var n int64
 	for i := range ps {
 		p := &ps[i]

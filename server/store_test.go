@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // TestMaxRunningTasksDropsTheOldest: tasks that never finish grew the
@@ -32,18 +32,18 @@ func TestMaxRunningTasksDropsTheOldest(t *testing.T) {
 		tk, e := cl.get(id, nil)
 		if i < 2 {
 			require.NotNil(t, e, "task %d should have been dropped", i)
-			assert.Equal(t, a2a.CodeTaskNotFound, e.Code)
+			assert.Equal(t, wire.CodeTaskNotFound, e.Code)
 			continue
 		}
 		require.Nil(t, e, "task %d", i)
-		assert.Equal(t, a2a.StateWorking, tk.State, "never-terminal still holds task %d", i)
+		assert.Equal(t, wire.StateWorking, tk.State, "never-terminal still holds task %d", i)
 	}
 	var dropped []string
 	for _, en := range h.srv.Journal().Entries() {
 		if en.Kind == server.EntryDropped {
 			dropped = append(dropped, en.TaskID)
 			assert.Contains(t, en.Detail, "MaxRunningTasks")
-			assert.Equal(t, a2a.StateWorking, en.State)
+			assert.Equal(t, wire.StateWorking, en.State)
 		}
 	}
 	assert.Equal(t, ids[:2], dropped)

@@ -5,19 +5,19 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // framer turns canonical events and errors into SSE data for one binding.
 type framer interface {
-	event(ev a2a.Event) ([]byte, error)
+	event(ev wire.Event) ([]byte, error)
 	// errorFrame is an error sent inside an already started stream.
-	errorFrame(e *a2a.Error) []byte
+	errorFrame(e *wire.Error) []byte
 	// refuse answers a streaming request that fails before the stream starts.
-	refuse(w http.ResponseWriter, e *a2a.Error) error
+	refuse(w http.ResponseWriter, e *wire.Error) error
 	// rpcID is the JSON-RPC id, nil for HTTP+JSON.
 	rpcID() json.RawMessage
 	// open starts the binding's stream writer on w: SSE for JSON-RPC and
@@ -37,24 +37,24 @@ type streamWriter interface {
 
 type rpcFramer struct {
 	id    json.RawMessage
-	codec a2a.Codec
+	codec wire.Codec
 }
 
-func (f rpcFramer) event(ev a2a.Event) ([]byte, error) {
+func (f rpcFramer) event(ev wire.Event) ([]byte, error) {
 	b, err := f.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err
 	}
-	return a2a.EncodeRPCResult(f.id, b), nil
+	return wire.EncodeRPCResult(f.id, b), nil
 }
 
-func (f rpcFramer) errorFrame(e *a2a.Error) []byte {
-	return a2a.EncodeRPCError(f.id, e, f.codec.EncodeErrorData(e))
+func (f rpcFramer) errorFrame(e *wire.Error) []byte {
+	return wire.EncodeRPCError(f.id, e, f.codec.EncodeErrorData(e))
 }
 
 // refuse sends the error as the single event of a stream, as the SDK
 // servers do; a2a clients read a JSON-RPC error from the stream.
-func (f rpcFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
+func (f rpcFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
 	sw := sse.NewWriter(w)
 	return sw.Event(sse.Event{Data: f.errorFrame(e)})
 }
@@ -63,17 +63,17 @@ func (f rpcFramer) rpcID() json.RawMessage { return f.id }
 
 func (f rpcFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
 
-type restFramer struct{ codec a2a.Codec }
+type restFramer struct{ codec wire.Codec }
 
-func (f restFramer) event(ev a2a.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
+func (f restFramer) event(ev wire.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
 
-func (f restFramer) errorFrame(e *a2a.Error) []byte {
-	_, b := a2a.EncodeRESTError(e)
+func (f restFramer) errorFrame(e *wire.Error) []byte {
+	_, b := wire.EncodeRESTError(e)
 	return b
 }
 
-func (f restFramer) refuse(w http.ResponseWriter, e *a2a.Error) error {
-	status, b := a2a.EncodeRESTError(e)
+func (f restFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
+	status, b := wire.EncodeRESTError(e)
 	return writeJSON(w, status, contentTypeJSON, b)
 }
 
@@ -91,7 +91,7 @@ type rawStream struct {
 func (r *rawStream) WriteRaw(b []byte) error { return r.sw.WriteRaw(b) }
 func (r *rawStream) KeepAlive() error        { return r.sw.KeepAlive() }
 func (r *rawStream) Close()                  { r.closed = true }
-func (r *rawStream) Encode(ev a2a.Event) ([]byte, error) {
+func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 	data, err := r.f.event(ev)
 	if err != nil {
 		return nil, err
@@ -101,9 +101,9 @@ func (r *rawStream) Encode(ev a2a.Event) ([]byte, error) {
 
 // serveStream answers SendStreamingMessage / message/stream and
 // SubscribeToTask / tasks/resubscribe over SSE.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *a2a.Request, x *behaviors.Exchange, reqNo int64, f framer) error {
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer) error {
 	hooks := x.Hooks()
-	refuse := func(e *a2a.Error) error {
+	refuse := func(e *wire.Error) error {
 		// Result hooks may rewrite the error of a refused stream as they
 		// do a unary one (wrong-error-code), never its result.
 		for _, f := range hooks.Result {
@@ -119,26 +119,26 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	}
 	if hooks.StreamNotStream != nil {
 		status, ct, body := hooks.StreamNotStream(f.rpcID())
-		s.recordResponse(a, req, reqNo, nil, &a2a.Error{Message: "answered a stream request with " + ct})
+		s.recordResponse(a, req, reqNo, nil, &wire.Error{Message: "answered a stream request with " + ct})
 		return writeJSON(w, status, ct, body)
 	}
 	sub := newSubscriber()
 	var taskID string
-	var first []a2a.Event
+	var first []wire.Event
 	synthesizeTask := false
 	// reattached is a stream joining a task that already exists.
-	reattached := req.Op == a2a.OpSubscribe
+	reattached := req.Op == wire.OpSubscribe
 	// opening is the task as a continuation found it, before any step.
-	var opening *a2a.Task
+	var opening *wire.Task
 	switch req.Op {
-	case a2a.OpStream:
+	case wire.OpStream:
 		d, _ := a.decide(x, req)
 		a.recordDecision(req, x, d)
 		switch d.Kind {
 		case timeline.DecideReject:
 			return refuse(d.Err)
 		case timeline.DecideMessage:
-			first = []a2a.Event{{Message: a.replyMessage(req.Message)}}
+			first = []wire.Event{{Message: a.replyMessage(req.Message)}}
 		case timeline.DecideDuplicate:
 			// A resent message re-attaches to its task, as SubscribeToTask
 			// would, whatever state the task is in (idempotency.go).
@@ -151,7 +151,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				a.unsubscribe(taskID, sub)
 				sub = nil
 			}
-			first = []a2a.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
+			first = []wire.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
 		default:
 			id, e := a.start(req, x, d, sub, &opening)
 			if e != nil {
@@ -165,7 +165,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				opening = nil
 			}
 		}
-	case a2a.OpSubscribe:
+	case wire.OpSubscribe:
 		t, _, e := a.subscribe(req.TaskID, sub)
 		if e != nil {
 			return refuse(e)
@@ -173,22 +173,22 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		taskID = t.ID
 		if t.Status.State.Terminal() {
 			a.unsubscribe(taskID, sub)
-			if req.Dialect == a2a.V10 {
-				return refuse(a2a.Errorf(a2a.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
+			if req.Dialect == wire.V10 {
+				return refuse(wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
 			}
 			// v0.3: a finished task answers with its final state and closes.
 			sub = nil
 		}
-		first = []a2a.Event{{Task: t}}
+		first = []wire.Event{{Task: t}}
 	}
 	if sub != nil && taskID != "" {
 		defer a.unsubscribe(taskID, sub)
 	}
-	s.recordResponse(a, req, reqNo, &a2a.Result{Task: &a2a.Task{ID: taskID}}, nil)
+	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
 	sw := f.open(w)
 	raw := &rawStream{sw: sw, f: f}
-	write := func(ev a2a.Event) error {
+	write := func(ev wire.Event) error {
 		data, err := f.event(ev)
 		if err != nil {
 			return err
@@ -198,7 +198,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	emit := write
 	for i := len(hooks.StreamEvent) - 1; i >= 0; i-- {
 		h, next := hooks.StreamEvent[i], emit
-		emit = func(ev a2a.Event) error { return h(ev, next, raw) }
+		emit = func(ev wire.Event) error { return h(ev, next, raw) }
 	}
 	if err := sw.WriteHeader(); err != nil {
 		return nil
@@ -249,7 +249,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			if !ok {
 				if sub.overflow.Load() {
 					closeReason = "client too slow: events overflowed"
-					_ = sw.Event(sse.Event{Data: f.errorFrame(a2a.Errorf(a2a.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
+					_ = sw.Event(sse.Event{Data: f.errorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
 				} else {
 					closeReason = "task forgotten"
 				}
@@ -267,22 +267,22 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				synthesizeTask = false
 				t := opening
 				if t == nil {
-					t = &a2a.Task{ID: taskID, ContextID: req.Message.ContextID, History: []a2a.Message{*req.Message},
-						Status: a2a.TaskStatus{State: a2a.StateSubmitted}}
+					t = &wire.Task{ID: taskID, ContextID: req.Message.ContextID, History: []wire.Message{*req.Message},
+						Status: wire.TaskStatus{State: wire.StateSubmitted}}
 					if cur := a.snapshot(taskID); cur != nil {
 						t.ContextID = cur.ContextID
 						t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
 					}
 				}
-				if ev.Status != nil && ev.Status.TaskID == taskID && (opening != nil || ev.Status.Status.State == a2a.StateSubmitted) {
+				if ev.Status != nil && ev.Status.TaskID == taskID && (opening != nil || ev.Status.Status.State == wire.StateSubmitted) {
 					// The first status becomes the stream's opening Task:
 					// submitted for a new task; for a continuation the state
 					// it moved to on taking the message (working), so the
 					// stream never opens on the interrupted state the client
 					// just answered.
 					t.Status = ev.Status.Status
-					ev = a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}
-				} else if err := emit(a2a.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+					ev = wire.Event{Task: trimHistory(t, req.Config.HistoryLength)}
+				} else if err := emit(wire.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
 					closeReason = "closed by behavior"
 					return nil
 				}
@@ -320,7 +320,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	}
 }
 
-func stateOf(evs []a2a.Event) a2a.TaskState {
+func stateOf(evs []wire.Event) wire.TaskState {
 	if len(evs) == 0 {
 		return ""
 	}

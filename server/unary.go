@@ -5,31 +5,31 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // gate refuses operations the card does not declare, as v1.0 requires
 // (§4 capability gates); the same rule is applied to every dialect.
-func (a *agent) gate(op a2a.Op) *a2a.Error {
+func (a *agent) gate(op wire.Op) *wire.Error {
 	caps := a.card.Capabilities
 	switch op {
-	case a2a.OpStream, a2a.OpSubscribe:
+	case wire.OpStream, wire.OpSubscribe:
 		if !caps.Streaming {
-			return a2a.Errorf(a2a.CodeUnsupportedOperation, "streaming is not supported: the agent card does not declare capabilities.streaming")
+			return wire.Errorf(wire.CodeUnsupportedOperation, "streaming is not supported: the agent card does not declare capabilities.streaming")
 		}
-	case a2a.OpSetPushConfig, a2a.OpGetPushConfig, a2a.OpListPushConfigs, a2a.OpDeletePush:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig, wire.OpListPushConfigs, wire.OpDeletePush:
 		if !caps.PushNotifications {
-			return a2a.Errorf(a2a.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications")
+			return wire.Errorf(wire.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications")
 		}
-	case a2a.OpExtendedCard:
+	case wire.OpExtendedCard:
 		if !caps.ExtendedAgentCard {
-			return a2a.Errorf(a2a.CodeUnsupportedOperation, "the agent card does not declare an extended agent card")
+			return wire.Errorf(wire.CodeUnsupportedOperation, "the agent card does not declare an extended agent card")
 		}
 		if a.extended == nil {
-			return a2a.Errorf(a2a.CodeExtendedCardNotConfigured, "no extended agent card is configured")
+			return wire.Errorf(wire.CodeExtendedCardNotConfigured, "no extended agent card is configured")
 		}
 	}
 	return nil
@@ -38,12 +38,12 @@ func (a *agent) gate(op a2a.Op) *a2a.Error {
 // gateRequest is gate for a decoded request: a send whose configuration
 // asks for push notifications is refused by an agent whose card does not
 // declare them, instead of delivering pushes it said it does not support.
-func (a *agent) gateRequest(req *a2a.Request) *a2a.Error {
+func (a *agent) gateRequest(req *wire.Request) *wire.Error {
 	if err := a.gate(req.Op); err != nil {
 		return err
 	}
-	if (req.Op == a2a.OpSend || req.Op == a2a.OpStream) && req.Config.PushConfig != nil && !a.card.Capabilities.PushNotifications {
-		return a2a.Errorf(a2a.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications, and the message's configuration asks for them")
+	if (req.Op == wire.OpSend || req.Op == wire.OpStream) && req.Config.PushConfig != nil && !a.card.Capabilities.PushNotifications {
+		return wire.Errorf(wire.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications, and the message's configuration asks for them")
 	}
 	return nil
 }
@@ -51,39 +51,39 @@ func (a *agent) gateRequest(req *a2a.Request) *a2a.Error {
 // paramError reports whether e refuses a request's parameters (not its
 // size or media type), which a capability the card does not declare
 // overrides: capability before parameters.
-func paramError(e *a2a.Error) bool {
+func paramError(e *wire.Error) bool {
 	return e.HTTPStatus != http.StatusRequestEntityTooLarge && e.HTTPStatus != http.StatusUnsupportedMediaType
 }
 
 // serveUnary answers every non-streaming operation in canonical form.
-func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.Exchange, origin, base string) (*a2a.Result, *a2a.Error) {
+func (a *agent) serveUnary(ctx context.Context, req *wire.Request, x *behaviors.Exchange, origin, base string) (*wire.Result, *wire.Error) {
 	if err := a.gateRequest(req); err != nil {
 		return nil, err
 	}
 	switch req.Op {
-	case a2a.OpSend:
+	case wire.OpSend:
 		return a.send(ctx, req, x)
-	case a2a.OpGetTask:
+	case wire.OpGetTask:
 		t, err := a.taskSnapshot(req.TaskID, req.HistoryLength)
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{Task: t}, nil
-	case a2a.OpListTasks:
+		return &wire.Result{Task: t}, nil
+	case wire.OpListTasks:
 		p, err := a.list(req.List)
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{Page: p}, nil
-	case a2a.OpCancelTask:
+		return &wire.Result{Page: p}, nil
+	case wire.OpCancelTask:
 		t, err := a.cancel(x, req.TaskID)
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{Task: t}, nil
-	case a2a.OpSetPushConfig:
+		return &wire.Result{Task: t}, nil
+	case wire.OpSetPushConfig:
 		if req.PushConfig == nil {
-			return nil, a2a.ErrInvalidParams("pushNotificationConfig", "is required")
+			return nil, wire.ErrInvalidParams("pushNotificationConfig", "is required")
 		}
 		if err := a.srv.checkPushURL(req.PushConfig.URL, pushURLField(req.Dialect, false)); err != nil {
 			return nil, err
@@ -92,50 +92,50 @@ func (a *agent) serveUnary(ctx context.Context, req *a2a.Request, x *behaviors.E
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{PushConfig: pc}, nil
-	case a2a.OpGetPushConfig:
+		return &wire.Result{PushConfig: pc}, nil
+	case wire.OpGetPushConfig:
 		pc, err := a.getPush(req.TaskID, req.PushConfigID)
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{PushConfig: pc}, nil
-	case a2a.OpListPushConfigs:
+		return &wire.Result{PushConfig: pc}, nil
+	case wire.OpListPushConfigs:
 		pcs, err := a.pushConfigs(req.TaskID)
 		if err != nil {
 			return nil, err
 		}
-		return &a2a.Result{PushConfigs: pcs}, nil
-	case a2a.OpDeletePush:
+		return &wire.Result{PushConfigs: pcs}, nil
+	case wire.OpDeletePush:
 		if err := a.deletePush(req.TaskID, req.PushConfigID); err != nil {
 			return nil, err
 		}
-		return &a2a.Result{Empty: true}, nil
-	case a2a.OpExtendedCard:
+		return &wire.Result{Empty: true}, nil
+	case wire.OpExtendedCard:
 		b, err := a.renderCard(a.extended, origin, base)
 		if err != nil {
-			return nil, a2a.Errorf(a2a.CodeInternal, "render extended card: %v", err)
+			return nil, wire.Errorf(wire.CodeInternal, "render extended card: %v", err)
 		}
 		if x.Signing != nil {
 			if b, err = a.signCard(b, x, x.Signing); err != nil {
-				return nil, a2a.Errorf(a2a.CodeInternal, "sign extended card: %v", err)
+				return nil, wire.Errorf(wire.CodeInternal, "sign extended card: %v", err)
 			}
 		}
-		return &a2a.Result{Card: b}, nil
+		return &wire.Result{Card: b}, nil
 	}
-	return nil, a2a.Errorf(a2a.CodeMethodNotFound, "method not found: %s", req.Method)
+	return nil, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", req.Method)
 }
 
 // send answers a unary send: it waits until the task is terminal or
 // interrupted (or its timeline ran out) unless the client asked to return
 // immediately.
-func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchange) (*a2a.Result, *a2a.Error) {
+func (a *agent) send(ctx context.Context, req *wire.Request, x *behaviors.Exchange) (*wire.Result, *wire.Error) {
 	d, _ := a.decide(x, req)
 	a.recordDecision(req, x, d)
 	switch d.Kind {
 	case timeline.DecideReject:
 		return nil, d.Err
 	case timeline.DecideMessage:
-		return &a2a.Result{Message: a.replyMessage(req.Message)}, nil
+		return &wire.Result{Message: a.replyMessage(req.Message)}, nil
 	case timeline.DecideDuplicate:
 		return a.answerDuplicate(ctx, req, d.TaskID)
 	}
@@ -155,7 +155,7 @@ func (a *agent) send(ctx context.Context, req *a2a.Request, x *behaviors.Exchang
 	if terr != nil {
 		return nil, terr
 	}
-	return &a2a.Result{Task: t}, nil
+	return &wire.Result{Task: t}, nil
 }
 
 // waitSettled returns once the task is terminal, or interrupted in a state
@@ -185,18 +185,18 @@ func (a *agent) waitSettled(ctx context.Context, id string, sub *subscriber, tak
 	}
 }
 
-func (a *agent) replyMessage(m *a2a.Message) *a2a.Message {
+func (a *agent) replyMessage(m *wire.Message) *wire.Message {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ctxID := m.ContextID
 	if ctxID == "" {
 		ctxID = a.newIDLocked()
 	}
-	return &a2a.Message{MessageID: a.newIDLocked(), ContextID: ctxID, Role: a2a.RoleAgent,
-		Parts: []a2a.Part{a2a.TextPart(a.sentenceLocked())}}
+	return &wire.Message{MessageID: a.newIDLocked(), ContextID: ctxID, Role: wire.RoleAgent,
+		Parts: []wire.Part{wire.TextPart(a.sentenceLocked())}}
 }
 
-func (a *agent) recordDecision(req *a2a.Request, x *behaviors.Exchange, d timeline.Decision) {
+func (a *agent) recordDecision(req *wire.Request, x *behaviors.Exchange, d timeline.Decision) {
 	e := Entry{Agent: a.name, Kind: EntryDecision, Op: req.Op, Dialect: req.Dialect, Binding: req.Binding,
 		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason, NotActed: x.NotActed()}
 	if req.Message != nil {
@@ -216,14 +216,14 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 		cc.Dialect = a.card.Dialect
 	}
 	cc.Interfaces = []cards.Interface{
-		{URL: origin + base + "/", Binding: a2a.BindingJSONRPC, Version: cc.Dialect},
+		{URL: origin + base + "/", Binding: wire.BindingJSONRPC, Version: cc.Dialect},
 	}
-	if cc.Dialect == a2a.V10 {
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: origin + base + restPrefix, Binding: a2a.BindingREST, Version: a2a.V10})
+	if cc.Dialect == wire.V10 {
+		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: origin + base + restPrefix, Binding: wire.BindingREST, Version: wire.V10})
 		if a.srv.cfg.GRPC && base == "" {
 			// A gRPC interface is host:port: only the root agent has one.
 			_, hostPort, _ := strings.Cut(origin, "://")
-			cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: a2a.V10})
+			cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: wire.V10})
 		}
 	}
 	return cards.Render(&cc)

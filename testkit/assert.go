@@ -14,10 +14,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The assertions below follow testify's style: they take a t, report a
@@ -78,7 +78,7 @@ func diffSeq[T ~string](declared, observed []T) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func stateList(s []a2a.TaskState) string {
+func stateList(s []wire.TaskState) string {
 	if len(s) == 0 {
 		return "no state"
 	}
@@ -124,7 +124,7 @@ func describeTask(t *reconcile.ObservedTask) string {
 // AssertLifecycle asserts that the ledger saw exactly the expected sequence
 // of distinct states for the task under taskKey (a task id, or a
 // correlation id behind a gateway).
-func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string, expected ...a2a.TaskState) bool {
+func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string, expected ...wire.TaskState) bool {
 	helper(t)
 	if ledger == nil {
 		return assert.Fail(t, fmt.Sprintf("task %q: no ledger to check its lifecycle against", taskKey))
@@ -276,7 +276,7 @@ type story struct {
 	agent, id string
 	first     server.Entry // the first entry naming the task
 	created   string       // the method of the request that created it
-	states    []a2a.TaskState
+	states    []wire.TaskState
 	// requests by the client about the task: GetTask, CancelTask (TaskID)
 	// and messages naming it (RefTaskID).
 	requests []server.Entry
@@ -292,9 +292,9 @@ type story struct {
 	deadReason string
 }
 
-func (s *story) last() a2a.TaskState {
+func (s *story) last() wire.TaskState {
 	if len(s.states) == 0 {
-		return a2a.StateUnspecified
+		return wire.StateUnspecified
 	}
 	return s.states[len(s.states)-1]
 }
@@ -324,7 +324,7 @@ func (s *story) did() string {
 		if m == "" {
 			m = string(r.Op)
 		}
-		if r.RefTaskID == s.id && (r.Op == a2a.OpSend || r.Op == a2a.OpStream) {
+		if r.RefTaskID == s.id && (r.Op == wire.OpSend || r.Op == wire.OpStream) {
 			m += " (continuation)"
 		}
 		add(m)
@@ -365,9 +365,9 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 				s := get(e, e.TaskID)
 				s.requests = append(s.requests, e)
 				switch e.Op {
-				case a2a.OpGetTask:
+				case wire.OpGetTask:
 					s.polls = append(s.polls, e)
-				case a2a.OpCancelTask:
+				case wire.OpCancelTask:
 					s.cancels = append(s.cancels, e)
 					s.markDead(e, fmt.Sprintf("the client canceled it (entry %d)", e.Seq))
 				}
@@ -377,7 +377,7 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 				s.requests = append(s.requests, e)
 			}
 		case server.EntryResponse:
-			if e.TaskID != "" && (e.Op == a2a.OpSend || e.Op == a2a.OpStream) && e.RefTaskID != e.TaskID {
+			if e.TaskID != "" && (e.Op == wire.OpSend || e.Op == wire.OpStream) && e.RefTaskID != e.TaskID {
 				s := get(e, e.TaskID)
 				if s.created == "" {
 					s.created = requests[e.Request].Method
@@ -389,7 +389,7 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 			if e.RefTaskID != "" && e.TaskID != "" && e.TaskID != e.RefTaskID && e.ErrorCode == 0 {
 				get(e, e.RefTaskID).markDead(e, fmt.Sprintf("a message to it was answered with another task, %q (entry %d)", e.TaskID, e.Seq))
 			}
-			if e.Op == a2a.OpCancelTask && e.TaskID != "" {
+			if e.Op == wire.OpCancelTask && e.TaskID != "" {
 				s := get(e, e.TaskID)
 				if e.ErrorCode == 0 {
 					s.cancelAcked = true
@@ -397,7 +397,7 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 					s.cancelErr = e.ErrorCode
 				}
 			}
-			if e.ErrorCode == a2a.CodeTaskNotFound {
+			if e.ErrorCode == wire.CodeTaskNotFound {
 				id := e.TaskID
 				if id == "" {
 					id = e.RefTaskID
@@ -407,7 +407,7 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 				}
 			}
 		case server.EntryEvent:
-			if e.TaskID == "" || e.State == a2a.StateUnspecified {
+			if e.TaskID == "" || e.State == wire.StateUnspecified {
 				continue
 			}
 			s := get(e, e.TaskID)
@@ -526,7 +526,7 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 	}
 	var late []string
 	for _, r := range s.requests {
-		if r.Seq > s.dead.Seq && r.RefTaskID == taskID && (r.Op == a2a.OpSend || r.Op == a2a.OpStream) {
+		if r.Seq > s.dead.Seq && r.RefTaskID == taskID && (r.Op == wire.OpSend || r.Op == wire.OpStream) {
 			late = append(late, fmt.Sprintf("%s (entry %d, message %s)", r.Method, r.Seq, r.MessageID))
 		}
 	}
@@ -555,11 +555,11 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 	if len(ifaces) == 0 {
 		d := card.Dialect
 		if d == "" {
-			d = a2a.V10
+			d = wire.V10
 		}
-		ifaces = []cards.Interface{{Binding: a2a.BindingJSONRPC, Version: d}}
-		if d == a2a.V10 {
-			ifaces = append(ifaces, cards.Interface{Binding: a2a.BindingREST, Version: d})
+		ifaces = []cards.Interface{{Binding: wire.BindingJSONRPC, Version: d}}
+		if d == wire.V10 {
+			ifaces = append(ifaces, cards.Interface{Binding: wire.BindingREST, Version: d})
 		}
 	}
 	declared := make([]string, len(ifaces))

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The assertions in this file catch client-side bugs reported against real
@@ -17,7 +17,7 @@ import (
 // with JournalFor when the mock hosts several agents.
 
 func isSend(e server.Entry) bool {
-	return e.Kind == server.EntryRequest && (e.Op == a2a.OpSend || e.Op == a2a.OpStream)
+	return e.Kind == server.EntryRequest && (e.Op == wire.OpSend || e.Op == wire.OpStream)
 }
 
 // AssertContinuationCarriesTaskID asserts that every message the client
@@ -41,7 +41,7 @@ func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, 
 	// waiting maps a context to the interrupted task awaiting an answer.
 	type wait struct {
 		task  string
-		state a2a.TaskState
+		state wire.TaskState
 		seq   int64
 	}
 	waiting := map[string]wait{}
@@ -94,7 +94,7 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndAr
 	var bad []string
 	n := 0
 	for _, e := range journal {
-		if e.Kind != server.EntryRequest || e.Dialect != a2a.V10 {
+		if e.Kind != server.EntryRequest || e.Dialect != wire.V10 {
 			continue
 		}
 		n++
@@ -130,7 +130,7 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs
 	var msgs []string
 	reported := map[string]bool{}
 	for _, e := range journal {
-		if e.Op != a2a.OpListTasks {
+		if e.Op != wire.OpListTasks {
 			continue
 		}
 		key := e.Agent + "\x00" + e.PageToken

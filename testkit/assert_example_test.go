@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // quietT is a stand-in for *testing.T in examples: it remembers that an
@@ -18,8 +18,8 @@ type quietT struct{ failed bool }
 
 func (q *quietT) Errorf(string, ...any) { q.failed = true }
 
-func text(s string) *a2a.Message {
-	return &a2a.Message{MessageID: s, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(s)}}
+func text(s string) *wire.Message {
+	return &wire.Message{MessageID: s, Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(s)}}
 }
 
 // A Client speaks JSON-RPC to one agent and records what it sees in a
@@ -68,7 +68,7 @@ func ExampleClient() {
 // DiscoverClient starts from the card: it picks the JSON-RPC interface and
 // speaks its protocol version.
 func ExampleDiscoverClient() {
-	mock, err := testkit.NewServer(testkit.WithAgents("worker"), testkit.WithDialect(a2a.V03))
+	mock, err := testkit.NewServer(testkit.WithAgents("worker"), testkit.WithDialect(wire.V03))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -120,7 +120,7 @@ func ExampleAssertNoOrphans() {
 // The reconciling driver over a Client surfaces a typed divergence, and the
 // assertions check it on the error, the ledger and the journal.
 func ExampleAssertDiverged() {
-	mock, err := testkit.NewServer(testkit.WithAgents("worker"), testkit.WithDialect(a2a.V03),
+	mock, err := testkit.NewServer(testkit.WithAgents("worker"), testkit.WithDialect(wire.V03),
 		testkit.WithBehavior("worker", "never-terminal"),
 		testkit.WithCardChange("worker", func(c *cards.Card) {
 			for i := range c.Skills {

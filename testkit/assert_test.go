@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // recT records failures instead of failing the test, so an assertion's
@@ -82,20 +82,20 @@ func (b *jb) add(e server.Entry) {
 		e.Agent = "gamma"
 	}
 	if e.Binding == "" {
-		e.Binding, e.Dialect, e.Path = a2a.BindingJSONRPC, a2a.V03, "/agents/gamma/"
+		e.Binding, e.Dialect, e.Path = wire.BindingJSONRPC, wire.V03, "/agents/gamma/"
 	}
 	b.entries = append(b.entries, e)
 }
 
 // call adds a request and its response; taskID is the request's task (get,
 // cancel), ref the message's taskId, answer the task id answered.
-func (b *jb) call(op a2a.Op, method, taskID, ref, answer string, state a2a.TaskState, code int) {
+func (b *jb) call(op wire.Op, method, taskID, ref, answer string, state wire.TaskState, code int) {
 	b.req++
 	b.add(server.Entry{Kind: server.EntryRequest, Op: op, Method: method, Request: b.req, TaskID: taskID, RefTaskID: ref, MessageID: fmt.Sprintf("m%d", b.req)})
 	b.add(server.Entry{Kind: server.EntryResponse, Op: op, Method: method, Request: b.req, TaskID: answer, RefTaskID: ref, State: state, ErrorCode: code})
 }
 
-func (b *jb) event(taskID string, states ...a2a.TaskState) {
+func (b *jb) event(taskID string, states ...wire.TaskState) {
 	for _, s := range states {
 		b.add(server.Entry{Kind: server.EntryEvent, TaskID: taskID, State: s})
 	}
@@ -108,12 +108,12 @@ func (b *jb) journal() []server.Entry { return append([]server.Entry(nil), b.ent
 // five times and never canceled.
 func fieldJournal() *jb {
 	b := newJB()
-	b.call(a2a.OpStream, "message/stream", "", "", "t1", "", 0)
-	b.event("t1", a2a.StateSubmitted, a2a.StateWorking)
-	b.call(a2a.OpSend, "message/send", "", "t1", "t2", a2a.StateCompleted, 0)
-	b.event("t2", a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted)
+	b.call(wire.OpStream, "message/stream", "", "", "t1", "", 0)
+	b.event("t1", wire.StateSubmitted, wire.StateWorking)
+	b.call(wire.OpSend, "message/send", "", "t1", "t2", wire.StateCompleted, 0)
+	b.event("t2", wire.StateSubmitted, wire.StateWorking, wire.StateCompleted)
 	for range 5 {
-		b.call(a2a.OpGetTask, "tasks/get", "t1", "", "t1", a2a.StateWorking, 0)
+		b.call(wire.OpGetTask, "tasks/get", "t1", "", "t1", wire.StateWorking, 0)
 	}
 	return b
 }
@@ -128,23 +128,23 @@ func TestAssertNoOrphans(t *testing.T) {
 	assert.NotContains(t, msg, `"t2"`, "t2 completed: not an orphan")
 
 	refused := fieldJournal()
-	refused.call(a2a.OpCancelTask, "tasks/cancel", "t1", "", "t1", "", a2a.CodeTaskNotCancelable)
+	refused.call(wire.OpCancelTask, "tasks/cancel", "t1", "", "t1", "", wire.CodeTaskNotCancelable)
 	fails(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, refused.journal()) }, `task "t1"`, "cancel refused with error -32002")
 
-	b.call(a2a.OpCancelTask, "tasks/cancel", "t1", "", "t1", a2a.StateCanceled, 0)
-	b.event("t1", a2a.StateCanceled)
+	b.call(wire.OpCancelTask, "tasks/cancel", "t1", "", "t1", wire.StateCanceled, 0)
+	b.event("t1", wire.StateCanceled)
 	passes(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, b.journal()) })
 
 	// An agent that acknowledges the cancel and keeps working
 	// (ignore-cancel): the client did its part.
 	ignored := fieldJournal()
-	ignored.call(a2a.OpCancelTask, "tasks/cancel", "t1", "", "t1", a2a.StateWorking, 0)
+	ignored.call(wire.OpCancelTask, "tasks/cancel", "t1", "", "t1", wire.StateWorking, 0)
 	passes(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, ignored.journal()) })
 
 	// Input-required is an orphan too when the client walks away.
 	parked := newJB()
-	parked.call(a2a.OpSend, "SendMessage", "", "", "p1", a2a.StateInputRequired, 0)
-	parked.event("p1", a2a.StateSubmitted, a2a.StateWorking, a2a.StateInputRequired)
+	parked.call(wire.OpSend, "SendMessage", "", "", "p1", wire.StateInputRequired, 0)
+	parked.event("p1", wire.StateSubmitted, wire.StateWorking, wire.StateInputRequired)
 	fails(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, parked.journal()) }, `task "p1"`, "last state input-required")
 	passes(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, nil) })
 }
@@ -177,11 +177,11 @@ func TestAssertCanceled(t *testing.T) {
 	fails(t, func(rt *recT) bool { return testkit.AssertCanceled(rt, b.journal(), "nope") }, `task "nope"`, "not in the journal")
 
 	refused := fieldJournal()
-	refused.call(a2a.OpCancelTask, "tasks/cancel", "t2", "", "t2", "", a2a.CodeTaskNotCancelable)
+	refused.call(wire.OpCancelTask, "tasks/cancel", "t2", "", "t2", "", wire.CodeTaskNotCancelable)
 	fails(t, func(rt *recT) bool { return testkit.AssertCanceled(rt, refused.journal(), "t2") },
 		`task "t2"`, "1 CancelTask, refused with error -32002", "tasks/cancel ×1")
 
-	b.call(a2a.OpCancelTask, "tasks/cancel", "t1", "", "t1", a2a.StateCanceled, 0)
+	b.call(wire.OpCancelTask, "tasks/cancel", "t1", "", "t1", wire.StateCanceled, 0)
 	passes(t, func(rt *recT) bool { return testkit.AssertCanceled(rt, b.journal(), "t1") })
 }
 
@@ -190,7 +190,7 @@ func TestAssertNoContinuationTo(t *testing.T) {
 	b := fieldJournal()
 	// The continuation that revealed the new task id is not itself late.
 	passes(t, func(rt *recT) bool { return testkit.AssertNoContinuationTo(rt, b.journal(), "t1") })
-	b.call(a2a.OpSend, "message/send", "", "t1", "t3", a2a.StateCompleted, 0)
+	b.call(wire.OpSend, "message/send", "", "t1", "t3", wire.StateCompleted, 0)
 	fails(t, func(rt *recT) bool { return testkit.AssertNoContinuationTo(rt, b.journal(), "t1") },
 		`task "t1"`, "1 continuation(s) sent to a dead task",
 		`declared:   no message to a task after it is dead; it died when a message to it was answered with another task, "t2"`,
@@ -198,80 +198,80 @@ func TestAssertNoContinuationTo(t *testing.T) {
 
 	// After a terminal state.
 	done := newJB()
-	done.call(a2a.OpSend, "SendMessage", "", "", "d1", a2a.StateCompleted, 0)
-	done.event("d1", a2a.StateSubmitted, a2a.StateCompleted)
+	done.call(wire.OpSend, "SendMessage", "", "", "d1", wire.StateCompleted, 0)
+	done.event("d1", wire.StateSubmitted, wire.StateCompleted)
 	passes(t, func(rt *recT) bool { return testkit.AssertNoContinuationTo(rt, done.journal(), "d1") })
-	done.call(a2a.OpStream, "SendStreamingMessage", "", "d1", "", "", a2a.CodeUnsupportedOperation)
+	done.call(wire.OpStream, "SendStreamingMessage", "", "d1", "", "", wire.CodeUnsupportedOperation)
 	fails(t, func(rt *recT) bool { return testkit.AssertNoContinuationTo(rt, done.journal(), "d1") },
 		`task "d1"`, "it reached completed", "SendStreamingMessage (entry")
 
 	// After the client's own cancel.
 	c := newJB()
-	c.call(a2a.OpSend, "SendMessage", "", "", "c1", a2a.StateWorking, 0)
-	c.event("c1", a2a.StateSubmitted, a2a.StateWorking)
-	c.call(a2a.OpCancelTask, "CancelTask", "c1", "", "c1", a2a.StateWorking, 0) // ignored by the agent
-	c.call(a2a.OpSend, "SendMessage", "", "c1", "c1", a2a.StateWorking, 0)
+	c.call(wire.OpSend, "SendMessage", "", "", "c1", wire.StateWorking, 0)
+	c.event("c1", wire.StateSubmitted, wire.StateWorking)
+	c.call(wire.OpCancelTask, "CancelTask", "c1", "", "c1", wire.StateWorking, 0) // ignored by the agent
+	c.call(wire.OpSend, "SendMessage", "", "c1", "c1", wire.StateWorking, 0)
 	fails(t, func(rt *recT) bool { return testkit.AssertNoContinuationTo(rt, c.journal(), "c1") }, "the client canceled it")
 }
 
 func TestAssertUsedDeclaredInterface(t *testing.T) {
 	t.Parallel()
-	card := &cards.Card{Name: "gamma", Dialect: a2a.V03,
-		Interfaces: []cards.Interface{{URL: "http://127.0.0.1:9/agents/gamma/", Binding: a2a.BindingJSONRPC, Version: a2a.V03}}}
+	card := &cards.Card{Name: "gamma", Dialect: wire.V03,
+		Interfaces: []cards.Interface{{URL: "http://127.0.0.1:9/agents/gamma/", Binding: wire.BindingJSONRPC, Version: wire.V03}}}
 	b := fieldJournal()
 	passes(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, b.journal(), card) })
 
-	b.add(server.Entry{Kind: server.EntryRequest, Op: a2a.OpGetTask, Method: "GetTask", TaskID: "t1",
-		Binding: a2a.BindingJSONRPC, Dialect: a2a.V10, Path: "/agents/gamma/"})
-	b.add(server.Entry{Kind: server.EntryRequest, Op: a2a.OpGetTask, Method: "tasks/get", TaskID: "t1",
-		Binding: a2a.BindingJSONRPC, Dialect: a2a.V03, Path: "/agents/other/"})
+	b.add(server.Entry{Kind: server.EntryRequest, Op: wire.OpGetTask, Method: "GetTask", TaskID: "t1",
+		Binding: wire.BindingJSONRPC, Dialect: wire.V10, Path: "/agents/gamma/"})
+	b.add(server.Entry{Kind: server.EntryRequest, Op: wire.OpGetTask, Method: "tasks/get", TaskID: "t1",
+		Binding: wire.BindingJSONRPC, Dialect: wire.V03, Path: "/agents/other/"})
 	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, b.journal(), card) },
 		"agent gamma: 2 of 9 request(s)", "declared:   JSONRPC 0.3 at /agents/gamma/",
 		`GetTask over JSONRPC 1.0 at /agents/gamma/ (entry 20, task "t1")`, "tasks/get over JSONRPC 0.3 at /agents/other/")
 
 	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, nil, card) }, "no request", "declared:   JSONRPC 0.3")
 	// Without interfaces the mock's defaults stand in.
-	bare := &cards.Card{Name: "gamma", Dialect: a2a.V03}
+	bare := &cards.Card{Name: "gamma", Dialect: wire.V03}
 	passes(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, fieldJournal().journal(), bare) })
 	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, nil, nil) }, "no card")
 }
 
 func divergedLedger() *reconcile.Ledger {
-	declared := reconcile.Declared{Dialect: a2a.V03, StateTransitionHistory: true}
+	declared := reconcile.Declared{Dialect: wire.V03, StateTransitionHistory: true}
 	l := reconcile.NewLedger(reconcile.LedgerConfig{Declared: declared})
-	_ = l.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateSubmitted, Source: reconcile.SourceSendResponse})
-	_ = l.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateInputRequired, Source: reconcile.SourceStream})
+	_ = l.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateSubmitted, Source: reconcile.SourceSendResponse})
+	_ = l.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateInputRequired, Source: reconcile.SourceStream})
 	return l
 }
 
 func TestAssertLifecycle(t *testing.T) {
 	t.Parallel()
 	l := reconcile.NewLedger(reconcile.LedgerConfig{})
-	for _, s := range []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateWorking, a2a.StateCompleted} {
+	for _, s := range []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateWorking, wire.StateCompleted} {
 		require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: s, Source: reconcile.SourcePoll}))
 	}
 	passes(t, func(rt *recT) bool {
-		return testkit.AssertLifecycle(rt, l, "t1", a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted)
+		return testkit.AssertLifecycle(rt, l, "t1", wire.StateSubmitted, wire.StateWorking, wire.StateCompleted)
 	})
 	fails(t, func(rt *recT) bool {
-		return testkit.AssertLifecycle(rt, l, "t1", a2a.StateSubmitted, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted)
+		return testkit.AssertLifecycle(rt, l, "t1", wire.StateSubmitted, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted)
 	}, `task "t1": lifecycle differs`, "client did: observed via poll ×4",
 		"declared:   lifecycle submitted → input-required → working → completed",
 		"observed:   states submitted → working → completed (outcome completed, last from poll)",
 		"- 1 input-required", "+ 1 working", "- 3 completed")
-	fails(t, func(rt *recT) bool { return testkit.AssertLifecycle(rt, l, "t9", a2a.StateCompleted) }, `task "t9": never observed`)
+	fails(t, func(rt *recT) bool { return testkit.AssertLifecycle(rt, l, "t9", wire.StateCompleted) }, `task "t9": never observed`)
 	fails(t, func(rt *recT) bool { return testkit.AssertLifecycle(rt, nil, "t1") }, `task "t1"`)
 }
 
 func TestAssertNoUnreconciled(t *testing.T) {
 	t.Parallel()
 	l := reconcile.NewLedger(reconcile.LedgerConfig{})
-	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateSubmitted, Source: reconcile.SourceSendResponse}))
-	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourcePoll}))
+	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateSubmitted, Source: reconcile.SourceSendResponse}))
+	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourcePoll}))
 	fails(t, func(rt *recT) bool { return testkit.AssertNoUnreconciled(rt, l) },
 		"1 task(s) left unreconciled", `task "t1"`, "declared:   every task ends terminal, canceled or diverged",
 		"observed:   states submitted → working (outcome pending, last from poll)", "observed via send ×1, poll ×1")
-	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateCanceled, Source: reconcile.SourceCancel}))
+	require.NoError(t, l.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateCanceled, Source: reconcile.SourceCancel}))
 	passes(t, func(rt *recT) bool { return testkit.AssertNoUnreconciled(rt, l) })
 	// A diverged task is reconciled: the client concluded about it.
 	passes(t, func(rt *recT) bool { return testkit.AssertNoUnreconciled(rt, divergedLedger()) })

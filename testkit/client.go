@@ -12,10 +12,10 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Client is a small A2A JSON-RPC client (v1.0 by default, v0.3 on request)
@@ -23,7 +23,7 @@ import (
 // hand-written test client can talk to a mock, or to a real agent, with it.
 //
 // It encodes and decodes the wire with its own structs rather than the
-// a2a package's codecs on purpose: a client that shares the mock's codec
+// wire package's codecs on purpose: a client that shares the mock's codec
 // would agree with the mock's bugs instead of catching them.
 //
 // When given a ledger (WithLedger) it records every state it sees, with the
@@ -31,7 +31,7 @@ import (
 type Client struct {
 	url     string
 	http    *http.Client
-	dialect a2a.Dialect
+	dialect wire.Dialect
 	ledger  *reconcile.Ledger
 	header  http.Header
 	seq     atomic.Int64
@@ -49,9 +49,9 @@ func WithHTTPClient(c *http.Client) ClientOption { return func(cl *Client) { cl.
 // responses, stream events, polls and cancel answers, each with its Source.
 func WithLedger(l *reconcile.Ledger) ClientOption { return func(cl *Client) { cl.ledger = l } }
 
-// WithClientDialect selects the JSON-RPC method set and wire shapes: a2a.V10
-// (the default) or a2a.V03 (also used for v0.2, whose shapes v0.3 kept).
-func WithClientDialect(d a2a.Dialect) ClientOption { return func(cl *Client) { cl.dialect = d } }
+// WithClientDialect selects the JSON-RPC method set and wire shapes: wire.V10
+// (the default) or wire.V03 (also used for v0.2, whose shapes v0.3 kept).
+func WithClientDialect(d wire.Dialect) ClientOption { return func(cl *Client) { cl.dialect = d } }
 
 // WithClientHeader adds a header to every request, e.g. for credentials or
 // a gateway's correlation id.
@@ -62,7 +62,7 @@ func WithClientHeader(key, value string) ClientOption {
 // NewClient returns a client of the JSON-RPC endpoint at agentURL. It
 // discovers nothing: see DiscoverClient to start from a card.
 func NewClient(agentURL string, opts ...ClientOption) *Client {
-	c := &Client{url: agentURL, dialect: a2a.V10, header: http.Header{}}
+	c := &Client{url: agentURL, dialect: wire.V10, header: http.Header{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -72,8 +72,8 @@ func NewClient(agentURL string, opts ...ClientOption) *Client {
 			c.http = &http.Client{Transport: tr.Clone()}
 		}
 	}
-	if c.dialect == a2a.V02 {
-		c.dialect = a2a.V03
+	if c.dialect == wire.V02 {
+		c.dialect = wire.V03
 	}
 	return c
 }
@@ -113,7 +113,7 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 	var pick *cards.Interface
 	for i := range card.Interfaces {
 		in := &card.Interfaces[i]
-		if in.Binding != a2a.BindingJSONRPC || !speaks(in.Version) {
+		if in.Binding != wire.BindingJSONRPC || !speaks(in.Version) {
 			continue
 		}
 		if pick == nil || (in.Version == card.Dialect && pick.Version != card.Dialect) {
@@ -124,13 +124,13 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 		return nil, card, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
 	}
 	c.url, c.dialect = pick.URL, pick.Version
-	if c.dialect == a2a.V02 {
-		c.dialect = a2a.V03
+	if c.dialect == wire.V02 {
+		c.dialect = wire.V03
 	}
 	return c, card, nil
 }
 
-func speaks(d a2a.Dialect) bool { return d == a2a.V10 || d == a2a.V03 || d == a2a.V02 }
+func speaks(d wire.Dialect) bool { return d == wire.V10 || d == wire.V03 || d == wire.V02 }
 
 // CloseIdleConnections closes the client's idle connections. Call it
 // before closing a mock (register it with t.Cleanup after Start): a
@@ -142,7 +142,7 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 func (c *Client) URL() string { return c.url }
 
 // Dialect returns the protocol version the client speaks.
-func (c *Client) Dialect() a2a.Dialect { return c.dialect }
+func (c *Client) Dialect() wire.Dialect { return c.dialect }
 
 // Ledger returns the ledger the client records into, or nil.
 func (c *Client) Ledger() *reconcile.Ledger { return c.ledger }
@@ -168,19 +168,19 @@ func (e *RPCError) Error() string {
 // Is lets errors.Is(err, reconcile.ErrNotSupported) see refused operations.
 func (e *RPCError) Is(target error) bool {
 	return target == reconcile.ErrNotSupported &&
-		(e.Code == a2a.CodeUnsupportedOperation || e.Code == a2a.CodeMethodNotFound)
+		(e.Code == wire.CodeUnsupportedOperation || e.Code == wire.CodeMethodNotFound)
 }
 
 // methods of each dialect, in the order send, stream, get, cancel.
-var clientMethods = map[a2a.Dialect][4]string{
-	a2a.V10: {"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask"},
-	a2a.V03: {"message/send", "message/stream", "tasks/get", "tasks/cancel"},
+var clientMethods = map[wire.Dialect][4]string{
+	wire.V10: {"SendMessage", "SendStreamingMessage", "GetTask", "CancelTask"},
+	wire.V03: {"message/send", "message/stream", "tasks/get", "tasks/cancel"},
 }
 
 func (c *Client) method(i int) string {
 	m, ok := clientMethods[c.dialect]
 	if !ok {
-		m = clientMethods[a2a.V10]
+		m = clientMethods[wire.V10]
 	}
 	return m[i]
 }
@@ -188,7 +188,7 @@ func (c *Client) method(i int) string {
 // Send sends msg with SendMessage (message/send) and returns the task
 // answered. A reply that is a message rather than a task is
 // reconcile.ErrNoTask; use SendMessage to accept both.
-func (c *Client) Send(ctx context.Context, msg *a2a.Message, opts reconcile.SendOptions) (*a2a.Task, error) {
+func (c *Client) Send(ctx context.Context, msg *wire.Message, opts reconcile.SendOptions) (*wire.Task, error) {
 	t, m, err := c.SendMessage(ctx, msg, opts)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (c *Client) Send(ctx context.Context, msg *a2a.Message, opts reconcile.Send
 
 // SendMessage sends msg and returns the task or the message the agent
 // answered with (exactly one is set when err is nil).
-func (c *Client) SendMessage(ctx context.Context, msg *a2a.Message, opts reconcile.SendOptions) (*a2a.Task, *a2a.Message, error) {
+func (c *Client) SendMessage(ctx context.Context, msg *wire.Message, opts reconcile.SendOptions) (*wire.Task, *wire.Message, error) {
 	if msg == nil {
 		return nil, nil, errors.New("testkit: SendMessage needs a message")
 	}
@@ -224,16 +224,16 @@ func (c *Client) SendMessage(ctx context.Context, msg *a2a.Message, opts reconci
 }
 
 // GetTask returns the task's current state (tasks/get).
-func (c *Client) GetTask(ctx context.Context, id string) (*a2a.Task, error) {
+func (c *Client) GetTask(ctx context.Context, id string) (*wire.Task, error) {
 	return c.taskCall(ctx, c.method(2), id, reconcile.SourcePoll)
 }
 
 // CancelTask cancels the task and returns it as answered (tasks/cancel).
-func (c *Client) CancelTask(ctx context.Context, id string) (*a2a.Task, error) {
+func (c *Client) CancelTask(ctx context.Context, id string) (*wire.Task, error) {
 	return c.taskCall(ctx, c.method(3), id, reconcile.SourceCancel)
 }
 
-func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.Source) (*a2a.Task, error) {
+func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.Source) (*wire.Task, error) {
 	raw, err := c.call(ctx, method, map[string]any{"id": id})
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.
 		return nil, fmt.Errorf("testkit: %s result is not a task (no id): %s", method, snippet(raw))
 	}
 	t := w.canonical()
-	c.record(src, a2a.Event{Task: t})
+	c.record(src, wire.Event{Task: t})
 	return t, nil
 }
 
@@ -256,7 +256,7 @@ func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.
 // the rest is read as the sequence is iterated, and the stream is closed
 // when the iteration ends (a caller that does not iterate must cancel
 // ctx). A JSON-RPC error inside the stream is yielded as an *RPCError.
-func (c *Client) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Event, error], error) {
+func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.Event, error], error) {
 	if msg == nil {
 		return nil, errors.New("testkit: Stream needs a message")
 	}
@@ -286,7 +286,7 @@ func (c *Client) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Ev
 	// the error of the call (reconcile.ErrNotSupported), not as an event.
 	next, stop := iter.Pull2(st.Events())
 	first, ferr, ok := next()
-	var firstEv a2a.Event
+	var firstEv wire.Event
 	if ok && ferr == nil {
 		raw, rerr := decodeEnvelope(first.Data, http.StatusOK)
 		var rpcErr *RPCError
@@ -303,14 +303,14 @@ func (c *Client) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Ev
 	} else if ferr != nil {
 		ferr = fmt.Errorf("testkit: %s stream: %w", c.method(1), ferr)
 	}
-	return func(yield func(a2a.Event, error) bool) {
+	return func(yield func(wire.Event, error) bool) {
 		defer st.Close()
 		defer stop()
 		if !ok {
 			return
 		}
 		if ferr != nil {
-			yield(a2a.Event{}, ferr)
+			yield(wire.Event{}, ferr)
 			return
 		}
 		c.record(reconcile.SourceStream, firstEv)
@@ -323,17 +323,17 @@ func (c *Client) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Ev
 				return
 			}
 			if err != nil {
-				yield(a2a.Event{}, fmt.Errorf("testkit: %s stream: %w", c.method(1), err))
+				yield(wire.Event{}, fmt.Errorf("testkit: %s stream: %w", c.method(1), err))
 				return
 			}
 			raw, rerr := decodeEnvelope(sev.Data, http.StatusOK)
 			if rerr != nil {
-				yield(a2a.Event{}, rerr)
+				yield(wire.Event{}, rerr)
 				return
 			}
 			ev, derr := c.decodeResult(raw)
 			if derr != nil {
-				yield(a2a.Event{}, derr)
+				yield(wire.Event{}, derr)
 				return
 			}
 			c.record(reconcile.SourceStream, ev)
@@ -344,7 +344,7 @@ func (c *Client) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Ev
 	}, nil
 }
 
-func (c *Client) record(src reconcile.Source, ev a2a.Event) {
+func (c *Client) record(src reconcile.Source, ev wire.Event) {
 	if c.ledger == nil {
 		return
 	}
@@ -426,9 +426,9 @@ func snippet(b []byte) string {
 	return s
 }
 
-func (c *Client) sendParams(msg *a2a.Message, opts reconcile.SendOptions) any {
+func (c *Client) sendParams(msg *wire.Message, opts reconcile.SendOptions) any {
 	wm := wireMessage(msg, c.dialect)
-	if c.dialect == a2a.V03 {
+	if c.dialect == wire.V03 {
 		cfg := map[string]any{"blocking": !opts.ReturnImmediately}
 		if len(opts.AcceptedOutputModes) > 0 {
 			cfg["acceptedOutputModes"] = opts.AcceptedOutputModes
@@ -452,57 +452,57 @@ func (c *Client) sendParams(msg *a2a.Message, opts reconcile.SendOptions) any {
 // decodeResult reads a send result or a stream event: a v1.0 wrapper
 // ({task}, {message}, {statusUpdate}, {artifactUpdate}) or a v0.3 object
 // told apart by its kind.
-func (c *Client) decodeResult(raw json.RawMessage) (a2a.Event, error) {
-	if c.dialect == a2a.V03 {
+func (c *Client) decodeResult(raw json.RawMessage) (wire.Event, error) {
+	if c.dialect == wire.V03 {
 		var k struct {
 			Kind string `json:"kind"`
 		}
 		if err := json.Unmarshal(raw, &k); err != nil {
-			return a2a.Event{}, fmt.Errorf("testkit: result is not an object: %s", snippet(raw))
+			return wire.Event{}, fmt.Errorf("testkit: result is not an object: %s", snippet(raw))
 		}
 		switch k.Kind {
 		case "task":
 			var w wTask
 			if err := json.Unmarshal(raw, &w); err != nil {
-				return a2a.Event{}, fmt.Errorf("testkit: bad task: %v", err)
+				return wire.Event{}, fmt.Errorf("testkit: bad task: %v", err)
 			}
-			return a2a.Event{Task: w.canonical()}, nil
+			return wire.Event{Task: w.canonical()}, nil
 		case "message":
 			var w wMessage
 			if err := json.Unmarshal(raw, &w); err != nil {
-				return a2a.Event{}, fmt.Errorf("testkit: bad message: %v", err)
+				return wire.Event{}, fmt.Errorf("testkit: bad message: %v", err)
 			}
-			return a2a.Event{Message: w.canonical()}, nil
+			return wire.Event{Message: w.canonical()}, nil
 		case "status-update":
 			var w wStatusUpdate
 			if err := json.Unmarshal(raw, &w); err != nil {
-				return a2a.Event{}, fmt.Errorf("testkit: bad status-update: %v", err)
+				return wire.Event{}, fmt.Errorf("testkit: bad status-update: %v", err)
 			}
-			return a2a.Event{Status: w.canonical()}, nil
+			return wire.Event{Status: w.canonical()}, nil
 		case "artifact-update":
 			var w wArtifactUpdate
 			if err := json.Unmarshal(raw, &w); err != nil {
-				return a2a.Event{}, fmt.Errorf("testkit: bad artifact-update: %v", err)
+				return wire.Event{}, fmt.Errorf("testkit: bad artifact-update: %v", err)
 			}
-			return a2a.Event{Artifact: w.canonical()}, nil
+			return wire.Event{Artifact: w.canonical()}, nil
 		}
-		return a2a.Event{}, fmt.Errorf("testkit: result of unknown kind %q: %s", k.Kind, snippet(raw))
+		return wire.Event{}, fmt.Errorf("testkit: result of unknown kind %q: %s", k.Kind, snippet(raw))
 	}
 	var w wStreamResponse
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return a2a.Event{}, fmt.Errorf("testkit: bad result: %v: %s", err, snippet(raw))
+		return wire.Event{}, fmt.Errorf("testkit: bad result: %v: %s", err, snippet(raw))
 	}
 	switch {
 	case w.Task != nil:
-		return a2a.Event{Task: w.Task.canonical()}, nil
+		return wire.Event{Task: w.Task.canonical()}, nil
 	case w.Message != nil:
-		return a2a.Event{Message: w.Message.canonical()}, nil
+		return wire.Event{Message: w.Message.canonical()}, nil
 	case w.StatusUpdate != nil:
-		return a2a.Event{Status: w.StatusUpdate.canonical()}, nil
+		return wire.Event{Status: w.StatusUpdate.canonical()}, nil
 	case w.ArtifactUpdate != nil:
-		return a2a.Event{Artifact: w.ArtifactUpdate.canonical()}, nil
+		return wire.Event{Artifact: w.ArtifactUpdate.canonical()}, nil
 	}
-	return a2a.Event{}, fmt.Errorf("testkit: result has none of task, message, statusUpdate, artifactUpdate: %s", snippet(raw))
+	return wire.Event{}, fmt.Errorf("testkit: result has none of task, message, statusUpdate, artifactUpdate: %s", snippet(raw))
 }
 
 // The client's own wire structs. One set serves both dialects: v1.0 leaves
@@ -610,34 +610,34 @@ type wStreamResponse struct {
 }
 
 // wireState reads "TASK_STATE_INPUT_REQUIRED" or "input-required".
-func wireState(s string) a2a.TaskState {
+func wireState(s string) wire.TaskState {
 	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
 		s = strings.ReplaceAll(strings.ToLower(rest), "_", "-")
 	}
 	if s == "unspecified" {
-		return a2a.StateUnspecified
+		return wire.StateUnspecified
 	}
-	return a2a.TaskState(s)
+	return wire.TaskState(s)
 }
 
-func wireRole(s string) a2a.Role {
+func wireRole(s string) wire.Role {
 	switch s {
 	case "ROLE_USER", "user":
-		return a2a.RoleUser
+		return wire.RoleUser
 	case "ROLE_AGENT", "agent":
-		return a2a.RoleAgent
+		return wire.RoleAgent
 	}
-	return a2a.Role(strings.ToLower(strings.TrimPrefix(s, "ROLE_")))
+	return wire.Role(strings.ToLower(strings.TrimPrefix(s, "ROLE_")))
 }
 
-func wireMessage(m *a2a.Message, d a2a.Dialect) wMessage {
+func wireMessage(m *wire.Message, d wire.Dialect) wMessage {
 	w := wMessage{MessageID: m.MessageID, ContextID: m.ContextID, TaskID: m.TaskID,
 		Metadata: m.Metadata, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions}
 	role := m.Role
 	if role == "" {
-		role = a2a.RoleUser
+		role = wire.RoleUser
 	}
-	if d == a2a.V03 {
+	if d == wire.V03 {
 		w.Kind, w.Role = "message", string(role)
 	} else {
 		w.Role = "ROLE_" + strings.ToUpper(string(role))
@@ -649,18 +649,18 @@ func wireMessage(m *a2a.Message, d a2a.Dialect) wMessage {
 	return w
 }
 
-func wirePart(p a2a.Part, d a2a.Dialect) wPart {
+func wirePart(p wire.Part, d wire.Dialect) wPart {
 	w := wPart{Metadata: p.Metadata}
 	var data json.RawMessage
-	if p.Kind == a2a.PartData {
+	if p.Kind == wire.PartData {
 		data, _ = json.Marshal(p.Data)
 	}
-	if d == a2a.V03 {
+	if d == wire.V03 {
 		w.Kind = string(p.Kind)
 		switch p.Kind {
-		case a2a.PartFile:
+		case wire.PartFile:
 			w.File = &wFile{Bytes: p.Raw, URI: p.URL, MimeType: p.MediaType, Name: p.Filename}
-		case a2a.PartData:
+		case wire.PartData:
 			w.Data = data
 		default:
 			w.Kind = "text"
@@ -671,13 +671,13 @@ func wirePart(p a2a.Part, d a2a.Dialect) wPart {
 	}
 	w.MediaType, w.Filename = p.MediaType, p.Filename
 	switch p.Kind {
-	case a2a.PartFile:
+	case wire.PartFile:
 		if p.URL != "" {
 			w.URL = p.URL
 		} else {
 			w.Raw = p.Raw
 		}
-	case a2a.PartData:
+	case wire.PartData:
 		w.Data = data
 	default:
 		text := p.Text
@@ -686,29 +686,29 @@ func wirePart(p a2a.Part, d a2a.Dialect) wPart {
 	return w
 }
 
-func (w wPart) canonical() a2a.Part {
-	p := a2a.Part{Metadata: w.Metadata, MediaType: w.MediaType, Filename: w.Filename}
+func (w wPart) canonical() wire.Part {
+	p := wire.Part{Metadata: w.Metadata, MediaType: w.MediaType, Filename: w.Filename}
 	switch {
 	case w.Text != nil:
-		p.Kind, p.Text = a2a.PartText, *w.Text
+		p.Kind, p.Text = wire.PartText, *w.Text
 	case w.File != nil:
-		p.Kind, p.Raw, p.URL, p.MediaType, p.Filename = a2a.PartFile, w.File.Bytes, w.File.URI, w.File.MimeType, w.File.Name
+		p.Kind, p.Raw, p.URL, p.MediaType, p.Filename = wire.PartFile, w.File.Bytes, w.File.URI, w.File.MimeType, w.File.Name
 	case len(w.Raw) > 0 || w.URL != "":
-		p.Kind, p.Raw, p.URL = a2a.PartFile, w.Raw, w.URL
+		p.Kind, p.Raw, p.URL = wire.PartFile, w.Raw, w.URL
 	case len(w.Data) > 0:
-		p.Kind = a2a.PartData
+		p.Kind = wire.PartData
 		_ = json.Unmarshal(w.Data, &p.Data)
 	default:
-		p.Kind = a2a.PartText
+		p.Kind = wire.PartText
 	}
 	return p
 }
 
-func (w *wMessage) canonical() *a2a.Message {
+func (w *wMessage) canonical() *wire.Message {
 	if w == nil {
 		return nil
 	}
-	m := &a2a.Message{MessageID: w.MessageID, ContextID: w.ContextID, TaskID: w.TaskID, Role: wireRole(w.Role),
+	m := &wire.Message{MessageID: w.MessageID, ContextID: w.ContextID, TaskID: w.TaskID, Role: wireRole(w.Role),
 		Metadata: w.Metadata, ReferenceTaskIDs: w.ReferenceTaskIDs, Extensions: w.Extensions}
 	for _, p := range w.Parts {
 		m.Parts = append(m.Parts, p.canonical())
@@ -716,20 +716,20 @@ func (w *wMessage) canonical() *a2a.Message {
 	return m
 }
 
-func (w wStatus) canonical() a2a.TaskStatus {
-	return a2a.TaskStatus{State: wireState(w.State), Message: w.Message.canonical()}
+func (w wStatus) canonical() wire.TaskStatus {
+	return wire.TaskStatus{State: wireState(w.State), Message: w.Message.canonical()}
 }
 
-func (w wArtifact) canonical() a2a.Artifact {
-	a := a2a.Artifact{ArtifactID: w.ArtifactID, Name: w.Name, Description: w.Description, Metadata: w.Metadata}
+func (w wArtifact) canonical() wire.Artifact {
+	a := wire.Artifact{ArtifactID: w.ArtifactID, Name: w.Name, Description: w.Description, Metadata: w.Metadata}
 	for _, p := range w.Parts {
 		a.Parts = append(a.Parts, p.canonical())
 	}
 	return a
 }
 
-func (w *wTask) canonical() *a2a.Task {
-	t := &a2a.Task{ID: w.ID, ContextID: w.ContextID, Status: w.Status.canonical(), Metadata: w.Metadata}
+func (w *wTask) canonical() *wire.Task {
+	t := &wire.Task{ID: w.ID, ContextID: w.ContextID, Status: w.Status.canonical(), Metadata: w.Metadata}
 	for _, a := range w.Artifacts {
 		t.Artifacts = append(t.Artifacts, a.canonical())
 	}
@@ -739,11 +739,11 @@ func (w *wTask) canonical() *a2a.Task {
 	return t
 }
 
-func (w *wStatusUpdate) canonical() *a2a.StatusUpdate {
-	return &a2a.StatusUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Status: w.Status.canonical(), Final: w.Final, Metadata: w.Metadata}
+func (w *wStatusUpdate) canonical() *wire.StatusUpdate {
+	return &wire.StatusUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Status: w.Status.canonical(), Final: w.Final, Metadata: w.Metadata}
 }
 
-func (w *wArtifactUpdate) canonical() *a2a.ArtifactUpdate {
-	return &a2a.ArtifactUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Artifact: w.Artifact.canonical(),
+func (w *wArtifactUpdate) canonical() *wire.ArtifactUpdate {
+	return &wire.ArtifactUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Artifact: w.Artifact.canonical(),
 		Append: w.Append, LastChunk: w.LastChunk, Metadata: w.Metadata}
 }

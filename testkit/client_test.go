@@ -11,15 +11,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
-func userText(s string) *a2a.Message {
-	return &a2a.Message{MessageID: "m-" + s, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(s)}}
+func userText(s string) *wire.Message {
+	return &wire.Message{MessageID: "m-" + s, Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(s)}}
 }
 
 func testCtx(t *testing.T) context.Context {
@@ -30,7 +30,7 @@ func testCtx(t *testing.T) context.Context {
 
 func TestClientLifecycleEveryDialect(t *testing.T) {
 	t.Parallel()
-	for _, d := range []a2a.Dialect{a2a.V10, a2a.V03} {
+	for _, d := range []wire.Dialect{wire.V10, wire.V03} {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(d), testkit.WithStepDelay(-1))
@@ -45,21 +45,21 @@ func TestClientLifecycleEveryDialect(t *testing.T) {
 			// Blocking send of a skill that needs no input runs to the end.
 			task, err := c.Send(ctx, userText("hello"), reconcile.SendOptions{})
 			require.NoError(t, err)
-			assert.Equal(t, a2a.StateCompleted, task.Status.State)
+			assert.Equal(t, wire.StateCompleted, task.Status.State)
 			assert.NotEmpty(t, task.ContextID)
 			got, err := c.GetTask(ctx, task.ID)
 			require.NoError(t, err)
 			assert.Equal(t, task.ID, got.ID)
-			assert.Equal(t, a2a.StateCompleted, got.Status.State)
+			assert.Equal(t, wire.StateCompleted, got.Status.State)
 
 			// A stream yields the task first, then every state to the end.
 			seq, err := c.Stream(ctx, userText("stream"))
 			require.NoError(t, err)
-			var states []a2a.TaskState
+			var states []wire.TaskState
 			var streamed string
 			for ev, err := range seq {
 				require.NoError(t, err)
-				if s := ev.State(); s != a2a.StateUnspecified {
+				if s := ev.State(); s != wire.StateUnspecified {
 					states = append(states, s)
 				}
 				if streamed == "" {
@@ -67,7 +67,7 @@ func TestClientLifecycleEveryDialect(t *testing.T) {
 					streamed = ev.Task.ID
 				}
 			}
-			assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, states)
+			assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, states)
 
 			// The ledger has every state with the channel it came from.
 			obs, ok := ledger.Task(streamed)
@@ -100,7 +100,7 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	require.NoError(t, err)
 	canceled, err := c.CancelTask(ctx, task.ID)
 	require.NoError(t, err)
-	assert.Equal(t, a2a.StateCanceled, canceled.Status.State)
+	assert.Equal(t, wire.StateCanceled, canceled.Status.State)
 	obs, _ := ledger.Task(task.ID)
 	assert.Equal(t, reconcile.SourceCancel, obs.LastSource())
 	assert.Equal(t, reconcile.OutcomeCanceled, obs.Outcome)
@@ -108,11 +108,11 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	_, err = c.CancelTask(ctx, task.ID)
 	var rpcErr *testkit.RPCError
 	require.ErrorAs(t, err, &rpcErr)
-	assert.Equal(t, a2a.CodeTaskNotCancelable, rpcErr.Code)
+	assert.Equal(t, wire.CodeTaskNotCancelable, rpcErr.Code)
 
 	_, err = c.GetTask(ctx, "no-such-task")
 	require.ErrorAs(t, err, &rpcErr)
-	assert.Equal(t, a2a.CodeTaskNotFound, rpcErr.Code)
+	assert.Equal(t, wire.CodeTaskNotFound, rpcErr.Code)
 	assert.Contains(t, rpcErr.Error(), "-32001")
 	assert.False(t, errors.Is(err, reconcile.ErrNotSupported))
 }
@@ -126,7 +126,7 @@ func TestClientStreamRefusedIsNotSupported(t *testing.T) {
 	_, err := c.Stream(testCtx(t), userText("x"))
 	var rpcErr *testkit.RPCError
 	require.ErrorAs(t, err, &rpcErr)
-	assert.Equal(t, a2a.CodeUnsupportedOperation, rpcErr.Code)
+	assert.Equal(t, wire.CodeUnsupportedOperation, rpcErr.Code)
 	assert.ErrorIs(t, err, reconcile.ErrNotSupported)
 }
 
@@ -164,7 +164,7 @@ func TestDiscoverClientNeedsAJSONRPCInterface(t *testing.T) {
 	// A card whose only interface is HTTP+JSON: the client has nothing to
 	// speak.
 	card := cards.Generate("rest-only", 1)
-	card.Interfaces = []cards.Interface{{URL: "http://127.0.0.1:1/rest", Binding: a2a.BindingREST, Version: a2a.V10}}
+	card.Interfaces = []cards.Interface{{URL: "http://127.0.0.1:1/rest", Binding: wire.BindingREST, Version: wire.V10}}
 	body, err := cards.Render(card)
 	require.NoError(t, err)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -182,7 +182,7 @@ func TestDiscoverClientNeedsAJSONRPCInterface(t *testing.T) {
 // orphan.
 func TestDriverOverClientHonest(t *testing.T) {
 	t.Parallel()
-	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(a2a.V03),
+	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(wire.V03),
 		testkit.WithCardChange("w", acceptText))
 	c, card, err := testkit.DiscoverClient(testCtx(t), mock.CardURL("w"))
 	require.NoError(t, err)
@@ -198,10 +198,10 @@ func TestDriverOverClientHonest(t *testing.T) {
 		PollInterval: 10 * time.Millisecond, WorkingDeadline: 2 * time.Second}
 	in := userText("start")
 	in.Metadata = map[string]any{"skillId": skill}
-	res, err := d.Run(testCtx(t), skill, in, func(*a2a.Message) *a2a.Message { return userText("the answer") })
+	res, err := d.Run(testCtx(t), skill, in, func(*wire.Message) *wire.Message { return userText("the answer") })
 	require.NoError(t, err)
-	assert.Equal(t, a2a.StateCompleted, res.State)
-	testkit.AssertLifecycle(t, res.Ledger, res.Key, a2a.StateSubmitted, a2a.StateWorking, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted)
+	assert.Equal(t, wire.StateCompleted, res.State)
+	testkit.AssertLifecycle(t, res.Ledger, res.Key, wire.StateSubmitted, wire.StateWorking, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted)
 	testkit.AssertNoUnreconciled(t, res.Ledger)
 	testkit.AssertNoOrphans(t, mock.Journal())
 	testkit.AssertUsedDeclaredInterface(t, mock.Journal(), card)

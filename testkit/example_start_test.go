@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // exampleT stands in for the *testing.T a real test passes to Start (an
@@ -37,8 +37,8 @@ func ExampleStart() {
 		testkit.WithStepDelay(-1), testkit.WithBehavior("coder", "http-error:status=503,op=send,call=1"))
 
 	ctx := context.Background()
-	msg := func(text string) *a2a.Message {
-		return &a2a.Message{MessageID: text, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+	msg := func(text string) *wire.Message {
+		return &wire.Message{MessageID: text, Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(text)}}
 	}
 	planner := testkit.NewClient(mock.AgentURL("planner") + "/")
 	defer planner.CloseIdleConnections()

@@ -14,14 +14,14 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestWithGRPC(t *testing.T) {
 	t.Parallel()
-	m := testkit.Start(t, testkit.WithDialect(a2a.V10), testkit.WithStepDelay(-1), testkit.WithGRPC())
+	m := testkit.Start(t, testkit.WithDialect(wire.V10), testkit.WithStepDelay(-1), testkit.WithGRPC())
 	resp, err := http.Get(m.URL + "/.well-known/agent-card.json")
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -11,16 +11,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
-func textMsg(id, text string, skill string) *a2a.Message {
-	m := &a2a.Message{MessageID: id, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+func textMsg(id, text string, skill string) *wire.Message {
+	m := &wire.Message{MessageID: id, Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(text)}}
 	if skill != "" {
 		m.Metadata = map[string]any{"skillId": skill}
 	}
@@ -31,16 +31,16 @@ func textMsg(id, text string, skill string) *a2a.Message {
 // WithTimeline scripts that skill; WithClock drives the script's delays.
 func TestWithCardSkillTimelineClock(t *testing.T) {
 	t.Parallel()
-	card := &cards.Card{Name: "Scripted", Description: "d", Version: "1", Dialect: a2a.V10,
+	card := &cards.Card{Name: "Scripted", Description: "d", Version: "1", Dialect: wire.V10,
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []cards.Skill{{ID: "first", Name: "First", Description: "d", Tags: []string{"t"}}}}
 	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
 	mock := testkit.Start(t, testkit.WithCard("", card), testkit.WithClock(clk),
 		testkit.WithSkill("Scripted", cards.Skill{ID: "slow", Name: "Slow", Description: "d", Tags: []string{"t"}}),
 		testkit.WithTimeline("Scripted", "slow", timeline.Timeline{
-			{Kind: timeline.StepState, State: a2a.StateSubmitted},
-			{Kind: timeline.StepState, State: a2a.StateWorking, After: time.Minute},
-			{Kind: timeline.StepState, State: a2a.StateCompleted, After: time.Minute},
+			{Kind: timeline.StepState, State: wire.StateSubmitted},
+			{Kind: timeline.StepState, State: wire.StateWorking, After: time.Minute},
+			{Kind: timeline.StepState, State: wire.StateCompleted, After: time.Minute},
 		}))
 	resp, err := mock.Client().Get(mock.CardURL("Scripted"))
 	require.NoError(t, err)
@@ -58,8 +58,8 @@ func TestWithCardSkillTimelineClock(t *testing.T) {
 	cl := testkit.NewClient(mock.AgentURL("Scripted")+"/", testkit.WithHTTPClient(mock.Client()))
 	task, err := cl.Send(ctx, textMsg("m1", "go", "slow"), reconcile.SendOptions{ReturnImmediately: true})
 	require.NoError(t, err)
-	assert.Equal(t, a2a.StateSubmitted, task.Status.State)
-	for _, want := range []a2a.TaskState{a2a.StateWorking, a2a.StateCompleted} {
+	assert.Equal(t, wire.StateSubmitted, task.Status.State)
+	for _, want := range []wire.TaskState{wire.StateWorking, wire.StateCompleted} {
 		require.NoError(t, clk.BlockUntilContext(ctx, 1))
 		clk.Advance(time.Minute)
 		require.Eventually(t, func() bool {
@@ -89,13 +89,13 @@ func TestClientDialectAndHeader(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithStepDelay(-1))
 	rec := &headerRecorder{next: mock.Client().Transport}
-	cl := testkit.NewClient(mock.AgentURL("agent")+"/", testkit.WithClientDialect(a2a.V03),
+	cl := testkit.NewClient(mock.AgentURL("agent")+"/", testkit.WithClientDialect(wire.V03),
 		testkit.WithClientHeader("X-Team", "blue"), testkit.WithHTTPClient(&http.Client{Transport: rec}))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, _, err := cl.SendMessage(ctx, textMsg("m1", "hi", ""), reconcile.SendOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, a2a.V03, cl.Dialect())
+	assert.Equal(t, wire.V03, cl.Dialect())
 	var methods []string
 	for _, e := range mock.Journal() {
 		if e.Kind == server.EntryRequest {

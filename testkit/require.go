@@ -6,10 +6,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The Require functions are the Assert functions that stop the test: each
@@ -20,7 +20,7 @@ import (
 type requireT = require.TestingT
 
 // RequireLifecycle is AssertLifecycle that stops the test on failure.
-func RequireLifecycle(t requireT, ledger *reconcile.Ledger, taskKey string, expected ...a2a.TaskState) {
+func RequireLifecycle(t requireT, ledger *reconcile.Ledger, taskKey string, expected ...wire.TaskState) {
 	helper(t)
 	if !AssertLifecycle(t, ledger, taskKey, expected...) {
 		t.FailNow()
@@ -149,7 +149,7 @@ func RequireCardRefetchedOnChange(t requireT, journal []server.Entry, agent stri
 
 // RequireReceivedStates is AssertReceivedStates that stops the test on
 // failure.
-func (w *WebhookReceiver) RequireReceivedStates(t testing.TB, taskID string, states ...a2a.TaskState) {
+func (w *WebhookReceiver) RequireReceivedStates(t testing.TB, taskID string, states ...wire.TaskState) {
 	t.Helper()
 	if !w.AssertReceivedStates(t, taskID, states...) {
 		t.FailNow()

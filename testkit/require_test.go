@@ -8,10 +8,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // stopT records what an assertion does to its test.
@@ -64,7 +64,7 @@ func TestRequireStopsOnFailure(t *testing.T) {
 	assert.Empty(t, r.errs)
 
 	r = &stopT{}
-	testkit.RequireLifecycle(r, reconcile.NewLedger(reconcile.LedgerConfig{}), "k", a2a.StateCompleted)
+	testkit.RequireLifecycle(r, reconcile.NewLedger(reconcile.LedgerConfig{}), "k", wire.StateCompleted)
 	assert.True(t, r.stopped)
 
 	r = &stopT{}

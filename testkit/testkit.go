@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Mock is a running fake A2A server with one or more agents.
@@ -44,7 +44,7 @@ type Option func(*settings)
 
 type settings struct {
 	cfg     server.Config
-	dialect a2a.Dialect
+	dialect wire.Dialect
 	// pending are the behaviors of WithBehavior and WithBehaviorValue, in
 	// the order given.
 	pending []pendingBehavior
@@ -114,7 +114,7 @@ func WithCardChange(agentName string, change func(*cards.Card)) Option {
 }
 
 // WithDialect renders every agent's card in dialect d (1.0 by default).
-func WithDialect(d a2a.Dialect) Option { return func(s *settings) { s.dialect = d } }
+func WithDialect(d wire.Dialect) Option { return func(s *settings) { s.dialect = d } }
 
 // WithStepDelay sets the time between two states of the honest lifecycle
 // (20ms by default; negative for none).

@@ -14,10 +14,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func getJSON(t *testing.T, url string) map[string]any {
@@ -70,7 +70,7 @@ func TestStartServesDiscoverableAgents(t *testing.T) {
 
 	var sends int
 	for _, e := range m.Journal() {
-		if e.Kind == server.EntryRequest && e.Op == a2a.OpSend {
+		if e.Kind == server.EntryRequest && e.Op == wire.OpSend {
 			sends++
 		}
 	}
@@ -79,7 +79,7 @@ func TestStartServesDiscoverableAgents(t *testing.T) {
 
 func TestStartAppliesDialectCardChangesAndBehaviors(t *testing.T) {
 	t.Parallel()
-	m := testkit.Start(t, testkit.WithDialect(a2a.V03), testkit.WithStepDelay(-1),
+	m := testkit.Start(t, testkit.WithDialect(wire.V03), testkit.WithStepDelay(-1),
 		testkit.WithCardChange("agent", func(c *cards.Card) { c.Capabilities.StateTransitionHistory = true }),
 		testkit.WithBehavior("", "skip-working"))
 	card := getJSON(t, m.CardURL(""))
@@ -87,13 +87,13 @@ func TestStartAppliesDialectCardChangesAndBehaviors(t *testing.T) {
 	assert.Equal(t, true, card["capabilities"].(map[string]any)["stateTransitionHistory"])
 
 	rpc(t, m.URL+"/", "SendMessage", sendParams("x"))
-	var states []a2a.TaskState
+	var states []wire.TaskState
 	for _, e := range m.Journal() {
 		if e.Kind == server.EntryEvent && e.State != "" {
 			states = append(states, e.State)
 		}
 	}
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateCompleted}, states, "skip-working removes working")
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateCompleted}, states, "skip-working removes working")
 
 	require.NoError(t, m.SetBehavior("agent"))
 	m.Reset()
@@ -104,7 +104,7 @@ func TestStartAppliesDialectCardChangesAndBehaviors(t *testing.T) {
 			states = append(states, e.State)
 		}
 	}
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, states, "cleared at run time")
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, states, "cleared at run time")
 }
 
 // recordingTB captures what testkit reports through t.

@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // A StartTLS mock serves HTTPS, its cards declare https URLs, Mock.Client
@@ -42,7 +42,7 @@ func TestStartTLS(t *testing.T) {
 	defer cancel()
 	cl, _, err := testkit.DiscoverClient(ctx, mock.CardURL("secure"), testkit.WithHTTPClient(mock.Client()))
 	require.NoError(t, err)
-	task, err := cl.Send(ctx, &a2a.Message{MessageID: "m1", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart("hi")}}, reconcile.SendOptions{})
+	task, err := cl.Send(ctx, &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("hi")}}, reconcile.SendOptions{})
 	require.NoError(t, err)
 	assert.NotEmpty(t, task.ID)
 

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Push is one notification a WebhookReceiver received, decoded with the
@@ -30,7 +30,7 @@ type Push struct {
 	TaskID    string
 	ContextID string
 	// State is the task state the payload carries, in canonical spelling.
-	State a2a.TaskState
+	State wire.TaskState
 	// Token is the notification token, read from any of the header
 	// spellings the SDKs use: A2A-Notification-Token,
 	// X-A2A-Notification-Token, or a bare Authorization token.
@@ -178,10 +178,10 @@ func (w *WebhookReceiver) ReceivedFor(taskID string) []Push {
 
 // States returns the states received for task id, in arrival order,
 // repeats included.
-func (w *WebhookReceiver) States(taskID string) []a2a.TaskState {
-	var out []a2a.TaskState
+func (w *WebhookReceiver) States(taskID string) []wire.TaskState {
+	var out []wire.TaskState
 	for _, p := range w.ReceivedFor(taskID) {
-		if p.State != a2a.StateUnspecified {
+		if p.State != wire.StateUnspecified {
 			out = append(out, p.State)
 		}
 	}
@@ -211,7 +211,7 @@ func (w *WebhookReceiver) WaitFor(timeout time.Duration, cond func([]Push) bool)
 }
 
 // WaitForState waits until a notification of task id with state arrived.
-func (w *WebhookReceiver) WaitForState(taskID string, state a2a.TaskState, timeout time.Duration) bool {
+func (w *WebhookReceiver) WaitForState(taskID string, state wire.TaskState, timeout time.Duration) bool {
 	return w.WaitFor(timeout, func(ps []Push) bool {
 		return slices.ContainsFunc(ps, func(p Push) bool { return p.TaskID == taskID && p.State == state })
 	})
@@ -219,9 +219,9 @@ func (w *WebhookReceiver) WaitForState(taskID string, state a2a.TaskState, timeo
 
 // AssertReceivedStates checks that the distinct consecutive states received
 // for task id are exactly states (it waits up to 5s for them to arrive).
-func (w *WebhookReceiver) AssertReceivedStates(t testing.TB, taskID string, states ...a2a.TaskState) bool {
+func (w *WebhookReceiver) AssertReceivedStates(t testing.TB, taskID string, states ...wire.TaskState) bool {
 	t.Helper()
-	got := func() []a2a.TaskState { return compact(w.States(taskID)) }
+	got := func() []wire.TaskState { return compact(w.States(taskID)) }
 	w.WaitFor(5*time.Second, func([]Push) bool { return slices.Equal(got(), states) })
 	if g := got(); !slices.Equal(g, states) {
 		t.Errorf("webhook: task %s: received states %v, want %v", taskID, g, states)
@@ -230,8 +230,8 @@ func (w *WebhookReceiver) AssertReceivedStates(t testing.TB, taskID string, stat
 	return true
 }
 
-func compact(s []a2a.TaskState) []a2a.TaskState {
-	var out []a2a.TaskState
+func compact(s []wire.TaskState) []wire.TaskState {
+	var out []wire.TaskState
 	for _, x := range s {
 		if len(out) == 0 || out[len(out)-1] != x {
 			out = append(out, x)
@@ -266,7 +266,7 @@ func AssertFellBackToPolling(t testing.TB, w *WebhookReceiver, journal []server.
 	}
 	polled := map[int64]bool{}
 	for _, e := range journal {
-		if e.Seq > terminalSeq && e.Kind == server.EntryRequest && e.Op == a2a.OpGetTask && e.TaskID == taskID {
+		if e.Seq > terminalSeq && e.Kind == server.EntryRequest && e.Op == wire.OpGetTask && e.TaskID == taskID {
 			polled[e.Request] = true
 		}
 	}
@@ -312,7 +312,7 @@ func (w *WebhookReceiver) serve(rw http.ResponseWriter, r *http.Request) {
 		t.Stop()
 	}
 	p.Status = status
-	if p.State != a2a.StateUnspecified && p.TaskID != "" {
+	if p.State != wire.StateUnspecified && p.TaskID != "" {
 		err := w.ledger.Observe(reconcile.Observation{TaskID: p.TaskID, ContextID: p.ContextID,
 			CorrelationID: p.CorrelationID, State: p.State, Source: reconcile.SourcePush})
 		var d *reconcile.DivergenceError
@@ -427,9 +427,9 @@ func decodePush(body []byte) Push {
 	return p
 }
 
-func canonicalPushState(s string) a2a.TaskState {
+func canonicalPushState(s string) wire.TaskState {
 	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
-		return a2a.TaskState(strings.ReplaceAll(strings.ToLower(rest), "_", "-"))
+		return wire.TaskState(strings.ReplaceAll(strings.ToLower(rest), "_", "-"))
 	}
-	return a2a.TaskState(s)
+	return wire.TaskState(s)
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func postHook(t *testing.T, c *http.Client, url string, body string, hdr map[string]string) int {
@@ -46,18 +46,18 @@ func TestWebhookDecodesEveryDialect(t *testing.T) {
 		hdr   map[string]string
 		kind  string
 		id    string
-		state a2a.TaskState
+		state wire.TaskState
 		token string
 	}{
 		{`{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED"}}}`,
-			map[string]string{"A2A-Notification-Token": "a"}, "status", "t1", a2a.StateInputRequired, "a"},
+			map[string]string{"A2A-Notification-Token": "a"}, "status", "t1", wire.StateInputRequired, "a"},
 		{`{"task":{"id":"t2","contextId":"c2","status":{"state":"TASK_STATE_COMPLETED"}}}`,
-			map[string]string{"X-A2A-Notification-Token": "b"}, "task", "t2", a2a.StateCompleted, "b"},
+			map[string]string{"X-A2A-Notification-Token": "b"}, "task", "t2", wire.StateCompleted, "b"},
 		{`{"artifactUpdate":{"taskId":"t2","contextId":"c2","artifact":{"artifactId":"x"}}}`,
 			map[string]string{"Authorization": "Bearer c"}, "artifact", "t2", "", "c"},
-		{`{"kind":"task","id":"t3","contextId":"c3","status":{"state":"working"}}`, nil, "task", "t3", a2a.StateWorking, ""},
-		{`{"kind":"status-update","taskId":"t3","contextId":"c3","status":{"state":"auth-required"},"final":true}`, nil, "status", "t3", a2a.StateAuthRequired, ""},
-		{`{"id":"t4","sessionId":"s4","status":{"state":"completed"}}`, nil, "task", "t4", a2a.StateCompleted, ""},
+		{`{"kind":"task","id":"t3","contextId":"c3","status":{"state":"working"}}`, nil, "task", "t3", wire.StateWorking, ""},
+		{`{"kind":"status-update","taskId":"t3","contextId":"c3","status":{"state":"auth-required"},"final":true}`, nil, "status", "t3", wire.StateAuthRequired, ""},
+		{`{"id":"t4","sessionId":"s4","status":{"state":"completed"}}`, nil, "task", "t4", wire.StateCompleted, ""},
 		{`not json`, nil, "", "", "", ""},
 	}
 	for _, tc := range cases {
@@ -72,10 +72,10 @@ func TestWebhookDecodesEveryDialect(t *testing.T) {
 		assert.Equal(t, tc.token, got[i].Token, tc.body)
 	}
 	assert.Equal(t, "s4", got[5].ContextID)
-	w.AssertReceivedStates(t, "t3", a2a.StateWorking, a2a.StateAuthRequired)
+	w.AssertReceivedStates(t, "t3", wire.StateWorking, wire.StateAuthRequired)
 	task, ok := w.Ledger().Task("t1")
 	require.True(t, ok, "the receiver feeds its ledger")
-	assert.Equal(t, a2a.StateInputRequired, task.Last())
+	assert.Equal(t, wire.StateInputRequired, task.Last())
 }
 
 func TestWebhookAnswersErrorsAndDelays(t *testing.T) {
@@ -148,7 +148,7 @@ func TestAssertFellBackToPolling(t *testing.T) {
 		"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": w.URL}},
 	})
 	id := res["task"].(map[string]any)["id"].(string)
-	require.True(t, w.WaitForState(id, a2a.StateWorking, 5*time.Second))
+	require.True(t, w.WaitForState(id, wire.StateWorking, 5*time.Second))
 
 	ft := &fakeT{TB: t}
 	assert.False(t, testkit.AssertFellBackToPolling(ft, w, mock.Journal(), id), "no GetTask yet")

@@ -8,7 +8,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // StepKind says what a step does.
@@ -38,13 +38,13 @@ type Step struct {
 	// After is the delay before the step, measured from the previous one.
 	After time.Duration `json:"after,omitempty" yaml:"after,omitempty"`
 
-	State a2a.TaskState `json:"state,omitempty" yaml:"state,omitempty"`
+	State wire.TaskState `json:"state,omitempty" yaml:"state,omitempty"`
 	// Message is the text of the status message that goes with State.
 	Message string `json:"message,omitempty" yaml:"message,omitempty"`
 
-	Artifact  *a2a.Artifact `json:"artifact,omitempty" yaml:"artifact,omitempty"`
-	Append    bool          `json:"append,omitempty" yaml:"append,omitempty"`
-	LastChunk bool          `json:"lastChunk,omitempty" yaml:"lastChunk,omitempty"`
+	Artifact  *wire.Artifact `json:"artifact,omitempty" yaml:"artifact,omitempty"`
+	Append    bool           `json:"append,omitempty" yaml:"append,omitempty"`
+	LastChunk bool           `json:"lastChunk,omitempty" yaml:"lastChunk,omitempty"`
 
 	// TaskID, when set, is written into the emitted event instead of the
 	// task's own id; the store is not touched (an event for another task).
@@ -67,8 +67,8 @@ type Timeline []Step
 func (tl Timeline) Clone() Timeline { return append(Timeline(nil), tl...) }
 
 // States lists the states tl moves through, in order.
-func (tl Timeline) States() []a2a.TaskState {
-	var out []a2a.TaskState
+func (tl Timeline) States() []wire.TaskState {
+	var out []wire.TaskState
 	for _, s := range tl {
 		if s.Kind == StepState {
 			out = append(out, s.State)
@@ -108,7 +108,7 @@ type Decision struct {
 	// ContextID is the context of the task; empty mints one.
 	ContextID string
 	// Err is the error of DecideReject.
-	Err *a2a.Error
+	Err *wire.Error
 	// Reason says in words why the decision was taken; it goes to the journal.
 	Reason string
 }

@@ -16,10 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/gateway"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // rpc posts one v1.0 JSON-RPC call and returns the decoded reply and its
@@ -242,7 +242,7 @@ func TestServeGatewayShutdownWithOpenStream(t *testing.T) {
 func TestGatewayFrontRefusesControlByAlias(t *testing.T) {
 	t.Parallel()
 	card := cards.Generate("agent", 1)
-	card.Dialect = a2a.V01
+	card.Dialect = wire.V01
 	srv, err := server.New(server.Config{StepDelay: -1, ControlFrontSecret: "k3", Agents: []server.AgentConfig{{Name: "agent", Card: card}}})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start("127.0.0.1:0"))

@@ -25,11 +25,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func main() {
@@ -178,8 +178,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		}
 		return runServer(ctx, cfg, addrOut, names, stdout, stderr, logger, ready)
 	}
-	d := a2a.Dialect(*dialect)
-	if a2a.CodecFor(d) == nil {
+	d := wire.Dialect(*dialect)
+	if wire.CodecFor(d) == nil {
 		fmt.Fprintf(stderr, "a2amock serve: --dialect %q: use 1.0, 0.3, 0.2 or 0.1\n", *dialect)
 		return 2
 	}

@@ -19,11 +19,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Names of the three workers; the last one misbehaves.
@@ -64,7 +64,7 @@ func Workers(misbehavior string) []testkit.Option {
 	opts := []testkit.Option{
 		testkit.WithSeed(7),
 		testkit.WithAgents(workerNames...),
-		testkit.WithDialect(a2a.V03),
+		testkit.WithDialect(wire.V03),
 		testkit.WithStepDelay(10 * time.Millisecond),
 	}
 	for _, n := range workerNames {
@@ -96,9 +96,9 @@ func Discover(ctx context.Context, mock *testkit.Mock, opts ...testkit.ClientOpt
 
 // Request is the coordinator's request. With tenant it carries
 // metadata.tenant, which the misbehaving worker of the field honours.
-func Request(tenant bool) *a2a.Message {
-	m := &a2a.Message{MessageID: "req-" + fmt.Sprint(time.Now().UnixNano()), Role: a2a.RoleUser,
-		Parts:    []a2a.Part{a2a.TextPart("Plan the rollout of release 4.2.")},
+func Request(tenant bool) *wire.Message {
+	m := &wire.Message{MessageID: "req-" + fmt.Sprint(time.Now().UnixNano()), Role: wire.RoleUser,
+		Parts:    []wire.Part{wire.TextPart("Plan the rollout of release 4.2.")},
 		Metadata: map[string]any{"skillId": SkillID}}
 	if tenant {
 		m.Metadata["tenant"] = "acme"
@@ -108,9 +108,9 @@ func Request(tenant bool) *a2a.Message {
 
 // Answer is the coordinator's answer to the worker's question. It carries
 // no tenant: the field's root cause.
-func Answer() *a2a.Message {
-	return &a2a.Message{MessageID: "ans-" + fmt.Sprint(time.Now().UnixNano()), Role: a2a.RoleUser,
-		Parts: []a2a.Part{a2a.TextPart("Start with eu-west.")}}
+func Answer() *wire.Message {
+	return &wire.Message{MessageID: "ans-" + fmt.Sprint(time.Now().UnixNano()), Role: wire.RoleUser,
+		Parts: []wire.Part{wire.TextPart("Start with eu-west.")}}
 }
 
 // ErrPollLimit is what the naive coordinator returns when the test's bound
@@ -124,7 +124,7 @@ var ErrPollLimit = errors.New("naive coordinator: poll limit reached, task still
 type Naive struct {
 	Client *testkit.Client
 	// Expected is the card-derived lifecycle.
-	Expected []a2a.TaskState
+	Expected []wire.TaskState
 	// NeedsInput: the card implies the skill asks for input, so the naive
 	// coordinator supplies it after InputWait even without input-required.
 	NeedsInput bool
@@ -145,14 +145,14 @@ func NewNaive(w Worker, maxPolls int) *Naive {
 }
 
 type item struct {
-	ev  a2a.Event
+	ev  wire.Event
 	err error
 }
 
 // Run sends req, answers with answer when its state machine says so, and
 // polls the original task until it is terminal. It returns the original
 // task id.
-func (n *Naive) Run(ctx context.Context, req, answer *a2a.Message) (string, error) {
+func (n *Naive) Run(ctx context.Context, req, answer *wire.Message) (string, error) {
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	seq, err := n.Client.Stream(sctx, req)
@@ -175,7 +175,7 @@ func (n *Naive) Run(ctx context.Context, req, answer *a2a.Message) (string, erro
 	defer func() { stop(); <-done }()
 
 	cursor := 0
-	advance := func(s a2a.TaskState) {
+	advance := func(s wire.TaskState) {
 		if cursor+1 < len(n.Expected) && n.Expected[cursor+1] == s {
 			cursor++
 		}
@@ -208,7 +208,7 @@ stream:
 				return id, nil
 			}
 			advance(s)
-			if n.Expected[cursor] == a2a.StateInputRequired {
+			if n.Expected[cursor] == wire.StateInputRequired {
 				if err := reply(); err != nil {
 					return id, err
 				}
@@ -223,7 +223,7 @@ stream:
 	if id == "" {
 		return "", errors.New("naive coordinator: no task acknowledged")
 	}
-	if !answered && n.NeedsInput && n.Expected[cursor] == a2a.StateWorking {
+	if !answered && n.NeedsInput && n.Expected[cursor] == wire.StateWorking {
 		// The field step 3: the card says the skill needs input, so supply it.
 		if err := reply(); err != nil {
 			return id, err
@@ -243,7 +243,7 @@ stream:
 			return id, nil
 		}
 		advance(t.Status.State)
-		if n.Expected[cursor] == a2a.StateInputRequired && !answered {
+		if n.Expected[cursor] == wire.StateInputRequired && !answered {
 			if err := reply(); err != nil {
 				return id, err
 			}
@@ -254,14 +254,14 @@ stream:
 
 // Reconcile drives the worker's skill with the reconciling driver, with
 // short bounds so that the example runs in well under a second.
-func Reconcile(ctx context.Context, w Worker, req *a2a.Message) (*reconcile.Result, error) {
+func Reconcile(ctx context.Context, w Worker, req *wire.Message) (*reconcile.Result, error) {
 	d := &reconcile.Driver{
 		Agent:           w.Client,
 		Card:            w.Declared,
 		PollInterval:    20 * time.Millisecond,
 		WorkingDeadline: 300 * time.Millisecond,
 	}
-	return d.Run(ctx, SkillID, req, func(*a2a.Message) *a2a.Message { return Answer() })
+	return d.Run(ctx, SkillID, req, func(*wire.Message) *wire.Message { return Answer() })
 }
 
 // printT prints assertion failures instead of failing a test.

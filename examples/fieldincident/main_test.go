@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // TestMain fails the package if a client or the mock leaves a goroutine
@@ -92,7 +92,7 @@ func TestFieldIncidentNaiveCoordinatorOrphansTheTask(t *testing.T) {
 	id, ledger, mock, workers := naiveScenario(t, FieldIncident)
 
 	// The client's ledger: the original task is still working, unreconciled.
-	testkit.AssertLifecycle(t, ledger, id, a2a.StateSubmitted, a2a.StateWorking)
+	testkit.AssertLifecycle(t, ledger, id, wire.StateSubmitted, wire.StateWorking)
 	mustFail(t, func(rt *recT) bool { return testkit.AssertNoUnreconciled(rt, ledger) },
 		fmt.Sprintf("task %q", id), "states submitted → working (outcome pending")
 
@@ -127,8 +127,8 @@ func driverScenario(t *testing.T, spec string, tenant bool) (*reconcile.Result, 
 		res, err := Reconcile(ctx, w, Request(tenant))
 		require.NoError(t, err, w.Name)
 		assert.Equal(t, reconcile.OutcomeCompleted, res.Outcome, w.Name)
-		testkit.AssertLifecycle(t, res.Ledger, res.Key, a2a.StateSubmitted, a2a.StateWorking,
-			a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted)
+		testkit.AssertLifecycle(t, res.Ledger, res.Key, wire.StateSubmitted, wire.StateWorking,
+			wire.StateInputRequired, wire.StateWorking, wire.StateCompleted)
 	}
 	res, err := Reconcile(ctx, workers[2], Request(tenant))
 	require.Error(t, err)
@@ -175,7 +175,7 @@ func TestSkipWorking(t *testing.T) {
 		t.Parallel()
 		id, ledger, mock, _ := naiveScenario(t, SkipWorking)
 		// It waits for the working the card's history promised, for ever.
-		testkit.AssertLifecycle(t, ledger, id, a2a.StateSubmitted, a2a.StateInputRequired)
+		testkit.AssertLifecycle(t, ledger, id, wire.StateSubmitted, wire.StateInputRequired)
 		mustFail(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, mock.Journal()) },
 			fmt.Sprintf("task %q", id), "last state input-required (submitted → input-required)")
 	})
@@ -192,7 +192,7 @@ func TestNeverTerminal(t *testing.T) {
 	t.Run("naive", func(t *testing.T) {
 		t.Parallel()
 		id, ledger, mock, _ := naiveScenario(t, NeverTerminal)
-		testkit.AssertLifecycle(t, ledger, id, a2a.StateSubmitted, a2a.StateWorking)
+		testkit.AssertLifecycle(t, ledger, id, wire.StateSubmitted, wire.StateWorking)
 		journal := mock.Journal()
 		mustFail(t, func(rt *recT) bool { return testkit.AssertNoOrphans(rt, journal) }, fmt.Sprintf("task %q", id), "last state working")
 		mustFail(t, func(rt *recT) bool { return testkit.AssertPolledAtMost(rt, journal, id, maxPolls-1) }, "more than")

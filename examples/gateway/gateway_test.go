@@ -14,11 +14,11 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/gateway"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -81,7 +81,7 @@ func run(t *testing.T, ledger *reconcile.Ledger, poll bool) string {
 		}
 		require.NoError(t, json.Unmarshal(raw, &tk))
 		o := reconcile.Observation{TaskID: tk.ID, ContextID: tk.ContextID, Source: src,
-			State: a2a.TaskState(map[string]string{"TASK_STATE_SUBMITTED": "submitted", "TASK_STATE_WORKING": "working", "TASK_STATE_COMPLETED": "completed"}[tk.Status.State])}
+			State: wire.TaskState(map[string]string{"TASK_STATE_SUBMITTED": "submitted", "TASK_STATE_WORKING": "working", "TASK_STATE_COMPLETED": "completed"}[tk.Status.State])}
 		o.CorrelationID, _ = tk.Metadata["correlationId"].(string)
 		assert.Equal(t, header, o.CorrelationID, "header and metadata agree")
 		require.NoError(t, ledger.Observe(o))
@@ -94,7 +94,7 @@ func run(t *testing.T, ledger *reconcile.Ledger, poll bool) string {
 	})
 	replyID := observe(reconcile.SourceSendResponse, res["task"].(map[string]any), corr)
 	require.True(t, hook.WaitFor(5*time.Second, func(ps []testkit.Push) bool {
-		return len(ps) > 0 && ps[len(ps)-1].State == a2a.StateCompleted
+		return len(ps) > 0 && ps[len(ps)-1].State == wire.StateCompleted
 	}), "the terminal push arrives through the gateway")
 	pushes := hook.Received()
 	assert.NotEqual(t, replyID, pushes[0].TaskID, "the gateway gives the push channel its own task id")
@@ -120,7 +120,7 @@ func TestClientKeyedByTaskIDSeesOrphans(t *testing.T) {
 	orphans := ledger.Unreconciled()
 	require.Len(t, orphans, 1)
 	assert.Equal(t, replyID, orphans[0].TaskID())
-	assert.Equal(t, a2a.StateSubmitted, orphans[0].Last())
+	assert.Equal(t, wire.StateSubmitted, orphans[0].Last())
 }
 
 func TestClientKeyedByCorrelationIDReconciles(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -34,11 +34,11 @@ type dialectSchema struct {
 	err  error
 }
 
-var schemas = map[a2a.Dialect]*dialectSchema{
-	a2a.V10: {file: "a2a-v1.0.json", defsAt: "$defs"},
-	a2a.V03: {file: "a2a-v0.3.0.json", defsAt: "definitions"},
-	a2a.V02: {file: "a2a-v0.2.6.json", defsAt: "definitions"},
-	a2a.V01: {file: "a2a-v0.1.0.json", defsAt: "$defs"},
+var schemas = map[wire.Dialect]*dialectSchema{
+	wire.V10: {file: "a2a-v1.0.json", defsAt: "$defs"},
+	wire.V03: {file: "a2a-v0.3.0.json", defsAt: "definitions"},
+	wire.V02: {file: "a2a-v0.2.6.json", defsAt: "definitions"},
+	wire.V01: {file: "a2a-v0.1.0.json", defsAt: "$defs"},
 }
 
 // compile builds every definition of the dialect's schema at once, so that
@@ -88,7 +88,7 @@ func (s *dialectSchema) compile() {
 // "AgentCard", "StreamResponse") of dialect d's official JSON Schema. For v1.0
 // it checks only what the generated schema expresses; see CheckV10Rules for
 // the rest.
-func Validate(d a2a.Dialect, def string, doc []byte) error {
+func Validate(d wire.Dialect, def string, doc []byte) error {
 	s := schemas[d]
 	if s == nil {
 		return fmt.Errorf("schemacheck: no schema for dialect %q", d)
@@ -123,10 +123,10 @@ func defNames(m map[string]*jsonschema.Schema) []string {
 // Require fails the test when doc is not a valid def of dialect d. For V10 it
 // also applies CheckV10Rules. Like t.Fatal it must be called from the test's
 // own goroutine.
-func Require(t testing.TB, d a2a.Dialect, def string, doc []byte) {
+func Require(t testing.TB, d wire.Dialect, def string, doc []byte) {
 	t.Helper()
 	err := Validate(d, def, doc)
-	if err == nil && d == a2a.V10 {
+	if err == nil && d == wire.V10 {
 		err = CheckV10Rules(def, doc)
 	}
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,16 +14,16 @@ import (
 func TestValidateEveryDialectCompiles(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		d   a2a.Dialect
+		d   wire.Dialect
 		def string
 		ok  string
 		bad string
 	}{
-		{a2a.V10, "TaskStatus", `{"state":"TASK_STATE_WORKING","timestamp":"2026-01-02T03:04:05.000Z"}`,
+		{wire.V10, "TaskStatus", `{"state":"TASK_STATE_WORKING","timestamp":"2026-01-02T03:04:05.000Z"}`,
 			`{"state":"working"}`},
-		{a2a.V03, "TaskStatus", `{"state":"working"}`, `{"state":"TASK_STATE_WORKING"}`},
-		{a2a.V02, "TaskStatus", `{"state":"working"}`, `{"state":"busy"}`},
-		{a2a.V01, "TaskStatus", `{"state":"working"}`, `{"state":"rejected"}`},
+		{wire.V03, "TaskStatus", `{"state":"working"}`, `{"state":"TASK_STATE_WORKING"}`},
+		{wire.V02, "TaskStatus", `{"state":"working"}`, `{"state":"busy"}`},
+		{wire.V01, "TaskStatus", `{"state":"working"}`, `{"state":"rejected"}`},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.d), func(t *testing.T) {
@@ -36,11 +36,11 @@ func TestValidateEveryDialectCompiles(t *testing.T) {
 
 func TestValidateErrors(t *testing.T) {
 	t.Parallel()
-	err := Validate(a2a.V10, "NoSuchThing", []byte(`{}`))
+	err := Validate(wire.V10, "NoSuchThing", []byte(`{}`))
 	require.ErrorContains(t, err, `no definition "NoSuchThing"`)
 	err = Validate("9.9", "Task", []byte(`{}`))
 	require.ErrorContains(t, err, "no schema for dialect")
-	err = Validate(a2a.V10, "Task", []byte(`{`))
+	err = Validate(wire.V10, "Task", []byte(`{`))
 	require.ErrorContains(t, err, "not JSON")
 }
 
@@ -52,9 +52,9 @@ func TestValidateV10SchemaCatches(t *testing.T) {
 		"state must be an enum name":    `{"id":"t","status":{"state":"TASK_STATE_DONE"}}`,
 	}
 	for name, doc := range bad {
-		require.Error(t, Validate(a2a.V10, "Task", []byte(doc)), name)
+		require.Error(t, Validate(wire.V10, "Task", []byte(doc)), name)
 	}
-	require.NoError(t, Validate(a2a.V10, "Task", []byte(`{"id":"t","status":{"state":"TASK_STATE_WORKING"}}`)))
+	require.NoError(t, Validate(wire.V10, "Task", []byte(`{"id":"t","status":{"state":"TASK_STATE_WORKING"}}`)))
 }
 
 func TestValidateConcurrent(t *testing.T) {
@@ -65,7 +65,7 @@ func TestValidateConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			d := a2a.Dialects[i%len(a2a.Dialects)]
+			d := wire.Dialects[i%len(wire.Dialects)]
 			errs <- Validate(d, "TaskStatus", []byte(`{"state":"completed"}`))
 		}(i)
 	}
@@ -201,7 +201,7 @@ func TestCheckV10Rules(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			require.NoError(t, Validate(a2a.V10, tc.def, []byte(tc.valid)), "schema rejects the valid case")
+			require.NoError(t, Validate(wire.V10, tc.def, []byte(tc.valid)), "schema rejects the valid case")
 			require.NoError(t, CheckV10Rules(tc.def, []byte(tc.valid)))
 			err := CheckV10Rules(tc.def, []byte(tc.invalid))
 			require.Error(t, err)
@@ -241,13 +241,13 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 func TestRequire(t *testing.T) {
 	t.Parallel()
 	f := &fakeTB{TB: t}
-	Require(f, a2a.V10, "Task", []byte(`{"id":"t","status":`+okStatus+`}`))
+	Require(f, wire.V10, "Task", []byte(`{"id":"t","status":`+okStatus+`}`))
 	require.Empty(t, f.msg)
 	// Passes the schema, fails the rules: Require must apply both for v1.0.
-	Require(f, a2a.V10, "Task", []byte(`{"status":`+okStatus+`}`))
+	Require(f, wire.V10, "Task", []byte(`{"status":`+okStatus+`}`))
 	require.Contains(t, f.msg, "Task.id is REQUIRED")
 	require.Contains(t, f.msg, `"status"`, "the document is shown")
 	f.msg = ""
-	Require(f, a2a.V03, "Task", []byte(`{"id":"t"}`))
+	Require(f, wire.V03, "Task", []byte(`{"id":"t"}`))
 	require.Contains(t, f.msg, "v0.3 Task")
 }

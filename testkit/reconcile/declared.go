@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // HistoryPolicy says what a client assumes about state-transition history
@@ -40,7 +40,7 @@ type Policy struct {
 // lifecycle, the input of phase 1.
 type Declared struct {
 	Name    string
-	Dialect a2a.Dialect
+	Dialect wire.Dialect
 	// Streaming and PushNotifications are the card's capabilities.
 	Streaming         bool
 	PushNotifications bool
@@ -118,7 +118,7 @@ func Declare(card *cards.Card, policy Policy) Declared {
 	d.Streaming = card.Capabilities.Streaming
 	d.PushNotifications = card.Capabilities.PushNotifications
 	switch card.Dialect {
-	case a2a.V03, a2a.V02, a2a.V01:
+	case wire.V03, wire.V02, wire.V01:
 		d.StateTransitionHistory = card.Capabilities.StateTransitionHistory
 	default:
 		// A v1.0 card cannot carry the field; a hybrid card that does is

@@ -8,8 +8,8 @@ import (
 	"iter"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // SendOptions are the options of a unary send.
@@ -26,14 +26,14 @@ type SendOptions struct {
 // dialect implements it.
 type Agent interface {
 	// Send is a unary send; it returns the task as answered.
-	Send(ctx context.Context, msg *a2a.Message, opts SendOptions) (*a2a.Task, error)
+	Send(ctx context.Context, msg *wire.Message, opts SendOptions) (*wire.Task, error)
 	// Stream sends and returns the event stream; it may return
 	// ErrNotSupported. The sequence must end when ctx is canceled.
-	Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Event, error], error)
+	Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.Event, error], error)
 	// GetTask returns the current task.
-	GetTask(ctx context.Context, id string) (*a2a.Task, error)
+	GetTask(ctx context.Context, id string) (*wire.Task, error)
 	// CancelTask cancels the task and returns it.
-	CancelTask(ctx context.Context, id string) (*a2a.Task, error)
+	CancelTask(ctx context.Context, id string) (*wire.Task, error)
 }
 
 // Errors of the driver. A contract violation is always a *DivergenceError.
@@ -96,7 +96,7 @@ type Result struct {
 	Key       string
 	TaskID    string
 	ContextID string
-	State     a2a.TaskState
+	State     wire.TaskState
 	Outcome   Outcome
 	// Downgrades are the expectation downgrades applied, in order.
 	Downgrades []Verdict
@@ -108,7 +108,7 @@ type Result struct {
 }
 
 type item struct {
-	ev  a2a.Event
+	ev  wire.Event
 	err error
 }
 
@@ -117,12 +117,12 @@ type run struct {
 	clock    timeline.Clock
 	ledger   *Ledger
 	exp      Expectation
-	followUp func(*a2a.Message) *a2a.Message
-	inputs   []*a2a.Message
+	followUp func(*wire.Message) *wire.Message
+	inputs   []*wire.Message
 	res      Result
 
 	key, id, ctxID string
-	prompt         *a2a.Message
+	prompt         *wire.Message
 
 	events      <-chan item
 	stopStream  context.CancelFunc
@@ -138,7 +138,7 @@ type run struct {
 // message, or nil when the driver gathers inputs for a one-shot re-issue; it
 // may be nil. The error is a *DivergenceError when the agent broke its
 // contract.
-func (d *Driver) Run(ctx context.Context, skillID string, input *a2a.Message, followUp func(prompt *a2a.Message) *a2a.Message) (*Result, error) {
+func (d *Driver) Run(ctx context.Context, skillID string, input *wire.Message, followUp func(prompt *wire.Message) *wire.Message) (*Result, error) {
 	if d.Agent == nil || input == nil {
 		return nil, errors.New("reconcile: Run needs an Agent and an input message")
 	}
@@ -163,7 +163,7 @@ func (d *Driver) Run(ctx context.Context, skillID string, input *a2a.Message, fo
 		}
 	}
 	defer r.closeStream()
-	r.inputs = []*a2a.Message{input}
+	r.inputs = []*wire.Message{input}
 	err := r.attempt(ctx, r.fresh(input))
 	if errors.Is(err, errReissue) {
 		r.res.Reissued = true
@@ -187,13 +187,13 @@ func (r *run) fill() {
 	}
 }
 
-func mediaType(p a2a.Part) string {
+func mediaType(p wire.Part) string {
 	switch {
 	case p.MediaType != "":
 		return p.MediaType
-	case p.Kind == a2a.PartData:
+	case p.Kind == wire.PartData:
 		return "application/json"
-	case p.Kind == a2a.PartFile:
+	case p.Kind == wire.PartFile:
 		return "application/octet-stream"
 	}
 	return "text/plain"
@@ -202,24 +202,24 @@ func mediaType(p a2a.Part) string {
 func newMessageID() string { return "reconcile-" + rand.Text() }
 
 // fresh copies m as a new user message.
-func (r *run) fresh(m *a2a.Message) *a2a.Message {
+func (r *run) fresh(m *wire.Message) *wire.Message {
 	c := *m
 	c.MessageID = newMessageID()
 	if c.Role == "" {
-		c.Role = a2a.RoleUser
+		c.Role = wire.RoleUser
 	}
 	return &c
 }
 
 // oneShot merges every input into one message without task or context, so
 // the agent can finish without asking.
-func (r *run) oneShot() *a2a.Message {
+func (r *run) oneShot() *wire.Message {
 	if len(r.inputs) == 1 && r.followUp != nil {
 		if extra := r.followUp(nil); extra != nil {
 			r.inputs = append(r.inputs, extra)
 		}
 	}
-	m := &a2a.Message{MessageID: newMessageID(), Role: a2a.RoleUser}
+	m := &wire.Message{MessageID: newMessageID(), Role: wire.RoleUser}
 	for _, in := range r.inputs {
 		m.Parts = append(m.Parts, in.Parts...)
 	}
@@ -227,7 +227,7 @@ func (r *run) oneShot() *a2a.Message {
 }
 
 // attempt drives one task, continuations included.
-func (r *run) attempt(ctx context.Context, msg *a2a.Message) error {
+func (r *run) attempt(ctx context.Context, msg *wire.Message) error {
 	first, err := r.send(ctx, msg)
 	if err != nil {
 		return err
@@ -253,13 +253,13 @@ func (r *run) attempt(ctx context.Context, msg *a2a.Message) error {
 			}
 			return nil
 		}
-		if last == a2a.StateAuthRequired {
+		if last == wire.StateAuthRequired {
 			return r.abort(ctx, ErrAuthRequired)
 		}
 		if turns >= r.maxTurns() {
 			return r.abort(ctx, ErrTooManyTurns)
 		}
-		var reply *a2a.Message
+		var reply *wire.Message
 		if r.followUp != nil {
 			reply = r.followUp(r.prompt)
 		}
@@ -314,7 +314,7 @@ func (r *run) pollInterval() time.Duration {
 }
 
 // send sends msg by stream or unary send and returns the first observation.
-func (r *run) send(ctx context.Context, msg *a2a.Message) (Observation, error) {
+func (r *run) send(ctx context.Context, msg *wire.Message) (Observation, error) {
 	if r.d.Card.Streaming && !r.d.Poll && !r.d.Card.PushOnly {
 		return r.openStream(ctx, msg)
 	}
@@ -332,7 +332,7 @@ func (r *run) send(ctx context.Context, msg *a2a.Message) (Observation, error) {
 }
 
 // note keeps what a snapshot says about the conversation.
-func (r *run) note(t *a2a.Task) {
+func (r *run) note(t *wire.Task) {
 	if t.ContextID != "" {
 		r.ctxID = t.ContextID
 	}
@@ -341,7 +341,7 @@ func (r *run) note(t *a2a.Task) {
 	}
 }
 
-func (r *run) openStream(ctx context.Context, msg *a2a.Message) (Observation, error) {
+func (r *run) openStream(ctx context.Context, msg *wire.Message) (Observation, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	seq, err := r.d.Agent.Stream(sctx, msg)
 	if err != nil {

@@ -13,20 +13,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // ftask is a scripted task of the fake agent.
 type ftask struct {
 	id, ctx string
-	state   a2a.TaskState
+	state   wire.TaskState
 	// polls are the states successive GetTask calls move the task to; the
 	// last one holds.
-	polls []a2a.TaskState
+	polls []wire.TaskState
 	// events are the states a stream moves the task through after its
 	// first snapshot; hang keeps the stream open afterwards.
-	events []a2a.TaskState
+	events []wire.TaskState
 	hang   bool
 	prompt string
 }
@@ -37,48 +37,48 @@ type fakeAgent struct {
 	mu        sync.Mutex
 	n         int
 	tasks     map[string]*ftask
-	sends     []*a2a.Message
+	sends     []*wire.Message
 	gets      []string
 	cancels   []string
 	streaming bool
 	busy      atomic.Int32
-	create    func(f *fakeAgent, msg *a2a.Message) *ftask
-	cont      func(f *fakeAgent, msg *a2a.Message, t *ftask) *ftask
+	create    func(f *fakeAgent, msg *wire.Message) *ftask
+	cont      func(f *fakeAgent, msg *wire.Message, t *ftask) *ftask
 }
 
-func newFake(streaming bool, create func(*fakeAgent, *a2a.Message) *ftask, cont func(*fakeAgent, *a2a.Message, *ftask) *ftask) *fakeAgent {
+func newFake(streaming bool, create func(*fakeAgent, *wire.Message) *ftask, cont func(*fakeAgent, *wire.Message, *ftask) *ftask) *fakeAgent {
 	return &fakeAgent{tasks: map[string]*ftask{}, streaming: streaming, create: create, cont: cont}
 }
 
 // newTask registers a task with a fresh id; callers hold f.mu.
-func (f *fakeAgent) newTask(state a2a.TaskState) *ftask {
+func (f *fakeAgent) newTask(state wire.TaskState) *ftask {
 	f.n++
 	t := &ftask{id: fmt.Sprintf("t%d", f.n), ctx: fmt.Sprintf("c%d", f.n), state: state}
 	f.tasks[t.id] = t
 	return t
 }
 
-func (f *fakeAgent) snapshot(t *ftask) *a2a.Task {
-	s := a2a.TaskStatus{State: t.state}
-	if t.state == a2a.StateInputRequired && t.prompt != "" {
-		s.Message = &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart(t.prompt)}}
+func (f *fakeAgent) snapshot(t *ftask) *wire.Task {
+	s := wire.TaskStatus{State: t.state}
+	if t.state == wire.StateInputRequired && t.prompt != "" {
+		s.Message = &wire.Message{Role: wire.RoleAgent, Parts: []wire.Part{wire.TextPart(t.prompt)}}
 	}
-	return &a2a.Task{ID: t.id, ContextID: t.ctx, Status: s}
+	return &wire.Task{ID: t.id, ContextID: t.ctx, Status: s}
 }
 
-func (f *fakeAgent) dispatch(msg *a2a.Message) (*ftask, error) {
+func (f *fakeAgent) dispatch(msg *wire.Message) (*ftask, error) {
 	f.sends = append(f.sends, msg)
 	if msg.TaskID == "" {
 		return f.create(f, msg), nil
 	}
 	t, ok := f.tasks[msg.TaskID]
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(msg.TaskID)
+		return nil, wire.ErrTaskNotFound(msg.TaskID)
 	}
 	return f.cont(f, msg, t), nil
 }
 
-func (f *fakeAgent) Send(_ context.Context, msg *a2a.Message, _ SendOptions) (*a2a.Task, error) {
+func (f *fakeAgent) Send(_ context.Context, msg *wire.Message, _ SendOptions) (*wire.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t, err := f.dispatch(msg)
@@ -88,7 +88,7 @@ func (f *fakeAgent) Send(_ context.Context, msg *a2a.Message, _ SendOptions) (*a
 	return f.snapshot(t), nil
 }
 
-func (f *fakeAgent) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a.Event, error], error) {
+func (f *fakeAgent) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.Event, error], error) {
 	if !f.streaming {
 		return nil, ErrNotSupported
 	}
@@ -99,15 +99,15 @@ func (f *fakeAgent) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a
 		return nil, err
 	}
 	f.busy.Add(1)
-	return func(yield func(a2a.Event, error) bool) {
+	return func(yield func(wire.Event, error) bool) {
 		idle := sync.OnceFunc(func() { f.busy.Add(-1) })
 		defer idle()
 		f.mu.Lock()
 		first := f.snapshot(t)
-		events := append([]a2a.TaskState(nil), t.events...)
+		events := append([]wire.TaskState(nil), t.events...)
 		t.events = nil
 		f.mu.Unlock()
-		if !yield(a2a.Event{Task: first}, nil) {
+		if !yield(wire.Event{Task: first}, nil) {
 			return
 		}
 		for _, s := range events {
@@ -115,7 +115,7 @@ func (f *fakeAgent) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a
 			t.state = s
 			snap := f.snapshot(t)
 			f.mu.Unlock()
-			if !yield(a2a.Event{Status: &a2a.StatusUpdate{TaskID: t.id, ContextID: t.ctx, Status: snap.Status}}, nil) {
+			if !yield(wire.Event{Status: &wire.StatusUpdate{TaskID: t.id, ContextID: t.ctx, Status: snap.Status}}, nil) {
 				return
 			}
 		}
@@ -126,13 +126,13 @@ func (f *fakeAgent) Stream(ctx context.Context, msg *a2a.Message) (iter.Seq2[a2a
 	}, nil
 }
 
-func (f *fakeAgent) GetTask(_ context.Context, id string) (*a2a.Task, error) {
+func (f *fakeAgent) GetTask(_ context.Context, id string) (*wire.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gets = append(f.gets, id)
 	t, ok := f.tasks[id]
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(id)
+		return nil, wire.ErrTaskNotFound(id)
 	}
 	if len(t.polls) > 0 {
 		t.state = t.polls[0]
@@ -143,18 +143,18 @@ func (f *fakeAgent) GetTask(_ context.Context, id string) (*a2a.Task, error) {
 	return f.snapshot(t), nil
 }
 
-func (f *fakeAgent) CancelTask(_ context.Context, id string) (*a2a.Task, error) {
+func (f *fakeAgent) CancelTask(_ context.Context, id string) (*wire.Task, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cancels = append(f.cancels, id)
 	t, ok := f.tasks[id]
 	if !ok {
-		return nil, a2a.ErrTaskNotFound(id)
+		return nil, wire.ErrTaskNotFound(id)
 	}
 	if t.state.Terminal() {
-		return nil, a2a.Errorf(a2a.CodeTaskNotCancelable, "task %s is %s", id, t.state)
+		return nil, wire.Errorf(wire.CodeTaskNotCancelable, "task %s is %s", id, t.state)
 	}
-	t.state, t.polls, t.events = a2a.StateCanceled, nil, nil
+	t.state, t.polls, t.events = wire.StateCanceled, nil, nil
 	return f.snapshot(t), nil
 }
 
@@ -167,7 +167,7 @@ func (f *fakeAgent) counts() (sends, gets int, cancels []string) {
 // drive runs the driver and moves the fake clock to the next deadline
 // whenever the driver is waiting on it and no scripted stream is still
 // delivering, so bounded waits pass without real sleeping.
-func drive(t *testing.T, d *Driver, f *fakeAgent, skill string, input *a2a.Message, followUp func(*a2a.Message) *a2a.Message) (*Result, error) {
+func drive(t *testing.T, d *Driver, f *fakeAgent, skill string, input *wire.Message, followUp func(*wire.Message) *wire.Message) (*Result, error) {
 	t.Helper()
 	clock := d.Clock.(*timeline.FakeClock)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -202,26 +202,26 @@ func newDriver(f *fakeAgent, d Declared) *Driver {
 		Ledger: NewLedger(LedgerConfig{Clock: clock, Declared: d}), Poll: !f.streaming}
 }
 
-func userText(s string) *a2a.Message {
-	return &a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(s)}}
+func userText(s string) *wire.Message {
+	return &wire.Message{Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(s)}}
 }
 
-func answer(s string) func(*a2a.Message) *a2a.Message {
-	return func(*a2a.Message) *a2a.Message { return userText(s) }
+func answer(s string) func(*wire.Message) *wire.Message {
+	return func(*wire.Message) *wire.Message { return userText(s) }
 }
 
 // honest parks a task of a needs-input skill in input-required and
 // finishes it when continued.
 func honest(polling bool) *fakeAgent {
-	return newFake(!polling, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
+	return newFake(!polling, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
 		t.prompt = "Which dates?"
-		t.polls = []a2a.TaskState{a2a.StateWorking, a2a.StateInputRequired}
+		t.polls = []wire.TaskState{wire.StateWorking, wire.StateInputRequired}
 		t.events = t.polls
 		return t
-	}, func(_ *fakeAgent, _ *a2a.Message, t *ftask) *ftask {
-		t.state = a2a.StateWorking
-		t.polls = []a2a.TaskState{a2a.StateCompleted}
+	}, func(_ *fakeAgent, _ *wire.Message, t *ftask) *ftask {
+		t.state = wire.StateWorking
+		t.polls = []wire.TaskState{wire.StateCompleted}
 		t.events = t.polls
 		return t
 	})
@@ -236,7 +236,7 @@ func TestDriverHonestInputRequired(t *testing.T) {
 			d := newDriver(f, historyDeclared())
 			d.Poll = polling
 			var prompt string
-			res, err := drive(t, d, f, "ask", userText("plan a trip"), func(p *a2a.Message) *a2a.Message {
+			res, err := drive(t, d, f, "ask", userText("plan a trip"), func(p *wire.Message) *wire.Message {
 				prompt = p.Text()
 				return userText("next week")
 			})
@@ -246,7 +246,7 @@ func TestDriverHonestInputRequired(t *testing.T) {
 			assert.Empty(t, res.Downgrades)
 			assert.Equal(t, "Which dates?", prompt)
 			task, _ := res.Ledger.Task("t1")
-			assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted}, task.States)
+			assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted}, task.States)
 			f.mu.Lock()
 			require.Len(t, f.sends, 2)
 			assert.Equal(t, "t1", f.sends[1].TaskID, "continuation keeps the task id")
@@ -264,14 +264,14 @@ func TestDriverHonestInputRequired(t *testing.T) {
 // answers the continuation with a fresh task and leaves the first working.
 func TestDriverNewTaskIDOnContinuation(t *testing.T) {
 	t.Parallel()
-	f := newFake(false, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
-		t.polls = []a2a.TaskState{a2a.StateWorking, a2a.StateInputRequired}
+	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
+		t.polls = []wire.TaskState{wire.StateWorking, wire.StateInputRequired}
 		return t
-	}, func(f *fakeAgent, _ *a2a.Message, orig *ftask) *ftask {
-		orig.state, orig.polls = a2a.StateWorking, nil // abandoned, never collected
-		n := f.newTask(a2a.StateSubmitted)
-		n.polls = []a2a.TaskState{a2a.StateWorking}
+	}, func(f *fakeAgent, _ *wire.Message, orig *ftask) *ftask {
+		orig.state, orig.polls = wire.StateWorking, nil // abandoned, never collected
+		n := f.newTask(wire.StateSubmitted)
+		n.polls = []wire.TaskState{wire.StateWorking}
 		return n
 	})
 	d := newDriver(f, historyDeclared())
@@ -287,7 +287,7 @@ func TestDriverNewTaskIDOnContinuation(t *testing.T) {
 	assert.Equal(t, OutcomeDiverged, res.Outcome)
 	orig, _ := res.Ledger.Task("t1")
 	assert.Equal(t, OutcomeDiverged, orig.Outcome)
-	assert.Equal(t, a2a.StateCanceled, orig.Last())
+	assert.Equal(t, wire.StateCanceled, orig.Last())
 	assert.Empty(t, res.Ledger.Unreconciled(), "no task left pending")
 }
 
@@ -295,15 +295,15 @@ func TestDriverGatewayCorrelationIsNoDivergence(t *testing.T) {
 	t.Parallel()
 	// Behind an id-rewriting gateway every answer has a new id but the same
 	// correlation id: task ids are no key, the correlation is.
-	f := newFake(false, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateWorking)
-		t.polls = []a2a.TaskState{a2a.StateInputRequired}
+	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateWorking)
+		t.polls = []wire.TaskState{wire.StateInputRequired}
 		return t
-	}, func(f *fakeAgent, _ *a2a.Message, orig *ftask) *ftask {
-		n := f.newTask(a2a.StateWorking)
+	}, func(f *fakeAgent, _ *wire.Message, orig *ftask) *ftask {
+		n := f.newTask(wire.StateWorking)
 		n.ctx = orig.ctx
-		n.polls = []a2a.TaskState{a2a.StateCompleted}
-		orig.state = a2a.StateCompleted
+		n.polls = []wire.TaskState{wire.StateCompleted}
+		orig.state = wire.StateCompleted
 		return n
 	})
 	d := newDriver(f, historyDeclared())
@@ -320,9 +320,9 @@ func TestDriverGatewayCorrelationIsNoDivergence(t *testing.T) {
 
 func TestDriverNeverTerminalIsStuckWorking(t *testing.T) {
 	t.Parallel()
-	f := newFake(false, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
-		t.polls = []a2a.TaskState{a2a.StateWorking}
+	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
+		t.polls = []wire.TaskState{wire.StateWorking}
 		return t
 	}, nil)
 	d := newDriver(f, historyDeclared())
@@ -340,9 +340,9 @@ func TestDriverNeverTerminalIsStuckWorking(t *testing.T) {
 
 func TestDriverSkipWorkingDowngrades(t *testing.T) {
 	t.Parallel()
-	f := newFake(false, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
-		t.polls = []a2a.TaskState{a2a.StateCompleted}
+	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
+		t.polls = []wire.TaskState{wire.StateCompleted}
 		return t
 	}, nil)
 	d := newDriver(f, historyDeclared())
@@ -357,18 +357,18 @@ func TestDriverSkipWorkingDowngrades(t *testing.T) {
 
 func TestDriverFailedInsteadOfParkingReissuesOneShot(t *testing.T) {
 	t.Parallel()
-	f := newFake(false, func(f *fakeAgent, msg *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateWorking)
+	f := newFake(false, func(f *fakeAgent, msg *wire.Message) *ftask {
+		t := f.newTask(wire.StateWorking)
 		if len(msg.Parts) < 2 {
-			t.polls = []a2a.TaskState{a2a.StateFailed}
+			t.polls = []wire.TaskState{wire.StateFailed}
 		} else {
-			t.polls = []a2a.TaskState{a2a.StateCompleted}
+			t.polls = []wire.TaskState{wire.StateCompleted}
 		}
 		return t
 	}, nil)
 	d := newDriver(f, historyDeclared())
-	var asked []*a2a.Message
-	res, err := drive(t, d, f, "ask", userText("plan"), func(p *a2a.Message) *a2a.Message {
+	var asked []*wire.Message
+	res, err := drive(t, d, f, "ask", userText("plan"), func(p *wire.Message) *wire.Message {
 		asked = append(asked, p)
 		return userText("dates")
 	})
@@ -388,8 +388,8 @@ func TestDriverFailedInsteadOfParkingReissuesOneShot(t *testing.T) {
 
 func TestDriverStuckSubmittedAfterOneProbe(t *testing.T) {
 	t.Parallel()
-	f := newFake(true, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
+	f := newFake(true, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
 		t.hang = true
 		return t
 	}, nil)
@@ -410,9 +410,9 @@ func TestDriverStuckSubmittedAfterOneProbe(t *testing.T) {
 
 func TestDriverStreamEndedWithoutTerminal(t *testing.T) {
 	t.Parallel()
-	f := newFake(true, func(f *fakeAgent, _ *a2a.Message) *ftask {
-		t := f.newTask(a2a.StateSubmitted)
-		t.events = []a2a.TaskState{a2a.StateWorking}
+	f := newFake(true, func(f *fakeAgent, _ *wire.Message) *ftask {
+		t := f.newTask(wire.StateSubmitted)
+		t.events = []wire.TaskState{wire.StateWorking}
 		return t
 	}, nil)
 	d := newDriver(f, historyDeclared())
@@ -438,7 +438,7 @@ func TestDriverRouting(t *testing.T) {
 	d := newDriver(f, historyDeclared())
 	_, err := d.Run(context.Background(), "nope", userText("x"), nil)
 	assert.ErrorIs(t, err, ErrUnknownSkill)
-	img := &a2a.Message{Parts: []a2a.Part{{Kind: a2a.PartFile, MediaType: "image/png"}}}
+	img := &wire.Message{Parts: []wire.Part{{Kind: wire.PartFile, MediaType: "image/png"}}}
 	_, err = d.Run(context.Background(), "ask", img, nil)
 	assert.ErrorIs(t, err, ErrInputModeNotDeclared)
 	_, err = d.Run(context.Background(), "ask", nil, nil)
@@ -462,7 +462,7 @@ func TestDriverNoInputCancels(t *testing.T) {
 
 func TestDriverContextCanceled(t *testing.T) {
 	t.Parallel()
-	f := newFake(false, func(f *fakeAgent, _ *a2a.Message) *ftask { return f.newTask(a2a.StateWorking) }, nil)
+	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask { return f.newTask(wire.StateWorking) }, nil)
 	d := newDriver(f, historyDeclared())
 	d.Poll = true
 	ctx, cancel := context.WithCancel(context.Background())

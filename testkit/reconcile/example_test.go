@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // A ledger fed from several channels keeps the distinct states and gives a
@@ -17,11 +17,11 @@ func ExampleLedger() {
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{Clock: clock})
 
 	seen := []reconcile.Observation{
-		{TaskID: "t1", State: a2a.StateSubmitted, Source: reconcile.SourceSendResponse},
-		{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourceStream},
-		{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourcePoll},
-		{TaskID: "t1", State: a2a.StateCompleted, Source: reconcile.SourcePush},
-		{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourcePoll},
+		{TaskID: "t1", State: wire.StateSubmitted, Source: reconcile.SourceSendResponse},
+		{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourceStream},
+		{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourcePoll},
+		{TaskID: "t1", State: wire.StateCompleted, Source: reconcile.SourcePush},
+		{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourcePoll},
 	}
 	for _, o := range seen {
 		clock.Advance(time.Second)
@@ -43,11 +43,11 @@ func ExampleLedger() {
 // The field incident: the card promised a transition history, working was
 // observed, and the continuation came back with a fresh task id.
 func ExampleDivergenceError() {
-	declared := reconcile.Declared{Dialect: a2a.V03, StateTransitionHistory: true,
+	declared := reconcile.Declared{Dialect: wire.V03, StateTransitionHistory: true,
 		Skills: []reconcile.DeclaredSkill{{ID: "plan", NeedsInput: true}}}
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{Declared: declared})
-	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateSubmitted, Source: reconcile.SourceSendResponse})
-	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourceStream})
+	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateSubmitted, Source: reconcile.SourceSendResponse})
+	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourceStream})
 
 	exp := reconcile.Expect(declared, "plan")
 	task, _ := ledger.Task("t1")
@@ -68,19 +68,19 @@ func ExampleDivergenceError() {
 // Phase 1 narrows the lifecycle from the card; phase 2 downgrades it when
 // the agent finishes without ever asking for input.
 func ExampleExpectation_Check() {
-	declared := reconcile.Declared{Dialect: a2a.V03, StateTransitionHistory: true,
+	declared := reconcile.Declared{Dialect: wire.V03, StateTransitionHistory: true,
 		Skills: []reconcile.DeclaredSkill{{ID: "plan", NeedsInput: true}}}
 	exp := reconcile.Expect(declared, "plan")
 	fmt.Println("expected:", exp.Expected())
 
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{Declared: declared})
-	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateSubmitted, Source: reconcile.SourceSendResponse})
+	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateSubmitted, Source: reconcile.SourceSendResponse})
 	task, _ := ledger.Task("t1")
 	v, _ := exp.Check(task)
 	fmt.Println("after the ack:", v)
 
-	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateWorking, Source: reconcile.SourcePoll})
-	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: a2a.StateCompleted, Source: reconcile.SourcePoll})
+	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateWorking, Source: reconcile.SourcePoll})
+	_ = ledger.Observe(reconcile.Observation{TaskID: "t1", State: wire.StateCompleted, Source: reconcile.SourcePoll})
 	task, _ = ledger.Task("t1")
 	v, _ = exp.Check(task)
 	fmt.Println("after completion:", v, "- still expecting input:", exp.ExpectInputRequired)

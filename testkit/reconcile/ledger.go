@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Source is the channel an observation came from.
@@ -34,7 +34,7 @@ type Observation struct {
 	// CorrelationID is a gateway's correlation id (from metadata or a
 	// header), used as the key by a ledger configured with ByCorrelationID.
 	CorrelationID string
-	State         a2a.TaskState
+	State         wire.TaskState
 	Source        Source
 	// At is when it was seen; zero means "now" on the ledger's clock.
 	At time.Time
@@ -44,7 +44,7 @@ type Observation struct {
 
 // ObservationFromTask returns the observation of a task snapshot; the
 // correlation id is read from the task's CorrelationMetadataKey metadata.
-func ObservationFromTask(src Source, t *a2a.Task) Observation {
+func ObservationFromTask(src Source, t *wire.Task) Observation {
 	o := Observation{TaskID: t.ID, ContextID: t.ContextID, State: t.Status.State, Source: src}
 	if c, ok := t.Metadata[CorrelationMetadataKey].(string); ok {
 		o.CorrelationID = c
@@ -54,7 +54,7 @@ func ObservationFromTask(src Source, t *a2a.Task) Observation {
 
 // ObservationFromEvent returns the observation an event carries, and false
 // for events that carry no state (messages and artifact updates).
-func ObservationFromEvent(src Source, ev a2a.Event) (Observation, bool) {
+func ObservationFromEvent(src Source, ev wire.Event) (Observation, bool) {
 	switch {
 	case ev.Task != nil:
 		return ObservationFromTask(src, ev.Task), true
@@ -86,15 +86,15 @@ const (
 // Terminal reports whether nothing more is expected of the task.
 func (o Outcome) Terminal() bool { return o != OutcomePending && o != "" }
 
-func outcomeOf(s a2a.TaskState) Outcome {
+func outcomeOf(s wire.TaskState) Outcome {
 	switch s {
-	case a2a.StateCompleted:
+	case wire.StateCompleted:
 		return OutcomeCompleted
-	case a2a.StateFailed:
+	case wire.StateFailed:
 		return OutcomeFailed
-	case a2a.StateCanceled:
+	case wire.StateCanceled:
 		return OutcomeCanceled
-	case a2a.StateRejected:
+	case wire.StateRejected:
 		return OutcomeRejected
 	}
 	return OutcomePending
@@ -102,7 +102,7 @@ func outcomeOf(s a2a.TaskState) Outcome {
 
 // Transition is a change of state with where and when it was seen.
 type Transition struct {
-	State  a2a.TaskState
+	State  wire.TaskState
 	Source Source
 	At     time.Time
 }
@@ -117,7 +117,7 @@ type ObservedTask struct {
 	TaskIDs   []string
 	ContextID string
 	// States is the sequence of distinct consecutive states.
-	States []a2a.TaskState
+	States []wire.TaskState
 	// Transitions is States with source and time.
 	Transitions []Transition
 	// Raw is every observation, repeated states included.
@@ -138,15 +138,15 @@ func (t *ObservedTask) TaskID() string {
 }
 
 // Last returns the latest observed state.
-func (t *ObservedTask) Last() a2a.TaskState {
+func (t *ObservedTask) Last() wire.TaskState {
 	if len(t.States) == 0 {
-		return a2a.StateUnspecified
+		return wire.StateUnspecified
 	}
 	return t.States[len(t.States)-1]
 }
 
 // Saw reports whether s was ever observed.
-func (t *ObservedTask) Saw(s a2a.TaskState) bool { return slices.Contains(t.States, s) }
+func (t *ObservedTask) Saw(s wire.TaskState) bool { return slices.Contains(t.States, s) }
 
 // HasID reports whether id is one of the task ids seen under the key.
 func (t *ObservedTask) HasID(id string) bool { return slices.Contains(t.TaskIDs, id) }
@@ -155,7 +155,7 @@ func (t *ObservedTask) HasID(id string) bool { return slices.Contains(t.TaskIDs,
 // observed: before that the card is only a hint.
 func (t *ObservedTask) BeyondSubmitted() bool {
 	for _, s := range t.States {
-		if s != a2a.StateSubmitted {
+		if s != wire.StateSubmitted {
 			return true
 		}
 	}
@@ -263,7 +263,7 @@ func (l *Ledger) keyOf(o Observation) string {
 // and the channel is not lossy) input-required with no working before it.
 // It returns another error, recording nothing, when o is unusable.
 func (l *Ledger) Observe(o Observation) error {
-	if o.State != a2a.StateUnspecified && !o.State.Valid() {
+	if o.State != wire.StateUnspecified && !o.State.Valid() {
 		return fmt.Errorf("reconcile: observation of task %q has unknown state %q", o.TaskID, o.State)
 	}
 	l.mu.Lock()
@@ -295,7 +295,7 @@ func (l *Ledger) Observe(o Observation) error {
 	if o.ContextID != "" && t.ContextID == "" {
 		t.ContextID = o.ContextID
 	}
-	if o.State != a2a.StateUnspecified && t.Last() != o.State {
+	if o.State != wire.StateUnspecified && t.Last() != o.State {
 		t.States = append(t.States, o.State)
 		t.Transitions = append(t.Transitions, Transition{State: o.State, Source: o.Source, At: o.At})
 		if t.Outcome == OutcomePending {
@@ -322,7 +322,7 @@ func (l *Ledger) violation(t *ObservedTask, o Observation) *DivergenceError {
 			Detail:   "a task never changes context"}
 	}
 	last := t.Last()
-	if o.State == a2a.StateUnspecified || o.State == last {
+	if o.State == wire.StateUnspecified || o.State == last {
 		return nil
 	}
 	if last.Terminal() {
@@ -332,7 +332,7 @@ func (l *Ledger) violation(t *ObservedTask, o Observation) *DivergenceError {
 			Detail:   "a terminal task is immutable"}
 	}
 	lossy := l.cfg.Declared.PushOnly || o.Source == SourcePush
-	if o.State == a2a.StateInputRequired && l.cfg.Declared.StateTransitionHistory && !lossy && !t.Saw(a2a.StateWorking) {
+	if o.State == wire.StateInputRequired && l.cfg.Declared.StateTransitionHistory && !lossy && !t.Saw(wire.StateWorking) {
 		return &DivergenceError{TaskID: id, Kind: KindInputRequiredWithoutWorking,
 			Declared: l.cfg.Declared.HistoryDeclaration() + ", lifecycle submitted->working->input-required",
 			Observed: fmt.Sprintf("input-required from %s after %v", o.Source, t.States),

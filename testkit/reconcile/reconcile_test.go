@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 var t0 = time.Date(2026, 11, 12, 9, 0, 0, 0, time.UTC)
@@ -19,14 +19,14 @@ var t0 = time.Date(2026, 11, 12, 9, 0, 0, 0, time.UTC)
 func at(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 
 func historyDeclared() Declared {
-	return Declared{Name: "worker", Dialect: a2a.V03, Streaming: true, StateTransitionHistory: true,
+	return Declared{Name: "worker", Dialect: wire.V03, Streaming: true, StateTransitionHistory: true,
 		Skills: []DeclaredSkill{
 			{ID: "ask", NeedsInput: true, InputModes: []string{"text/plain"}, EstimatedDuration: 5 * time.Second},
 			{ID: "plain", InputModes: []string{"text/plain"}},
 		}}
 }
 
-func obs(id string, s a2a.TaskState, src Source, sec int) Observation {
+func obs(id string, s wire.TaskState, src Source, sec int) Observation {
 	return Observation{TaskID: id, ContextID: "c1", State: s, Source: src, At: at(sec)}
 }
 
@@ -34,31 +34,31 @@ func TestLedgerRecordsChangesAndRaw(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
 	for _, o := range []Observation{
-		obs("t1", a2a.StateSubmitted, SourceSendResponse, 0),
-		obs("t1", a2a.StateWorking, SourceStream, 1),
-		obs("t1", a2a.StateWorking, SourcePoll, 2),
-		obs("t1", a2a.StateCompleted, SourcePush, 3),
-		obs("t1", a2a.StateCompleted, SourcePoll, 4),
+		obs("t1", wire.StateSubmitted, SourceSendResponse, 0),
+		obs("t1", wire.StateWorking, SourceStream, 1),
+		obs("t1", wire.StateWorking, SourcePoll, 2),
+		obs("t1", wire.StateCompleted, SourcePush, 3),
+		obs("t1", wire.StateCompleted, SourcePoll, 4),
 	} {
 		require.NoError(t, l.Observe(o))
 	}
 	task, ok := l.Task("t1")
 	require.True(t, ok)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, task.States)
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, task.States)
 	assert.Len(t, task.Raw, 5)
 	assert.Equal(t, []Transition{
-		{a2a.StateSubmitted, SourceSendResponse, at(0)},
-		{a2a.StateWorking, SourceStream, at(1)},
-		{a2a.StateCompleted, SourcePush, at(3)},
+		{wire.StateSubmitted, SourceSendResponse, at(0)},
+		{wire.StateWorking, SourceStream, at(1)},
+		{wire.StateCompleted, SourcePush, at(3)},
 	}, task.Transitions)
 	assert.Equal(t, at(0), task.FirstSeen)
 	assert.Equal(t, at(4), task.LastSeen)
 	assert.Equal(t, OutcomeCompleted, task.Outcome)
 	assert.Empty(t, l.Unreconciled())
 
-	task.States[0] = a2a.StateFailed
+	task.States[0] = wire.StateFailed
 	again, _ := l.Task("t1")
-	assert.Equal(t, a2a.StateSubmitted, again.States[0], "snapshots are copies")
+	assert.Equal(t, wire.StateSubmitted, again.States[0], "snapshots are copies")
 }
 
 func TestLedgerStampsWithClock(t *testing.T) {
@@ -66,7 +66,7 @@ func TestLedgerStampsWithClock(t *testing.T) {
 	clock := timeline.NewFakeClock(t0)
 	l := NewLedger(LedgerConfig{Clock: clock})
 	clock.Advance(7 * time.Second)
-	require.NoError(t, l.Observe(Observation{TaskID: "t1", State: a2a.StateSubmitted, Source: SourcePoll}))
+	require.NoError(t, l.Observe(Observation{TaskID: "t1", State: wire.StateSubmitted, Source: SourcePoll}))
 	task, _ := l.Task("t1")
 	assert.Equal(t, at(7), task.FirstSeen)
 }
@@ -74,8 +74,8 @@ func TestLedgerStampsWithClock(t *testing.T) {
 func TestLedgerTransitionAfterTerminal(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
-	require.NoError(t, l.Observe(obs("t1", a2a.StateCompleted, SourceSendResponse, 0)))
-	err := l.Observe(obs("t1", a2a.StateWorking, SourcePoll, 1))
+	require.NoError(t, l.Observe(obs("t1", wire.StateCompleted, SourceSendResponse, 0)))
+	err := l.Observe(obs("t1", wire.StateWorking, SourcePoll, 1))
 	var d *DivergenceError
 	require.ErrorAs(t, err, &d)
 	assert.Equal(t, KindTransitionAfterTerminal, d.Kind)
@@ -104,8 +104,8 @@ func TestLedgerInputRequiredWithoutWorking(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			l := NewLedger(LedgerConfig{Declared: c.declared})
-			require.NoError(t, l.Observe(obs("t1", a2a.StateSubmitted, SourceSendResponse, 0)))
-			err := l.Observe(obs("t1", a2a.StateInputRequired, c.src, 1))
+			require.NoError(t, l.Observe(obs("t1", wire.StateSubmitted, SourceSendResponse, 0)))
+			err := l.Observe(obs("t1", wire.StateInputRequired, c.src, 1))
 			if c.diverges {
 				assert.True(t, IsKind(err, KindInputRequiredWithoutWorking), "got %v", err)
 			} else {
@@ -118,8 +118,8 @@ func TestLedgerInputRequiredWithoutWorking(t *testing.T) {
 func TestLedgerContextIDChanged(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
-	require.NoError(t, l.Observe(obs("t1", a2a.StateWorking, SourceStream, 0)))
-	o := obs("t1", a2a.StateWorking, SourcePoll, 1)
+	require.NoError(t, l.Observe(obs("t1", wire.StateWorking, SourceStream, 0)))
+	o := obs("t1", wire.StateWorking, SourcePoll, 1)
 	o.ContextID = "c2"
 	err := l.Observe(o)
 	require.True(t, IsKind(err, KindContextIDChanged), "got %v", err)
@@ -130,14 +130,14 @@ func TestLedgerContextIDChanged(t *testing.T) {
 func TestLedgerCorrelationKey(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{Key: ByCorrelationID})
-	a := obs("gw-1", a2a.StateWorking, SourceStream, 0)
+	a := obs("gw-1", wire.StateWorking, SourceStream, 0)
 	a.CorrelationID = "corr"
-	b := obs("gw-2", a2a.StateInputRequired, SourcePoll, 1)
+	b := obs("gw-2", wire.StateInputRequired, SourcePoll, 1)
 	b.CorrelationID = "corr"
 	require.NoError(t, l.Observe(a))
 	require.NoError(t, l.Observe(b))
 	// A push without the header still lands on the correlated task.
-	require.NoError(t, l.Observe(obs("gw-2", a2a.StateCompleted, SourcePush, 2)))
+	require.NoError(t, l.Observe(obs("gw-2", wire.StateCompleted, SourcePush, 2)))
 
 	require.Len(t, l.Tasks(), 1)
 	task, ok := l.Task("corr")
@@ -153,9 +153,9 @@ func TestLedgerCorrelationKey(t *testing.T) {
 func TestLedgerUnreconciledAndMarkDiverged(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
-	require.NoError(t, l.Observe(obs("t1", a2a.StateWorking, SourceStream, 0)))
-	require.NoError(t, l.Observe(obs("t2", a2a.StateFailed, SourcePoll, 0)))
-	require.NoError(t, l.Observe(obs("t3", a2a.StateInputRequired, SourcePoll, 0)))
+	require.NoError(t, l.Observe(obs("t1", wire.StateWorking, SourceStream, 0)))
+	require.NoError(t, l.Observe(obs("t2", wire.StateFailed, SourcePoll, 0)))
+	require.NoError(t, l.Observe(obs("t3", wire.StateInputRequired, SourcePoll, 0)))
 	keys := func(ts []*ObservedTask) []string {
 		var out []string
 		for _, t := range ts {
@@ -172,16 +172,16 @@ func TestLedgerUnreconciledAndMarkDiverged(t *testing.T) {
 	assert.NotEqual(t, OutcomeFailed, task.Outcome)
 
 	// A later cancel is recorded but does not hide the divergence.
-	require.NoError(t, l.Observe(obs("t1", a2a.StateCanceled, SourceCancel, 1)))
+	require.NoError(t, l.Observe(obs("t1", wire.StateCanceled, SourceCancel, 1)))
 	task, _ = l.Task("t1")
 	assert.Equal(t, OutcomeDiverged, task.Outcome)
-	assert.Equal(t, a2a.StateCanceled, task.Last())
+	assert.Equal(t, wire.StateCanceled, task.Last())
 }
 
 func TestLedgerRejectsUnusableObservations(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
-	assert.ErrorIs(t, l.Observe(Observation{State: a2a.StateWorking}), ErrNoKey)
+	assert.ErrorIs(t, l.Observe(Observation{State: wire.StateWorking}), ErrNoKey)
 	err := l.Observe(Observation{TaskID: "t1", State: "sleeping"})
 	require.Error(t, err)
 	var d *DivergenceError
@@ -191,18 +191,18 @@ func TestLedgerRejectsUnusableObservations(t *testing.T) {
 
 func TestObservationFromEvent(t *testing.T) {
 	t.Parallel()
-	o, ok := ObservationFromEvent(SourceStream, a2a.Event{Status: &a2a.StatusUpdate{TaskID: "t1", ContextID: "c",
-		Status: a2a.TaskStatus{State: a2a.StateWorking}, Final: true, Metadata: map[string]any{"correlationId": "x"}}})
+	o, ok := ObservationFromEvent(SourceStream, wire.Event{Status: &wire.StatusUpdate{TaskID: "t1", ContextID: "c",
+		Status: wire.TaskStatus{State: wire.StateWorking}, Final: true, Metadata: map[string]any{"correlationId": "x"}}})
 	require.True(t, ok)
-	assert.Equal(t, Observation{TaskID: "t1", ContextID: "c", CorrelationID: "x", State: a2a.StateWorking, Source: SourceStream, Final: true}, o)
-	_, ok = ObservationFromEvent(SourceStream, a2a.Event{Artifact: &a2a.ArtifactUpdate{TaskID: "t1"}})
+	assert.Equal(t, Observation{TaskID: "t1", ContextID: "c", CorrelationID: "x", State: wire.StateWorking, Source: SourceStream, Final: true}, o)
+	_, ok = ObservationFromEvent(SourceStream, wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: "t1"}})
 	assert.False(t, ok)
 }
 
 func TestDeclare(t *testing.T) {
 	t.Parallel()
 	card := &cards.Card{
-		Name: "w", Dialect: a2a.V03, DefaultInputModes: []string{"text/plain"},
+		Name: "w", Dialect: wire.V03, DefaultInputModes: []string{"text/plain"},
 		Capabilities: cards.Capabilities{Streaming: true, StateTransitionHistory: true, PushNotifications: true,
 			Extensions: []cards.Extension{{URI: cards.DurationExtensionURI, Params: map[string]any{"b": "4s", "c": 12}}}},
 		Skills: []cards.Skill{
@@ -237,7 +237,7 @@ func TestDeclare(t *testing.T) {
 
 func TestDeclareV10HistoryPolicy(t *testing.T) {
 	t.Parallel()
-	card := &cards.Card{Dialect: a2a.V10, Capabilities: cards.Capabilities{StateTransitionHistory: true}}
+	card := &cards.Card{Dialect: wire.V10, Capabilities: cards.Capabilities{StateTransitionHistory: true}}
 	def := Declare(card, Policy{})
 	assert.False(t, def.StateTransitionHistory, "default AssumeNoHistory ignores a stray field")
 	assert.True(t, def.HistoryFromPolicy)
@@ -245,7 +245,7 @@ func TestDeclareV10HistoryPolicy(t *testing.T) {
 	assumed := Declare(card, Policy{HistoryForV10: AssumeHistory, PushOnly: true})
 	assert.True(t, assumed.StateTransitionHistory)
 	assert.True(t, assumed.PushOnly)
-	old := Declare(&cards.Card{Dialect: a2a.V02}, Policy{HistoryForV10: AssumeHistory})
+	old := Declare(&cards.Card{Dialect: wire.V02}, Policy{HistoryForV10: AssumeHistory})
 	assert.False(t, old.StateTransitionHistory, "v0.x cards speak for themselves")
 }
 
@@ -255,14 +255,14 @@ func TestExpect(t *testing.T) {
 	e := Expect(d, "ask")
 	assert.True(t, e.ExpectInputRequired)
 	assert.Equal(t, 5*time.Second, e.SubmittedDeadline)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateInputRequired, a2a.StateWorking, a2a.StateCompleted}, e.Expected())
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateInputRequired, wire.StateWorking, wire.StateCompleted}, e.Expected())
 	p := Expect(d, "plain")
 	assert.False(t, p.ExpectInputRequired)
 	d.StateTransitionHistory = false
 	n := Expect(d, "ask")
 	assert.False(t, n.ExpectInputRequired, "input-required is expected only with history")
 	assert.Zero(t, n.SubmittedDeadline)
-	assert.Equal(t, []a2a.TaskState{a2a.StateSubmitted, a2a.StateCompleted}, n.Expected())
+	assert.Equal(t, []wire.TaskState{wire.StateSubmitted, wire.StateCompleted}, n.Expected())
 	lossy := Expect(Declared{StateTransitionHistory: true, PushOnly: true}, "")
 	assert.True(t, lossy.Lossy)
 	assert.False(t, lossy.History)
@@ -282,7 +282,7 @@ func observed(t *testing.T, d Declared, os ...Observation) *ObservedTask {
 func TestCheckHintOnlyBeforeBeyondSubmitted(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "ask")
-	task := observed(t, e.Declared, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0), obs("t1", a2a.StateSubmitted, SourceStream, 1))
+	task := observed(t, e.Declared, obs("t1", wire.StateSubmitted, SourceSendResponse, 0), obs("t1", wire.StateSubmitted, SourceStream, 1))
 	v, err := e.Check(task)
 	require.NoError(t, err)
 	assert.Equal(t, VerdictHintOnly, v)
@@ -294,9 +294,9 @@ func TestCheckHintOnlyBeforeBeyondSubmitted(t *testing.T) {
 func TestCheckConsistentHonestFlow(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "ask")
-	task := observed(t, e.Declared, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0),
-		obs("t1", a2a.StateWorking, SourceStream, 1), obs("t1", a2a.StateInputRequired, SourceStream, 2),
-		obs("t1", a2a.StateWorking, SourceStream, 3), obs("t1", a2a.StateCompleted, SourceStream, 4))
+	task := observed(t, e.Declared, obs("t1", wire.StateSubmitted, SourceSendResponse, 0),
+		obs("t1", wire.StateWorking, SourceStream, 1), obs("t1", wire.StateInputRequired, SourceStream, 2),
+		obs("t1", wire.StateWorking, SourceStream, 3), obs("t1", wire.StateCompleted, SourceStream, 4))
 	v, err := e.Check(task)
 	require.NoError(t, err)
 	assert.Equal(t, VerdictConsistent, v)
@@ -310,13 +310,13 @@ func TestCheckStuckWorking(t *testing.T) {
 		d.StateTransitionHistory = history
 		e := Expect(d, "plain")
 		e.WorkingDeadline = 10 * time.Second
-		streamOnly := observed(t, d, obs("t1", a2a.StateWorking, SourceSendResponse, 0), obs("t1", a2a.StateWorking, SourceStream, 20))
+		streamOnly := observed(t, d, obs("t1", wire.StateWorking, SourceSendResponse, 0), obs("t1", wire.StateWorking, SourceStream, 20))
 		_, err := e.Check(streamOnly)
 		assert.NoError(t, err, "no probe yet: not confirmed")
-		early := observed(t, d, obs("t1", a2a.StateWorking, SourceSendResponse, 0), obs("t1", a2a.StateWorking, SourcePoll, 9))
+		early := observed(t, d, obs("t1", wire.StateWorking, SourceSendResponse, 0), obs("t1", wire.StateWorking, SourcePoll, 9))
 		_, err = e.Check(early)
 		assert.NoError(t, err)
-		late := observed(t, d, obs("t1", a2a.StateWorking, SourceSendResponse, 0), obs("t1", a2a.StateWorking, SourcePoll, 10))
+		late := observed(t, d, obs("t1", wire.StateWorking, SourceSendResponse, 0), obs("t1", wire.StateWorking, SourcePoll, 10))
 		v, err := e.Check(late)
 		assert.Equal(t, VerdictAbort, v)
 		var div *DivergenceError
@@ -334,9 +334,9 @@ func TestCheckWaitAfterInputIsMeasuredFromResume(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "ask")
 	e.WorkingDeadline = 10 * time.Second
-	task := observed(t, e.Declared, obs("t1", a2a.StateWorking, SourceSendResponse, 0),
-		obs("t1", a2a.StateInputRequired, SourcePoll, 5), obs("t1", a2a.StateWorking, SourceSendResponse, 100),
-		obs("t1", a2a.StateWorking, SourcePoll, 105))
+	task := observed(t, e.Declared, obs("t1", wire.StateWorking, SourceSendResponse, 0),
+		obs("t1", wire.StateInputRequired, SourcePoll, 5), obs("t1", wire.StateWorking, SourceSendResponse, 100),
+		obs("t1", wire.StateWorking, SourcePoll, 105))
 	_, err := e.Check(task)
 	assert.NoError(t, err, "time spent waiting for the client does not count")
 	assert.Equal(t, at(100), task.ActiveSince())
@@ -345,7 +345,7 @@ func TestCheckWaitAfterInputIsMeasuredFromResume(t *testing.T) {
 func TestCheckStuckSubmitted(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "ask") // declared duration 5s
-	task := observed(t, e.Declared, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0), obs("t1", a2a.StateSubmitted, SourcePoll, 5))
+	task := observed(t, e.Declared, obs("t1", wire.StateSubmitted, SourceSendResponse, 0), obs("t1", wire.StateSubmitted, SourcePoll, 5))
 	_, err := e.Check(task)
 	var div *DivergenceError
 	require.ErrorAs(t, err, &div)
@@ -359,7 +359,7 @@ func TestCheckStuckSubmitted(t *testing.T) {
 	n.WorkingDeadline = 30 * time.Second
 	_, err = n.Check(task)
 	assert.NoError(t, err)
-	late := observed(t, d, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0), obs("t1", a2a.StateSubmitted, SourcePoll, 30))
+	late := observed(t, d, obs("t1", wire.StateSubmitted, SourceSendResponse, 0), obs("t1", wire.StateSubmitted, SourcePoll, 30))
 	_, err = n.Check(late)
 	assert.True(t, IsKind(err, KindStuckSubmitted))
 }
@@ -367,7 +367,7 @@ func TestCheckStuckSubmitted(t *testing.T) {
 func TestCheckInputRequiredWithoutWorking(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "ask")
-	task := observed(t, e.Declared, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0), obs("t1", a2a.StateInputRequired, SourcePoll, 1))
+	task := observed(t, e.Declared, obs("t1", wire.StateSubmitted, SourceSendResponse, 0), obs("t1", wire.StateInputRequired, SourcePoll, 1))
 	_, err := e.Check(task)
 	assert.True(t, IsKind(err, KindInputRequiredWithoutWorking), "got %v", err)
 
@@ -382,14 +382,14 @@ func TestCheckDowngrades(t *testing.T) {
 	cases := []struct {
 		name   string
 		skill  string
-		states []a2a.TaskState
+		states []wire.TaskState
 		want   []Verdict
 	}{
-		{"completed without asking", "ask", []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateCompleted}, []Verdict{VerdictStopWaitingForInput}},
-		{"failed instead of parking", "ask", []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateFailed}, []Verdict{VerdictOneShotSend}},
-		{"skip working, needs input", "ask", []a2a.TaskState{a2a.StateSubmitted, a2a.StateCompleted}, []Verdict{VerdictDropHistory, VerdictStopWaitingForInput}},
-		{"skip working", "plain", []a2a.TaskState{a2a.StateSubmitted, a2a.StateCompleted}, []Verdict{VerdictDropHistory}},
-		{"plain failure is no divergence", "plain", []a2a.TaskState{a2a.StateSubmitted, a2a.StateWorking, a2a.StateFailed}, nil},
+		{"completed without asking", "ask", []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateCompleted}, []Verdict{VerdictStopWaitingForInput}},
+		{"failed instead of parking", "ask", []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateFailed}, []Verdict{VerdictOneShotSend}},
+		{"skip working, needs input", "ask", []wire.TaskState{wire.StateSubmitted, wire.StateCompleted}, []Verdict{VerdictDropHistory, VerdictStopWaitingForInput}},
+		{"skip working", "plain", []wire.TaskState{wire.StateSubmitted, wire.StateCompleted}, []Verdict{VerdictDropHistory}},
+		{"plain failure is no divergence", "plain", []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateFailed}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -418,7 +418,7 @@ func TestCheckLossySkipsOrdering(t *testing.T) {
 	d := historyDeclared()
 	d.PushOnly = true
 	e := Expect(d, "plain")
-	v, err := e.Check(observed(t, d, obs("t1", a2a.StateSubmitted, SourcePush, 0), obs("t1", a2a.StateCompleted, SourcePush, 1)))
+	v, err := e.Check(observed(t, d, obs("t1", wire.StateSubmitted, SourcePush, 0), obs("t1", wire.StateCompleted, SourcePush, 1)))
 	require.NoError(t, err)
 	assert.Equal(t, VerdictConsistent, v)
 	assert.Empty(t, e.Downgrades)
@@ -427,7 +427,7 @@ func TestCheckLossySkipsOrdering(t *testing.T) {
 func TestCheckReturnsLedgerDivergence(t *testing.T) {
 	t.Parallel()
 	l := NewLedger(LedgerConfig{})
-	require.NoError(t, l.Observe(obs("t1", a2a.StateWorking, SourcePoll, 0)))
+	require.NoError(t, l.Observe(obs("t1", wire.StateWorking, SourcePoll, 0)))
 	l.MarkDiverged("t1", &DivergenceError{TaskID: "t1", Kind: KindContextIDChanged})
 	task, _ := l.Task("t1")
 	e := Expect(Declared{}, "")
@@ -439,7 +439,7 @@ func TestCheckReturnsLedgerDivergence(t *testing.T) {
 func TestContinuationCheck(t *testing.T) {
 	t.Parallel()
 	d := historyDeclared()
-	working := observed(t, d, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0), obs("t1", a2a.StateWorking, SourceStream, 1))
+	working := observed(t, d, obs("t1", wire.StateSubmitted, SourceSendResponse, 0), obs("t1", wire.StateWorking, SourceStream, 1))
 	e := Expect(d, "ask")
 	v, err := e.ContinuationCheck(working, "t1")
 	require.NoError(t, err)
@@ -453,7 +453,7 @@ func TestContinuationCheck(t *testing.T) {
 	assert.Equal(t, "t1", div.TaskID)
 	assert.Contains(t, div.Observed, `"t2"`)
 
-	submittedOnly := observed(t, d, obs("t1", a2a.StateSubmitted, SourceSendResponse, 0))
+	submittedOnly := observed(t, d, obs("t1", wire.StateSubmitted, SourceSendResponse, 0))
 	v, err = e.ContinuationCheck(submittedOnly, "t2")
 	require.NoError(t, err, "before working the card is a hint")
 	assert.Equal(t, VerdictOneShotSend, v)
@@ -469,9 +469,9 @@ func TestContinuationCheck(t *testing.T) {
 func TestCheckStreamEnd(t *testing.T) {
 	t.Parallel()
 	e := Expect(historyDeclared(), "")
-	assert.True(t, IsKind(e.CheckStreamEnd(observed(t, e.Declared, obs("t1", a2a.StateWorking, SourceStream, 0))), KindStreamEndedWithoutTerminal))
-	assert.NoError(t, e.CheckStreamEnd(observed(t, e.Declared, obs("t1", a2a.StateInputRequired, SourceStream, 0))))
-	assert.NoError(t, e.CheckStreamEnd(observed(t, e.Declared, obs("t1", a2a.StateCompleted, SourceStream, 0))))
+	assert.True(t, IsKind(e.CheckStreamEnd(observed(t, e.Declared, obs("t1", wire.StateWorking, SourceStream, 0))), KindStreamEndedWithoutTerminal))
+	assert.NoError(t, e.CheckStreamEnd(observed(t, e.Declared, obs("t1", wire.StateInputRequired, SourceStream, 0))))
+	assert.NoError(t, e.CheckStreamEnd(observed(t, e.Declared, obs("t1", wire.StateCompleted, SourceStream, 0))))
 }
 
 func TestDivergenceErrorMessageAndAs(t *testing.T) {

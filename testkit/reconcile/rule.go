@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // DefaultWorkingDeadline bounds the wait for a task that is not terminal
@@ -92,18 +92,18 @@ func Expect(d Declared, skillID string) Expectation {
 
 // Expected returns the lifecycle the expectation currently anticipates, for
 // messages and documentation.
-func (e *Expectation) Expected() []a2a.TaskState {
-	out := []a2a.TaskState{a2a.StateSubmitted}
+func (e *Expectation) Expected() []wire.TaskState {
+	out := []wire.TaskState{wire.StateSubmitted}
 	if e.ExpectWorking {
-		out = append(out, a2a.StateWorking)
+		out = append(out, wire.StateWorking)
 	}
 	if e.ExpectInputRequired {
-		out = append(out, a2a.StateInputRequired)
+		out = append(out, wire.StateInputRequired)
 		if e.ExpectWorking {
-			out = append(out, a2a.StateWorking)
+			out = append(out, wire.StateWorking)
 		}
 	}
-	return append(out, a2a.StateCompleted)
+	return append(out, wire.StateCompleted)
 }
 
 func (e *Expectation) submittedDeadline() time.Duration {
@@ -127,7 +127,7 @@ func (e *Expectation) Deadline(task *ObservedTask) (time.Time, bool) {
 	if last.Terminal() || last.Interrupted() || task.Outcome.Terminal() {
 		return time.Time{}, false
 	}
-	if last == a2a.StateSubmitted || last == a2a.StateUnspecified {
+	if last == wire.StateSubmitted || last == wire.StateUnspecified {
 		return task.ActiveSince().Add(e.submittedDeadline()), true
 	}
 	return task.ActiveSince().Add(e.workingDeadline()), true
@@ -170,8 +170,8 @@ func (e *Expectation) Check(task *ObservedTask) (Verdict, error) {
 		return VerdictHintOnly, nil
 	}
 	last := task.Last()
-	sawWorking := task.Saw(a2a.StateWorking)
-	sawInput := task.Saw(a2a.StateInputRequired)
+	sawWorking := task.Saw(wire.StateWorking)
+	sawInput := task.Saw(wire.StateInputRequired)
 	if e.History && !e.Lossy && sawInput && !sawWorking {
 		return VerdictAbort, &DivergenceError{TaskID: task.TaskID(), Kind: KindInputRequiredWithoutWorking,
 			Declared: e.Declared.HistoryDeclaration() + ", lifecycle submitted->working->input-required",
@@ -182,7 +182,7 @@ func (e *Expectation) Check(task *ObservedTask) (Verdict, error) {
 		return VerdictConsistent, nil
 	}
 	switch {
-	case e.ExpectInputRequired && !sawInput && (last == a2a.StateFailed || last == a2a.StateRejected):
+	case e.ExpectInputRequired && !sawInput && (last == wire.StateFailed || last == wire.StateRejected):
 		if !sawWorking && e.ExpectWorking {
 			e.downgrade(VerdictDropHistory)
 		}
@@ -207,7 +207,7 @@ func (e *Expectation) stuck(task *ObservedTask) error {
 	}
 	held := task.LastSeen.Sub(task.ActiveSince())
 	last := task.Last()
-	if last == a2a.StateSubmitted || last == a2a.StateUnspecified {
+	if last == wire.StateSubmitted || last == wire.StateUnspecified {
 		declared := fmt.Sprintf("no declared duration; hard deadline %s", e.submittedDeadline())
 		if e.History && e.Skill.EstimatedDuration > 0 {
 			declared = fmt.Sprintf("%s and skill %q estimatedDuration %s", e.Declared.HistoryDeclaration(), e.SkillID, e.Skill.EstimatedDuration)
@@ -235,7 +235,7 @@ func (e *Expectation) ContinuationCheck(task *ObservedTask, newTaskID string) (V
 	if task == nil || newTaskID == "" || task.HasID(newTaskID) {
 		return VerdictConsistent, nil
 	}
-	if e.Declared.StateTransitionHistory && task.Saw(a2a.StateWorking) {
+	if e.Declared.StateTransitionHistory && task.Saw(wire.StateWorking) {
 		return VerdictAbort, &DivergenceError{TaskID: task.TaskID(), Kind: KindNewTaskIDOnContinuation,
 			Declared: e.Declared.HistoryDeclaration() + " (continuous task id)",
 			Observed: fmt.Sprintf("new task id %q on continuation", newTaskID),

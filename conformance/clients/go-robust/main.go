@@ -19,9 +19,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/a2a"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func main() {
@@ -106,14 +106,14 @@ func (c config) drive(agentURL string) outcome {
 		Poll:            c.poll,
 	}
 	answered := false
-	followUp := func(*a2a.Message) *a2a.Message {
+	followUp := func(*wire.Message) *wire.Message {
 		if answered {
 			return nil
 		}
 		answered = true
-		return &a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(c.input)}}
+		return &wire.Message{Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(c.input)}}
 	}
-	msg := &a2a.Message{Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(c.prompt)}}
+	msg := &wire.Message{Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(c.prompt)}}
 	res, err := d.Run(ctx, skill, msg, followUp)
 	return c.conclude(ctx, client, res, err)
 }

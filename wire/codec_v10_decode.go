@@ -1,4 +1,4 @@
-package a2a
+package wire
 
 // The v1.0 codec's decoding half (wire → canonical); codec_v10.go holds
 // its wire types and encoding.

@@ -1,4 +1,4 @@
-// Package a2a holds the canonical A2A model that every other package of
+// Package wire holds the canonical A2A model that every other package of
 // a2amock shares, and one codec per wire dialect (v1.0, v0.3, v0.2, v0.1)
 // that turns it into bytes and back.
 //
@@ -6,7 +6,7 @@
 // spec used before v1.0, parts carry an explicit Kind, and a Task has no
 // `kind` or `final` field. Codecs are pure functions from canonical to wire
 // and back; the agent, the behaviors and the testkit never see wire JSON.
-package a2a
+package wire
 
 import (
 	"time"

@@ -1,4 +1,4 @@
-package a2a
+package wire
 
 // Codec translates between the canonical model and one dialect's JSON. A
 // codec is stateless and safe for concurrent use; one file per dialect

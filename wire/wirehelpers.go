@@ -1,4 +1,4 @@
-package a2a
+package wire
 
 // Helpers every dialect's codec uses: timestamps, base64, field paths and
 // the decodeObject reader through which the v0.x codecs see each nested

@@ -1,10 +1,10 @@
-package a2a_test
+package wire_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/a2amock/a2amock/a2a"
+	"github.com/a2amock/a2amock/wire"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,36 +30,36 @@ func TestDecodeRPC(t *testing.T) {
 		{name: "null id", body: `{"jsonrpc":"2.0","id":null,"method":"m"}`, method: "m"},
 		{name: "by-position params pass the envelope", body: `{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}`,
 			id: `1`, method: "m", params: `[1]`},
-		{name: "empty body", body: "  \n", code: a2a.CodeParseError, msg: "parse error: empty body"},
-		{name: "not json", body: `{"jsonrpc":`, code: a2a.CodeParseError, msg: "parse error: body is not valid JSON"},
-		{name: "batch", body: `[{"jsonrpc":"2.0","id":1,"method":"m"}]`, code: a2a.CodeInvalidRequest,
+		{name: "empty body", body: "  \n", code: wire.CodeParseError, msg: "parse error: empty body"},
+		{name: "not json", body: `{"jsonrpc":`, code: wire.CodeParseError, msg: "parse error: body is not valid JSON"},
+		{name: "batch", body: `[{"jsonrpc":"2.0","id":1,"method":"m"}]`, code: wire.CodeInvalidRequest,
 			msg: "invalid request: batch requests are not supported by A2A"},
-		{name: "scalar", body: `"hello"`, code: a2a.CodeInvalidRequest, msg: "invalid request: expected a JSON-RPC 2.0 request object"},
-		{name: "wrong version", body: `{"jsonrpc":"1.0","id":3,"method":"m"}`, code: a2a.CodeInvalidRequest,
+		{name: "scalar", body: `"hello"`, code: wire.CodeInvalidRequest, msg: "invalid request: expected a JSON-RPC 2.0 request object"},
+		{name: "wrong version", body: `{"jsonrpc":"1.0","id":3,"method":"m"}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "jsonrpc" must be "2.0"`, id: `3`},
-		{name: "missing version", body: `{"id":"x","method":"m"}`, code: a2a.CodeInvalidRequest,
+		{name: "missing version", body: `{"id":"x","method":"m"}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "jsonrpc" must be "2.0"`, id: `"x"`},
-		{name: "missing method", body: `{"jsonrpc":"2.0","id":4}`, code: a2a.CodeInvalidRequest,
+		{name: "missing method", body: `{"jsonrpc":"2.0","id":4}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "method" is missing`, id: `4`},
-		{name: "empty method", body: `{"jsonrpc":"2.0","id":4,"method":""}`, code: a2a.CodeInvalidRequest,
+		{name: "empty method", body: `{"jsonrpc":"2.0","id":4,"method":""}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "method" is missing`, id: `4`},
-		{name: "method not a string keeps id", body: `{"jsonrpc":"2.0","id":5,"method":5}`, code: a2a.CodeInvalidRequest,
+		{name: "method not a string keeps id", body: `{"jsonrpc":"2.0","id":5,"method":5}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "method" must be a string, not number`, id: `5`},
-		{name: "version not a string", body: `{"jsonrpc":2.0,"id":"q","method":"m"}`, code: a2a.CodeInvalidRequest,
+		{name: "version not a string", body: `{"jsonrpc":2.0,"id":"q","method":"m"}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "jsonrpc" must be a string, not number`, id: `"q"`},
-		{name: "object id", body: `{"jsonrpc":"2.0","id":{"a":1},"method":"m"}`, code: a2a.CodeInvalidRequest,
+		{name: "object id", body: `{"jsonrpc":"2.0","id":{"a":1},"method":"m"}`, code: wire.CodeInvalidRequest,
 			msg: "invalid request: id must be a string or a number"},
-		{name: "bool id", body: `{"jsonrpc":"2.0","id":true,"method":"m"}`, code: a2a.CodeInvalidRequest,
+		{name: "bool id", body: `{"jsonrpc":"2.0","id":true,"method":"m"}`, code: wire.CodeInvalidRequest,
 			msg: "invalid request: id must be a string or a number"},
-		{name: "string params", body: `{"jsonrpc":"2.0","id":6,"method":"m","params":"x"}`, code: a2a.CodeInvalidRequest,
+		{name: "string params", body: `{"jsonrpc":"2.0","id":6,"method":"m","params":"x"}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "params" must be an object`, id: `6`},
-		{name: "number params", body: `{"jsonrpc":"2.0","id":6,"method":"m","params":12}`, code: a2a.CodeInvalidRequest,
+		{name: "number params", body: `{"jsonrpc":"2.0","id":6,"method":"m","params":12}`, code: wire.CodeInvalidRequest,
 			msg: `invalid request: "params" must be an object`, id: `6`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			req, e := a2a.DecodeRPC([]byte(tc.body))
+			req, e := wire.DecodeRPC([]byte(tc.body))
 			if tc.code == 0 {
 				require.Nil(t, e)
 				assert.Equal(t, tc.method, req.Method)
@@ -95,7 +95,7 @@ func TestEncodeRPCResult(t *testing.T) {
 		if tc.result != "" {
 			res = []byte(tc.result)
 		}
-		got := a2a.EncodeRPCResult(id, res)
+		got := wire.EncodeRPCResult(id, res)
 		assert.Equal(t, tc.want, string(got))
 		assert.True(t, json.Valid(got))
 	}
@@ -106,15 +106,15 @@ func TestEncodeRPCError(t *testing.T) {
 	cases := []struct {
 		name string
 		id   json.RawMessage
-		err  *a2a.Error
+		err  *wire.Error
 		data []byte
 		want string
 	}{
-		{"with data", json.RawMessage(`9`), a2a.ErrTaskNotFound("t1"), []byte(`{"taskId":"t1"}`),
+		{"with data", json.RawMessage(`9`), wire.ErrTaskNotFound("t1"), []byte(`{"taskId":"t1"}`),
 			`{"jsonrpc":"2.0","id":9,"error":{"code":-32001,"message":"task not found: t1","data":{"taskId":"t1"}}}`},
-		{"no data no id", nil, a2a.Errorf(a2a.CodeParseError, "parse error: bad"), nil,
+		{"no data no id", nil, wire.Errorf(wire.CodeParseError, "parse error: bad"), nil,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: bad"}}`},
-		{"message escaped", json.RawMessage(`"x"`), a2a.Errorf(a2a.CodeInvalidParams, "bad \"quote\"\n<tag>"), nil,
+		{"message escaped", json.RawMessage(`"x"`), wire.Errorf(wire.CodeInvalidParams, "bad \"quote\"\n<tag>"), nil,
 			`{"jsonrpc":"2.0","id":"x","error":{"code":-32602,"message":"bad \"quote\"\n\u003ctag\u003e"}}`},
 		{"nil error", json.RawMessage(`1`), nil, nil,
 			`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error"}}`},
@@ -122,7 +122,7 @@ func TestEncodeRPCError(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := a2a.EncodeRPCError(tc.id, tc.err, tc.data)
+			got := wire.EncodeRPCError(tc.id, tc.err, tc.data)
 			assert.Equal(t, tc.want, string(got))
 			assert.True(t, json.Valid(got))
 		})
@@ -130,12 +130,12 @@ func TestEncodeRPCError(t *testing.T) {
 }
 
 var rpcValidCodes = map[int]bool{
-	a2a.CodeParseError: true, a2a.CodeInvalidRequest: true, a2a.CodeMethodNotFound: true,
-	a2a.CodeInvalidParams: true, a2a.CodeInternal: true, a2a.CodeTaskNotFound: true,
-	a2a.CodeTaskNotCancelable: true, a2a.CodePushNotSupported: true, a2a.CodeUnsupportedOperation: true,
-	a2a.CodeContentTypeNotSupported: true, a2a.CodeInvalidAgentResponse: true,
-	a2a.CodeExtendedCardNotConfigured: true, a2a.CodeExtensionSupportRequired: true,
-	a2a.CodeVersionNotSupported: true, a2a.CodeUnauthenticated: true, a2a.CodeUnauthorized: true,
+	wire.CodeParseError: true, wire.CodeInvalidRequest: true, wire.CodeMethodNotFound: true,
+	wire.CodeInvalidParams: true, wire.CodeInternal: true, wire.CodeTaskNotFound: true,
+	wire.CodeTaskNotCancelable: true, wire.CodePushNotSupported: true, wire.CodeUnsupportedOperation: true,
+	wire.CodeContentTypeNotSupported: true, wire.CodeInvalidAgentResponse: true,
+	wire.CodeExtendedCardNotConfigured: true, wire.CodeExtensionSupportRequired: true,
+	wire.CodeVersionNotSupported: true, wire.CodeUnauthenticated: true, wire.CodeUnauthorized: true,
 }
 
 // FuzzDecodeRPC feeds arbitrary bodies through the envelope decoder and every
@@ -163,15 +163,15 @@ func FuzzDecodeRPC(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, e := a2a.DecodeRPC(body)
+		req, e := wire.DecodeRPC(body)
 		if e != nil {
-			require.Contains(t, []int{a2a.CodeParseError, a2a.CodeInvalidRequest}, e.Code, e.Message)
-			require.True(t, json.Valid(a2a.EncodeRPCError(req.ID, e, nil)))
+			require.Contains(t, []int{wire.CodeParseError, wire.CodeInvalidRequest}, e.Code, e.Message)
+			require.True(t, json.Valid(wire.EncodeRPCError(req.ID, e, nil)))
 			return
 		}
-		require.True(t, json.Valid(a2a.EncodeRPCResult(req.ID, []byte(`{}`))))
-		for _, d := range a2a.Dialects {
-			c := a2a.CodecFor(d)
+		require.True(t, json.Valid(wire.EncodeRPCResult(req.ID, []byte(`{}`))))
+		for _, d := range wire.Dialects {
+			c := wire.CodecFor(d)
 			if c == nil {
 				continue
 			}
@@ -181,7 +181,7 @@ func FuzzDecodeRPC(f *testing.F) {
 					require.Nil(t, r, "%s %s returned a request and an error", d, op)
 					require.True(t, rpcValidCodes[perr.Code], "%s %s: code %d: %s", d, op, perr.Code, perr.Message)
 					require.NotEmpty(t, perr.Message)
-					require.True(t, json.Valid(a2a.EncodeRPCError(req.ID, perr, c.EncodeErrorData(perr))), "%s %s", d, op)
+					require.True(t, json.Valid(wire.EncodeRPCError(req.ID, perr, c.EncodeErrorData(perr))), "%s %s", d, op)
 					continue
 				}
 				require.NotNil(t, r, "%s %s returned neither a request nor an error", d, op)

@@ -1,4 +1,4 @@
-package a2a
+package wire
 
 // The v0.x codecs' decoding half (wire → canonical), shared with v0.1;
 // codec_v03.go holds the v0.2/v0.3 wire types and encoding.
