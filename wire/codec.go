@@ -35,10 +35,15 @@ func register(c Codec) { codecs[c.Dialect()] = c }
 func CodecFor(d Dialect) Codec { return codecs[d] }
 
 // LookupMethod finds the dialect and operation of a JSON-RPC method name.
-// v0.2 and v0.3 share their method names; LookupMethod reports V03 for them,
-// and the server substitutes V02 when the agent's card is a v0.2 card.
+// A dialect that borrows another's method names (Descriptor.MethodNamesOf:
+// v0.2 has v0.3's) is never reported; AnswerDialect picks it when the
+// agent's card is of that dialect.
 func LookupMethod(name string) (Dialect, Op, bool) {
-	for _, d := range []Dialect{V10, V03, V01} {
+	for _, desc := range descriptors {
+		if desc.MethodNamesOf != "" {
+			continue
+		}
+		d := desc.Dialect
 		c := codecs[d]
 		if c == nil {
 			continue

@@ -23,6 +23,9 @@ type Binding string
 const (
 	BindingJSONRPC Binding = "JSONRPC"
 	BindingREST    Binding = "HTTP+JSON"
+	// BindingGRPC is the gRPC binding (lf.a2a.v1.A2AService), served when
+	// the server enables it.
+	BindingGRPC Binding = "GRPC"
 )
 
 // Op is a canonical operation, independent of its name in any dialect.

@@ -1,0 +1,354 @@
+package wire
+
+import (
+	"slices"
+	"strings"
+)
+
+// A Descriptor holds the rules of one dialect that the rest of the tree
+// needs beyond the codec: what differs between dialects is looked up here
+// rather than compared (`d == V10`) where it is used, so that adding a
+// dialect means adding its codec and its descriptor. Descriptors are
+// package data: read them, never modify them (the slices are shared).
+type Descriptor struct {
+	// Dialect is the dialect described.
+	Dialect Dialect
+	// Major is the protocol's major version. Dialects of one major version
+	// form one method generation: an A2A-Version header of that major
+	// matches their methods (StrictVersion), and behaviors that serve "the
+	// other method set" (version-skew) tell dialects apart by it.
+	Major int
+	// MethodNamesOf names the dialect whose JSON-RPC method names this
+	// dialect uses, when it has none of its own (v0.2 speaks v0.3's names):
+	// LookupMethod reports that dialect, and an agent whose card is of this
+	// dialect answers every one of those names in this dialect.
+	MethodNamesOf Dialect
+	// Ops lists the operations the dialect has, in the order of the Op
+	// constants. Its codec has exactly one JSON-RPC method per op.
+	Ops []Op
+	// Bindings lists the bindings every agent of this dialect serves, JSON-RPC
+	// first; a card of the dialect declares one interface per binding.
+	Bindings []Binding
+	// GRPC reports whether the dialect is served over gRPC when the server
+	// enables that binding (then the card also declares a GRPC interface).
+	GRPC bool
+
+	// VersionHeaderOptional reports whether a request may omit A2A-Version:
+	// no header means version 0.3 (v1.0 §1.6), which a strict agent accepts
+	// only for the dialects that set this.
+	VersionHeaderOptional bool
+	// Advertised reports whether the dialect is named in the
+	// supportedVersions of a VersionNotSupportedError.
+	Advertised bool
+
+	// FinalFlag reports whether status-update events carry `final`, the
+	// last event of a stream having it true. A dialect without it ends a
+	// stream by closing it after the terminal or interrupted event.
+	FinalFlag bool
+	// ResultEnvelope reports whether a send result is a wrapper object
+	// ({"task": ...} or {"message": ...}); otherwise it is the bare task or
+	// message, told apart by its `kind`.
+	ResultEnvelope bool
+	// Tenant reports whether requests carry a tenant.
+	Tenant bool
+	// ClientTaskIDs reports whether a send may name a task id the agent
+	// does not know, creating a task with that id (v0.1's tasks/send);
+	// otherwise an unknown task id is TaskNotFound.
+	ClientTaskIDs bool
+	// SubscribeTerminalFails reports whether subscribing to a task in a
+	// terminal state is an UnsupportedOperationError; otherwise the stream
+	// answers the task in its final state and closes.
+	SubscribeTerminalFails bool
+
+	// PushSendsTask reports whether webhooks receive the whole Task object
+	// for each change of the task (as the v0.x docs and SDKs send it)
+	// rather than the event itself.
+	PushSendsTask bool
+	// PushContentType is the Content-Type of a push notification.
+	PushContentType string
+	// PushTokenHeader is the header that carries a push config's token.
+	PushTokenHeader string
+	// PushURLField is the parameter path of the webhook URL of
+	// set-push-config; InlinePushURLField that of a push config given
+	// inline in a send's configuration. Errors about the URL name them.
+	PushURLField, InlinePushURLField string
+
+	// CardShape is the JSON shape of the dialect's Agent Card. The cards
+	// package has a parser and a renderer per shape.
+	CardShape CardShape
+	// CardProtocolVersion is the card's protocolVersion member, "" for a
+	// shape that has none.
+	CardProtocolVersion string
+	// CardMutualTLS reports whether the card's security schemes may be of
+	// type mutualTLS (v0.2.6 has no such scheme).
+	CardMutualTLS bool
+	// CardStateTransitionHistory reports whether the card can declare
+	// capabilities.stateTransitionHistory.
+	CardStateTransitionHistory bool
+	// SchemaFile is the file name of the dialect's official JSON Schema,
+	// vendored under internal/schemacheck/schema.
+	SchemaFile string
+}
+
+// CardShape names one of the Agent Card's JSON shapes.
+type CardShape string
+
+// The card shapes. A new dialect whose card fits one of them needs no new
+// code in the cards package.
+const (
+	// CardShapeV10 is the proto-shaped card with supportedInterfaces.
+	CardShapeV10 CardShape = "supportedInterfaces"
+	// CardShapeV03 is the card with url, preferredTransport,
+	// additionalInterfaces and protocolVersion (v0.2.x and v0.3.0).
+	CardShapeV03 CardShape = "url+protocolVersion"
+	// CardShapeV01 is the card with url and authentication.
+	CardShapeV01 CardShape = "url+authentication"
+)
+
+const (
+	contentTypeA2AJSON = "application/a2a+json"
+	contentTypeJSON    = "application/json"
+)
+
+// descriptors holds one descriptor per dialect, in the order of Dialects.
+var descriptors = []Descriptor{
+	{
+		Dialect: V10, Major: 1,
+		Ops: []Op{OpSend, OpStream, OpGetTask, OpListTasks, OpCancelTask, OpSubscribe,
+			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
+		Bindings: []Binding{BindingJSONRPC, BindingREST}, GRPC: true,
+		Advertised:     true,
+		ResultEnvelope: true, Tenant: true, SubscribeTerminalFails: true,
+		PushContentType: contentTypeA2AJSON, PushTokenHeader: "A2A-Notification-Token",
+		PushURLField: "url", InlinePushURLField: "configuration.taskPushNotificationConfig.url",
+		CardShape:  CardShapeV10,
+		SchemaFile: "a2a-v1.0.json",
+	},
+	{
+		Dialect: V03, Major: 0,
+		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
+			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
+		Bindings:              []Binding{BindingJSONRPC},
+		VersionHeaderOptional: true, Advertised: true,
+		FinalFlag:     true,
+		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
+		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
+		CardShape: CardShapeV03, CardProtocolVersion: "0.3.0", CardMutualTLS: true, CardStateTransitionHistory: true,
+		SchemaFile: "a2a-v0.3.0.json",
+	},
+	{
+		Dialect: V02, Major: 0, MethodNamesOf: V03,
+		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
+			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush},
+		Bindings:              []Binding{BindingJSONRPC},
+		VersionHeaderOptional: true,
+		FinalFlag:             true,
+		PushSendsTask:         true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
+		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
+		CardShape: CardShapeV03, CardProtocolVersion: "0.2.6", CardStateTransitionHistory: true,
+		SchemaFile: "a2a-v0.2.6.json",
+	},
+	{
+		Dialect: V01, Major: 0,
+		Ops:                   []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe, OpSetPushConfig, OpGetPushConfig},
+		Bindings:              []Binding{BindingJSONRPC},
+		VersionHeaderOptional: true,
+		FinalFlag:             true, ClientTaskIDs: true,
+		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
+		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "pushNotification.url",
+		CardShape: CardShapeV01, CardStateTransitionHistory: true,
+		SchemaFile: "a2a-v0.1.0.json",
+	},
+}
+
+// Describe returns the descriptor of d, or the zero Descriptor (every rule
+// off) when d is not a known dialect.
+func Describe(d Dialect) Descriptor {
+	for i := range descriptors {
+		if descriptors[i].Dialect == d {
+			return descriptors[i]
+		}
+	}
+	return Descriptor{}
+}
+
+// Descriptors returns every dialect's descriptor, newest first.
+func Descriptors() []Descriptor { return slices.Clone(descriptors) }
+
+// Known reports whether d is a dialect a2amock speaks.
+func Known(d Dialect) bool { return Describe(d).Dialect != "" }
+
+// Newest is the newest dialect: the one a card without a dialect is
+// rendered in and a push falls back to.
+func Newest() Dialect { return descriptors[0].Dialect }
+
+// DialectNames lists the dialects newest first, joined by sep, the last
+// two by last: DialectNames(", ", " or ") is "1.0, 0.3, 0.2 or 0.1".
+func DialectNames(sep, last string) string {
+	names := make([]string, len(descriptors))
+	for i, d := range descriptors {
+		names[i] = string(d.Dialect)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, sep)
+	}
+	return strings.Join(names[:len(names)-1], sep) + last + names[len(names)-1]
+}
+
+// ForBinding returns the dialect served on binding b: the newest dialect
+// that lists b, or that is served over gRPC when b is BindingGRPC; "" when
+// none is. A binding other than JSON-RPC serves one dialect (its requests
+// do not name one).
+func ForBinding(b Binding) Dialect {
+	for _, d := range descriptors {
+		if slices.Contains(d.Bindings, b) || b == BindingGRPC && d.GRPC {
+			return d.Dialect
+		}
+	}
+	return ""
+}
+
+// Supports reports whether op exists in d.
+func (d Descriptor) Supports(op Op) bool { return slices.Contains(d.Ops, op) }
+
+// MethodName returns the JSON-RPC method name of op in d.
+func MethodName(d Dialect, op Op) (string, bool) {
+	c := CodecFor(d)
+	if c == nil {
+		return "", false
+	}
+	for name, o := range c.Methods() {
+		if o == op {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// AnswerDialect returns the dialect that answers a JSON-RPC method that
+// LookupMethod found in dialect found, on an agent whose card is of dialect
+// card. Dialects share method names (tasks/get is v0.1's and v0.3's; v0.2
+// has v0.3's): on a shared name the card says which dialect the agent
+// speaks. A name only another dialect has (message/send on a v0.1 agent,
+// any v1.0 name) is answered in that dialect whatever the card says: one
+// endpoint serves every dialect.
+func AnswerDialect(found, card Dialect, method string) Dialect {
+	if card == found {
+		return found
+	}
+	if Describe(card).MethodNamesOf == found {
+		return card
+	}
+	if c := CodecFor(card); c != nil && Describe(found).MethodNamesOf == "" {
+		if _, shared := c.Methods()[method]; shared {
+			return card
+		}
+	}
+	return found
+}
+
+// TaskAnswerDialect returns the dialect in which a request of dialect d
+// about a task created in dialect taskDialect is answered when that differs
+// from d; "" when d answers. Within one major version a task is answered in
+// the shape of the dialect that created it, on every method the newer of
+// the two dialects has: a task made by v0.1's tasks/send read or continued
+// with v0.3's tasks/get or message/send is answered in v0.1, and one made
+// by v0.3's message/send on a v0.1 agent read with the tasks/get they
+// share is answered in v0.3. A dialect that borrows another's method names
+// (v0.2) answers in itself, and a task created in one is answered as of
+// the dialect whose names it borrows.
+func TaskAnswerDialect(d, taskDialect Dialect, method string) Dialect {
+	dd := Describe(d)
+	if dd.Dialect == "" || dd.MethodNamesOf != "" {
+		return ""
+	}
+	td := taskDialect
+	if of := Describe(td).MethodNamesOf; of != "" {
+		td = of
+	}
+	tdd := Describe(td)
+	if td == d || tdd.Dialect == "" || tdd.Major != dd.Major {
+		return ""
+	}
+	newer := d
+	if slices.Index(Dialects, td) < slices.Index(Dialects, d) {
+		newer = td
+	}
+	if _, ok := CodecFor(newer).Methods()[method]; !ok {
+		return ""
+	}
+	return td
+}
+
+// DialectOfVersion returns the dialect a protocol version string names:
+// its Major.Minor ("0.3.0" and "0.3" name 0.3). ok is false for a version
+// a2amock does not speak.
+func DialectOfVersion(v string) (Dialect, bool) {
+	d := Dialect(majorMinor(v))
+	return d, Known(d)
+}
+
+// majorMinor cuts a version such as "0.3.0" to "0.3".
+func majorMinor(v string) string {
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+			return v[:i+1+j]
+		}
+	}
+	return v
+}
+
+// NoHeaderVersion is the version of a request without an A2A-Version
+// header (v1.0 §1.6).
+const NoHeaderVersion = V03
+
+// AdvertisedVersions lists the advertised dialects, newest first, as the
+// supportedVersions of a VersionNotSupportedError ("1.0, 0.3").
+func AdvertisedVersions() string {
+	var vs []string
+	for _, d := range descriptors {
+		if d.Advertised {
+			vs = append(vs, string(d.Dialect))
+		}
+	}
+	return strings.Join(vs, ", ")
+}
+
+// CheckVersion applies the A2A-Version rules to a request of dialect d whose
+// A2A-Version header (or query parameter) is v, "" when absent. Clients
+// must send Major.Minor; a numeric patch is accepted too, leniently, but
+// nothing more (1.0.0.0 is not a version). With strict, a request without
+// the header is refused for a dialect whose requests must carry one, and a
+// version of another major version than d's is refused.
+func CheckVersion(v string, d Dialect, strict bool) *Error {
+	supported := AdvertisedVersions()
+	if v == "" {
+		if strict && !Describe(d).VersionHeaderOptional {
+			return Errorf(CodeVersionNotSupported, "version %s (no A2A-Version header) does not serve v%s methods; send A2A-Version: %s", NoHeaderVersion, d, d).With("supportedVersions", supported)
+		}
+		return nil
+	}
+	if parts := strings.Split(v, "."); len(parts) == 3 && isDigits(parts[2]) {
+		v = parts[0] + "." + parts[1]
+	}
+	if hd := Describe(Dialect(v)); hd.Dialect != "" {
+		if strict && hd.Major != Describe(d).Major {
+			return Errorf(CodeVersionNotSupported, "A2A-Version %s does not match the %s method set", v, d).With("supportedVersions", supported)
+		}
+		return nil
+	}
+	return Errorf(CodeVersionNotSupported, "A2A-Version %q is not supported; supported: %s", v, supported).With("supportedVersions", supported)
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
