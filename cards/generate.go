@@ -125,7 +125,7 @@ func generate(name string, seed uint64) *Card {
 		Description: fmt.Sprintf("%s helps teams %s %s %s. %s",
 			name, f.HackerVerb(), f.HackerAdjective(), f.HackerNoun(), sentence(f.HackerPhrase())),
 		Version:            f.AppVersion(),
-		Dialect:            wire.V10,
+		Dialect:            wire.Newest(),
 		Provider:           &Provider{Organization: company, URL: "https://" + slug + ".example"},
 		DocumentationURL:   "https://docs." + slug + ".example/agents/" + agentSlug,
 		IconURL:            "https://" + slug + ".example/icons/" + agentSlug + ".png",

@@ -59,26 +59,29 @@ func Parse(b []byte) (*Card, error) {
 	return c, nil
 }
 
+// newestOfShape returns the newest dialect whose card has shape.
+func newestOfShape(shape wire.CardShape) wire.Dialect {
+	for _, d := range wire.Descriptors() {
+		if d.CardShape == shape {
+			return d.Dialect
+		}
+	}
+	return ""
+}
+
 func detectDialect(top map[string]json.RawMessage) (wire.Dialect, error) {
 	if present(top, "supportedInterfaces") {
-		return wire.V10, nil
+		return newestOfShape(wire.CardShapeV10), nil
 	}
 	if present(top, "protocolVersion") {
 		var pv string
 		if err := json.Unmarshal(top["protocolVersion"], &pv); err != nil {
 			return "", errors.New("protocolVersion: must be a string")
 		}
-		switch {
-		case pv == "0.3" || strings.HasPrefix(pv, "0.3."):
-			return wire.V03, nil
-		case pv == "0.2" || strings.HasPrefix(pv, "0.2."):
-			return wire.V02, nil
-		case pv == "0.1" || strings.HasPrefix(pv, "0.1."):
-			return wire.V01, nil
-		case pv == "1.0" || strings.HasPrefix(pv, "1.0."):
-			// A v1.0 card has no top-level protocolVersion; this one is
-			// read as v1.0 so the missing supportedInterfaces gets named.
-			return wire.V10, nil
+		// A v1.0 card has no top-level protocolVersion; one that says 1.0
+		// is read as v1.0 so the missing supportedInterfaces gets named.
+		if d, ok := wire.DialectOfVersion(pv); ok {
+			return d, nil
 		}
 		return "", fmt.Errorf("protocolVersion: unsupported version %q", pv)
 	}
@@ -103,11 +106,11 @@ func detectDialect(top map[string]json.RawMessage) (wire.Dialect, error) {
 // v1.0, the proto's REQUIRED markers) asks for and the card lacks.
 func checkRequired(d wire.Dialect, top map[string]json.RawMessage) error {
 	var keys, skillKeys []string
-	switch d {
-	case wire.V10:
+	switch wire.Describe(d).CardShape {
+	case wire.CardShapeV10:
 		keys = []string{"name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
 		skillKeys = []string{"id", "name", "description", "tags"}
-	case wire.V03, wire.V02:
+	case wire.CardShapeV03:
 		keys = []string{"name", "description", "url", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
 		skillKeys = []string{"id", "name", "description", "tags"}
 	default:
@@ -170,11 +173,12 @@ func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 			PushNotifications: w.Capabilities.PushNotifications,
 		},
 	}
-	if d != wire.V01 {
+	shape := wire.Describe(d).CardShape
+	if shape != wire.CardShapeV01 {
 		c.IconURL = w.IconURL
 		c.Capabilities.ExtendedAgentCard = w.Capabilities.ExtendedAgentCard || w.SupportsAuthenticatedExtendedCard
 	}
-	if d != wire.V10 {
+	if wire.Describe(d).CardStateTransitionHistory {
 		c.Capabilities.StateTransitionHistory = w.Capabilities.StateTransitionHistory
 	}
 	if w.Provider != nil {
@@ -193,12 +197,12 @@ func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 	}
 
 	var errs []error
-	if d != wire.V01 {
+	if shape != wire.CardShapeV01 {
 		errs = append(errs, parseExtensions(c, w.Capabilities.Extensions)...)
 	}
 	var err error
-	switch d {
-	case wire.V10:
+	switch shape {
+	case wire.CardShapeV10:
 		c.Interfaces, err = v10InterfacesFromWire(w.SupportedInterfaces)
 		errs = append(errs, err)
 		c.SecuritySchemes, err = schemesFromWire(w.SecuritySchemes)
@@ -210,7 +214,7 @@ func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 			}
 			c.Security = append(c.Security, alt)
 		}
-	case wire.V03, wire.V02:
+	case wire.CardShapeV03:
 		c.Interfaces = v03InterfacesFromWire(d, w)
 		c.SecuritySchemes, err = schemesFromWire(w.SecuritySchemes)
 		errs = append(errs, err)
@@ -222,7 +226,7 @@ func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 			c.Security = append(c.Security, alt)
 		}
 	default:
-		c.Interfaces = []Interface{{URL: w.URL, Binding: wire.BindingJSONRPC, Version: wire.V01}}
+		c.Interfaces = []Interface{{URL: w.URL, Binding: wire.BindingJSONRPC, Version: d}}
 		if w.Authentication != nil {
 			c.SecuritySchemes, c.Security = v01SecurityFromWire(w.Authentication)
 		}

@@ -9,12 +9,6 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// Wire protocolVersion strings of the card shapes Render produces.
-const (
-	protocolVersionV03 = "0.3.0"
-	protocolVersionV02 = "0.2.6"
-)
-
 // Render renders c in the shape of c.Dialect: a v1.0 card (protoJSON of
 // AgentCard), a v0.3.0 card, a v0.2.6 card or a v0.1.0 card. The output is
 // deterministic. Render fails if ValidateForRender does, so every card it
@@ -31,20 +25,25 @@ func Render(c *Card) ([]byte, error) {
 		return nil, fmt.Errorf("render card: %w", err)
 	}
 	var v any
-	switch c.Dialect {
-	case wire.V10:
+	switch d := wire.Describe(c.Dialect); d.CardShape {
+	case wire.CardShapeV10:
 		v = renderV10(c)
-	case wire.V03:
-		v = renderV03(c, protocolVersionV03, true)
-	case wire.V02:
-		v = renderV03(c, protocolVersionV02, false)
-	case wire.V01:
+	case wire.CardShapeV03:
+		v = renderV03(c, d.CardProtocolVersion, d.CardMutualTLS)
+	case wire.CardShapeV01:
 		v = renderV01(c)
 	default:
 		return nil, fmt.Errorf("render card: dialect: unknown dialect %q", c.Dialect)
 	}
 	return json.Marshal(v)
 }
+
+// The two dialects a hybrid card serves at once, by definition (a2a-go's
+// a2av0 card producer): the v1.0 card with the v0.3 fields added.
+const (
+	hybridModern = wire.V10
+	hybridLegacy = wire.V03
+)
 
 // RenderHybrid renders c as a card that both v1.0 and v0.3 clients can read:
 // the v1.0 card plus the v0.3 fields (protocolVersion "0.3.0", url,
@@ -65,7 +64,7 @@ func RenderHybrid(c *Card) ([]byte, error) {
 		return nil, fmt.Errorf("render hybrid card: %w", c.Validate())
 	}
 	cp := *c
-	cp.Dialect = wire.V10 // the hybrid's shape does not depend on it
+	cp.Dialect = hybridModern // the hybrid's shape does not depend on it
 	c = &cp
 	if err := c.ValidateForRender(); err != nil {
 		return nil, fmt.Errorf("render hybrid card: %w", err)
@@ -73,13 +72,13 @@ func RenderHybrid(c *Card) ([]byte, error) {
 	v10 := renderV10(c)
 	primary := c.Interfaces[0]
 	for _, in := range c.Interfaces {
-		if in.Version == wire.V03 {
+		if in.Version == hybridLegacy {
 			primary = in
 			break
 		}
 	}
 	h := hybridCard{
-		ProtocolVersion:      protocolVersionV03,
+		ProtocolVersion:      wire.Describe(hybridLegacy).CardProtocolVersion,
 		Name:                 v10.Name,
 		Description:          v10.Description,
 		SupportedInterfaces:  v10.SupportedInterfaces,
@@ -134,7 +133,7 @@ func renderV10(c *Card) v10Card {
 	for _, in := range c.Interfaces {
 		ver := in.Version
 		if ver == "" {
-			ver = wire.V10
+			ver = c.Dialect
 		}
 		out.SupportedInterfaces = append(out.SupportedInterfaces, v10Interface{
 			URL:             in.URL,
