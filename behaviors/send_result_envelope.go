@@ -28,7 +28,7 @@ type SendResultEnvelope struct {
 
 // Apply implements Behavior.
 func (b *SendResultEnvelope) Apply(x *Exchange) {
-	if x.Op != wire.OpSend || x.Dialect != wire.V10 {
+	if x.Op != wire.OpSend || !wire.Describe(x.Dialect).ResultEnvelope {
 		return
 	}
 	rpc := x.Binding == wire.BindingJSONRPC

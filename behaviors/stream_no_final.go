@@ -24,14 +24,15 @@ func (b *StreamNoFinal) Apply(x *Exchange) {
 	if !x.Op.Streaming() {
 		return
 	}
-	v10 := x.Dialect == wire.V10
+	closes := !wire.Describe(x.Dialect).FinalFlag
 	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, raw RawStream) error {
 		if ev.Status == nil || !endsStream(ev) {
 			return emit(ev)
 		}
-		if v10 {
+		if closes {
 			// Closing here, before the terminal event, is what a crashed
-			// or careless v1.0 agent looks like on the wire.
+			// or careless v1.0 agent looks like on the wire (its streams
+			// end by closing; there is no final flag to withhold).
 			raw.Close()
 			return nil
 		}

@@ -48,7 +48,7 @@ func (b *Tenant) Apply(x *Exchange) {
 		x.OnCardJSON(func(raw []byte) []byte { return setInterfaceTenant(raw, b.Tenant) })
 		return
 	}
-	if x.Dialect != wire.V10 || x.Request == nil || b.Mode != "require" || x.Request.Tenant == b.Tenant {
+	if !wire.Describe(x.Dialect).Tenant || x.Request == nil || b.Mode != "require" || x.Request.Tenant == b.Tenant {
 		return
 	}
 	got := x.Request.Tenant

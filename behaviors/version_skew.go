@@ -47,7 +47,7 @@ func (b *VersionSkew) Apply(x *Exchange) {
 	if x.Request == nil || x.Dialect == "" {
 		return
 	}
-	if (x.Dialect == wire.V10) == (served == wire.V10) {
+	if wire.Describe(x.Dialect).Major == wire.Describe(served).Major {
 		return
 	}
 	m := x.Request.Method
