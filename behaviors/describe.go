@@ -3,6 +3,8 @@ package behaviors
 import (
 	"fmt"
 	"strings"
+
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Describe renders r as a Markdown catalogue: every behavior with its doc
@@ -49,7 +51,7 @@ var scopeKeyDocs = map[string]string{
 	"skill":           "messages addressed to that skill id (metadata skillId)",
 	"op":              "canonical operations, e.g. send|stream|get-task|cancel-task|subscribe|agent-card",
 	"method":          "JSON-RPC method names or REST routes as sent, e.g. message/send|SendMessage",
-	"dialect":         "wire dialects: 1.0, 0.3, 0.2, 0.1",
+	"dialect":         "wire dialects: " + wire.DialectNames(", ", ", "),
 	"binding":         "JSONRPC or HTTP+JSON",
 	"if-metadata":     "messages whose metadata has that key",
 	"unless-metadata": "requests whose message metadata lacks that key",

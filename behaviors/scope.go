@@ -68,7 +68,7 @@ func (s *Scope) set(key, val string) (bool, error) {
 		for _, v := range list() {
 			d := wire.Dialect(v)
 			if wire.CodecFor(d) == nil {
-				return true, fmt.Errorf("%q is not a dialect (1.0, 0.3, 0.2, 0.1)", v)
+				return true, fmt.Errorf("%q is not a dialect (%s)", v, wire.DialectNames(", ", ", "))
 			}
 			s.Dialects = append(s.Dialects, d)
 		}

@@ -361,7 +361,8 @@ func judgeRecovers(r *run) verdict {
 	return pass(fmt.Sprintf("%d lost stream(s), each followed by GetTask or SubscribeToTask", lost), ev)
 }
 
-// v10Method reports whether a wire record is a call of the v1.0 method set.
+// v10Method reports whether a wire record is a call of the v1.0 method set
+// (the method names of major version 1; v0.x names are slash paths).
 func v10Method(w WireRecord) bool {
 	if strings.Contains(w.Path, "/rest/") || strings.HasSuffix(w.Path, "/rest") {
 		return true
@@ -414,7 +415,7 @@ func judgeDeclaredInterface(r *run) verdict {
 			switch in.Binding {
 			case wire.BindingJSONRPC:
 				if w.Method == http.MethodPost && strings.TrimSuffix(url, "/") == strings.TrimSuffix(in.URL, "/") &&
-					(w.RPCMethod == "" || v10Method(w) == (in.Version == wire.V10)) {
+					(w.RPCMethod == "" || v10Method(w) == (wire.Describe(in.Version).Major >= 1)) {
 					ok = true
 				}
 			case wire.BindingREST:

@@ -555,11 +555,10 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 	if len(ifaces) == 0 {
 		d := card.Dialect
 		if d == "" {
-			d = wire.V10
+			d = wire.Newest()
 		}
-		ifaces = []cards.Interface{{Binding: wire.BindingJSONRPC, Version: d}}
-		if d == wire.V10 {
-			ifaces = append(ifaces, cards.Interface{Binding: wire.BindingREST, Version: d})
+		for _, b := range wire.Describe(d).Bindings {
+			ifaces = append(ifaces, cards.Interface{Binding: b, Version: d})
 		}
 	}
 	declared := make([]string, len(ifaces))

@@ -110,7 +110,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
 	seed := fs.Uint64("seed", 0, "seed for ids, generated cards, content and behaviors' random choices")
 	agentsFlag := fs.String("agents", "agent", "agents to host: a count (3) or comma-separated names (planner,coder); the first is also served at /")
-	dialect := fs.String("dialect", "1.0", "card dialect of every agent: 1.0, 0.3, 0.2 or 0.1")
+	dialect := fs.String("dialect", string(wire.Newest()), "card dialect of every agent: "+wire.DialectNames(", ", " or "))
 	stepDelay := fs.Duration("step-delay", 20*time.Millisecond, "time between two states of the honest lifecycle (0 for none)")
 	var behaviorSpecs stringList
 	fs.Var(&behaviorSpecs, "behavior", "misbehavior spec applied to the first agent, e.g. skip-working or never-terminal:skill=x (repeatable; see a2amock behaviors)")
@@ -180,7 +180,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	}
 	d := wire.Dialect(*dialect)
 	if wire.CodecFor(d) == nil {
-		fmt.Fprintf(stderr, "a2amock serve: --dialect %q: use 1.0, 0.3, 0.2 or 0.1\n", *dialect)
+		fmt.Fprintf(stderr, "a2amock serve: --dialect %q: use %s\n", *dialect, wire.DialectNames(", ", " or "))
 		return 2
 	}
 	names, err := agentNames(*agentsFlag)

@@ -22,24 +22,27 @@ import (
 //go:embed schema/*.json
 var schemaFS embed.FS
 
-// dialectSchema describes where a dialect's schema lives and how its
-// definitions are keyed (the v0.2/v0.3 files use draft-07 "definitions", the
-// v0.1 and v1.0 files use "$defs").
+// dialectSchema describes where a dialect's schema lives (the file its
+// descriptor names). Its definitions are keyed by "$defs" or, in draft-07
+// files (v0.2, v0.3), by "definitions".
 type dialectSchema struct {
-	file   string
-	defsAt string
+	file string
 
 	once sync.Once
 	defs map[string]*jsonschema.Schema
 	err  error
 }
 
-var schemas = map[wire.Dialect]*dialectSchema{
-	wire.V10: {file: "a2a-v1.0.json", defsAt: "$defs"},
-	wire.V03: {file: "a2a-v0.3.0.json", defsAt: "definitions"},
-	wire.V02: {file: "a2a-v0.2.6.json", defsAt: "definitions"},
-	wire.V01: {file: "a2a-v0.1.0.json", defsAt: "$defs"},
-}
+// schemas holds one dialectSchema per dialect with a SchemaFile.
+var schemas = func() map[wire.Dialect]*dialectSchema {
+	m := map[wire.Dialect]*dialectSchema{}
+	for _, d := range wire.Descriptors() {
+		if d.SchemaFile != "" {
+			m[d.Dialect] = &dialectSchema{file: d.SchemaFile}
+		}
+	}
+	return m
+}()
 
 // compile builds every definition of the dialect's schema at once, so that
 // after the first call the map is read-only and needs no locking.
@@ -59,9 +62,13 @@ func (s *dialectSchema) compile() {
 		s.err = fmt.Errorf("schemacheck: %s is not a JSON object", s.file)
 		return
 	}
-	defs, _ := top[s.defsAt].(map[string]any)
+	defsAt := "$defs"
+	if _, ok := top[defsAt]; !ok {
+		defsAt = "definitions"
+	}
+	defs, _ := top[defsAt].(map[string]any)
 	if len(defs) == 0 {
-		s.err = fmt.Errorf("schemacheck: %s has no %s", s.file, s.defsAt)
+		s.err = fmt.Errorf("schemacheck: %s has no $defs or definitions", s.file)
 		return
 	}
 	url := "https://a2amock.invalid/schema/" + s.file
@@ -75,7 +82,7 @@ func (s *dialectSchema) compile() {
 	}
 	s.defs = make(map[string]*jsonschema.Schema, len(defs))
 	for name := range defs {
-		sch, err := c.Compile(url + "#/" + s.defsAt + "/" + name)
+		sch, err := c.Compile(url + "#/" + defsAt + "/" + name)
 		if err != nil {
 			s.err = fmt.Errorf("schemacheck: compile %s#%s: %w", s.file, name, err)
 			return

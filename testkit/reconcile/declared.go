@@ -117,10 +117,9 @@ func Declare(card *cards.Card, policy Policy) Declared {
 	d.Dialect = card.Dialect
 	d.Streaming = card.Capabilities.Streaming
 	d.PushNotifications = card.Capabilities.PushNotifications
-	switch card.Dialect {
-	case wire.V03, wire.V02, wire.V01:
+	if wire.Describe(card.Dialect).CardStateTransitionHistory {
 		d.StateTransitionHistory = card.Capabilities.StateTransitionHistory
-	default:
+	} else {
 		// A v1.0 card cannot carry the field; a hybrid card that does is
 		// still read by the policy, so the result does not depend on
 		// which producer wrote the card.
