@@ -238,29 +238,35 @@ func TestRecordAndReplayEndToEnd(t *testing.T) {
 		// Recorded timing is kept (speed 1): the stream alone took `last`.
 		assert.GreaterOrEqual(t, took, last, format)
 
-		// The two journals agree: the agent's requests in order against
-		// the exchanges the replay served, none repeated or missing.
-		var agentSaw, replaySaw []string
-		for _, e := range srv.Journal().Entries() {
-			switch e.Kind {
-			case server.EntryCard:
-				agentSaw = append(agentSaw, "card")
-			case server.EntryRequest:
-				agentSaw = append(agentSaw, e.Method)
+		// The two journals agree: the replay keeps the server's journal, and
+		// it journaled the same requests in the same order as the agent.
+		// (Before, the replay kept a journal type of its own, with the index
+		// of the recorded exchange each request was answered by.)
+		names := func(entries []server.Entry) []string {
+			var out []string
+			for _, e := range entries {
+				switch e.Kind {
+				case server.EntryCard:
+					out = append(out, "card")
+				case server.EntryRequest:
+					out = append(out, e.Method)
+				}
 			}
+			return out
 		}
+		want := []string{"card", "SendMessage", "SendStreamingMessage", "GetTask", "GET /tasks/{id}"}
+		assert.Equal(t, want, names(srv.Journal().Entries()))
+		assert.Equal(t, want, names(rp.Journal()), format)
+		// The sends were played by the engine as scripted timelines with
+		// the recorded task ids, not replayed as bytes.
+		var decisions []string
 		for _, e := range rp.Journal() {
-			assert.False(t, e.Repeated, "%+v", e)
-			assert.GreaterOrEqual(t, e.Exchange, 0, "%+v", e)
-			assert.Equal(t, rec.Exchanges[e.Exchange].Status, e.Status)
-			if e.Kind == record.KindCard {
-				replaySaw = append(replaySaw, "card")
-			} else {
-				replaySaw = append(replaySaw, e.Method)
+			if e.Kind == server.EntryDecision {
+				decisions = append(decisions, e.TaskID+" "+e.Detail)
 			}
 		}
-		assert.Equal(t, []string{"card", "SendMessage", "SendStreamingMessage", "GetTask", "GET /tasks/{id}"}, agentSaw)
-		assert.Equal(t, []string{"card", "SendMessage", "SendStreamingMessage", "GetTask", "GET /rest/tasks/{id}"}, replaySaw)
+		assert.Equal(t, []string{recorded.SendTaskID + " new: replay of recorded exchange 1",
+			recorded.StreamTaskID + " new: replay of recorded exchange 2"}, decisions, format)
 	}
 }
 
@@ -341,10 +347,21 @@ func TestReplaySplice(t *testing.T) {
 	got, err = readStream(t, base, 5*time.Second)
 	require.NoError(t, err, "the stream ends cleanly, without a terminal event")
 	assert.Equal(t, all[:1], got)
-	j := rp.Journal()
-	require.Len(t, j, 1)
-	assert.Equal(t, "spliced 1:end-stream", j[0].Detail)
-	assert.Equal(t, 1, j[0].Events)
+	// The splice is a behavior of the engine: the journal names it on the
+	// request and says the stream was closed by it (before, the replay's
+	// own journal had one entry with the detail "spliced 1:end-stream";
+	// the splice is now a behavior of the replay's registry).
+	var req, closed server.Entry
+	for _, e := range rp.Journal() {
+		switch e.Kind {
+		case server.EntryRequest:
+			req = e
+		case server.EntryStreamClose:
+			closed = e
+		}
+	}
+	assert.Equal(t, []string{"replay", "splice:at=1,fault=end-stream"}, req.Behaviors)
+	assert.Equal(t, "closed by behavior", closed.Detail)
 
 	sp, err = record.ParseSplice("2:drop")
 	require.NoError(t, err)
@@ -361,6 +378,12 @@ func TestReplaySplice(t *testing.T) {
 	assert.Equal(t, all[:3], got)
 }
 
+// TestReplayUnrecordedAndRepeated: what the recording has no exchange for
+// is answered by the engine from the tasks the replay played. Before, an
+// unrecorded method was answered with MethodNotFound and any GetTask with
+// the last recorded GetTask's bytes, whatever task it named; through the
+// engine a task the replay never created is unknown (TaskNotFound), as it
+// was to the recorded agent.
 func TestReplayUnrecordedAndRepeated(t *testing.T) {
 	t.Parallel()
 	rec := streamOnly(t)
@@ -369,30 +392,39 @@ func TestReplayUnrecordedAndRepeated(t *testing.T) {
 
 	res := c.do(c.rpc(base+"/", "CancelTask", "c1", map[string]any{"id": "x"}))
 	assert.Equal(t, "c1", res["id"])
-	assert.EqualValues(t, -32601, dig(res, "error", "code"))
-	assert.Contains(t, str(dig(res, "error", "message")), "CancelTask")
+	assert.EqualValues(t, -32001, dig(res, "error", "code"))
 
 	for _, id := range []string{"g1", "g2"} {
 		res = c.do(c.rpc(base+"/", "GetTask", id, map[string]any{"id": "whatever"}))
 		assert.Equal(t, id, res["id"])
-		assert.Equal(t, "TASK_STATE_COMPLETED", str(dig(res, "result", "status", "state")))
+		assert.EqualValues(t, -32001, dig(res, "error", "code"))
 	}
-	j := rp.Journal()
-	require.Len(t, j, 3)
-	assert.Equal(t, -1, j[0].Exchange)
-	assert.False(t, j[1].Repeated)
-	assert.True(t, j[2].Repeated, "recorded GetTask used up: the last one answers again")
-	assert.Equal(t, j[1].Exchange, j[2].Exchange)
+	// The recorded stream's task, once replayed, is there to get, with the
+	// recorded answer.
+	got, err := readStream(t, base, 5*time.Second)
+	require.NoError(t, err)
+	require.NotEmpty(t, got)
+	streamTask := rec.Exchanges[2].States()
+	assert.Equal(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"}, streamTask)
+	var taskID string
+	for _, e := range rp.Journal() {
+		if e.Kind == server.EntryDecision && e.Op == "stream" {
+			taskID = e.TaskID
+		}
+	}
+	require.NotEmpty(t, taskID)
+	res = c.do(c.rpc(base+"/", "GetTask", "g3", map[string]any{"id": taskID}))
+	assert.Equal(t, "TASK_STATE_COMPLETED", str(dig(res, "result", "status", "state")))
 
 	resp, err := c.http.Get(base + "/nowhere")
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 
-	// Control API: journal over HTTP, reset rewinds.
-	res = c.do(mustGet(t, base+"/_a2amock/journal"))
+	// Control API: the server's journal over HTTP, reset rewinds.
+	res = c.do(mustGet(t, base+"/_a2amock/journal?kind=request"))
 	entries, _ := res["entries"].([]any)
-	assert.Len(t, entries, 4)
+	assert.Len(t, entries, 5)
 	req, err := http.NewRequest(http.MethodPost, base+"/_a2amock/reset", nil)
 	require.NoError(t, err)
 	resp, err = c.http.Do(req)
@@ -400,8 +432,14 @@ func TestReplayUnrecordedAndRepeated(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 	assert.Empty(t, rp.Journal())
-	c.do(c.rpc(base+"/", "GetTask", "g3", map[string]any{"id": "whatever"}))
-	assert.False(t, rp.Journal()[0].Repeated)
+	got, err = readStream(t, base, 5*time.Second)
+	require.NoError(t, err)
+	assert.Len(t, got, 4, "after a reset the recorded stream plays again")
+	for _, e := range rp.Journal() {
+		if e.Kind == server.EntryDecision {
+			assert.Equal(t, taskID, e.TaskID, "with the recorded task id again")
+		}
+	}
 }
 
 func TestReplayControlToken(t *testing.T) {

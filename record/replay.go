@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,8 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/internal/httpserve"
-	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Fault is a fault a Splice injects into replayed streams.
@@ -32,10 +36,26 @@ const (
 )
 
 // Splice injects Fault at event At (counted from 0) of every replayed
-// stream. A stream with fewer events is replayed unchanged.
+// stream. A stream with fewer events is replayed unchanged. It is a
+// behavior of the replay's registry (the catalogue plus "splice" and
+// "replay"), written "splice:at=N,fault=F" in the journal and the control
+// API.
 type Splice struct {
-	At    int
-	Fault Fault
+	At    int   `param:"at" doc:"the event (counted from 0) the fault strikes"`
+	Fault Fault `param:"fault" doc:"end-stream (close before event N), drop (leave event N out) or hang (stop before event N and hold the stream open)"`
+}
+
+// Validate implements behaviors.Validator.
+func (sp *Splice) Validate() error {
+	switch sp.Fault {
+	case FaultEndStream, FaultDrop, FaultHang:
+	default:
+		return fmt.Errorf("fault %q: use end-stream, drop or hang", sp.Fault)
+	}
+	if sp.At < 0 {
+		return fmt.Errorf("at %d: events are counted from 0", sp.At)
+	}
+	return nil
 }
 
 // ParseSplice parses "N:fault", e.g. "2:end-stream", "0:drop", "3:hang".
@@ -56,6 +76,38 @@ func ParseSplice(s string) (*Splice, error) {
 	return &Splice{At: at, Fault: Fault(f)}, nil
 }
 
+// String is the splice as the replay's registry parses it.
+func (sp *Splice) String() string { return fmt.Sprintf("splice:at=%d,fault=%s", sp.At, sp.Fault) }
+
+// Apply implements behaviors.Behavior: the fault at event At of a stream.
+func (sp *Splice) Apply(x *behaviors.Exchange) {
+	if !x.Op.Streaming() {
+		return
+	}
+	n, hanging := 0, false
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, raw behaviors.RawStream) error {
+		k := n
+		n++
+		if hanging {
+			return nil
+		}
+		if k == sp.At {
+			switch sp.Fault {
+			case FaultEndStream:
+				raw.Close()
+				return nil
+			case FaultDrop:
+				return nil
+			case FaultHang:
+				hanging = true
+				return nil
+			}
+		}
+		return emit(ev)
+	})
+	x.OnStreamEnd(func(behaviors.RawStream) bool { return hanging })
+}
+
 // ReplayOptions configure a Replayer.
 type ReplayOptions struct {
 	// Speed divides every recorded delay: 1 replays in recorded time, 2
@@ -63,46 +115,48 @@ type ReplayOptions struct {
 	Speed float64
 	// Splice, when set, injects a fault into every replayed stream.
 	Splice *Splice
-	// ControlToken, when set, is the bearer token the control endpoints
-	// (/_a2amock/journal, /_a2amock/healthz, /_a2amock/reset) require;
-	// when empty they answer loopback clients only, as package server's do.
+	// Behaviors are applied to every request the engine answers, after the
+	// replay's own and the splice: any behavior of the registry
+	// (behaviors.Catalogue().Parse("stream-drop-events:rate=0.5"), say).
+	// Exchanges replayed as recorded bytes are not faulted by them.
+	Behaviors []behaviors.Behavior
+	// ControlToken, when set, is the bearer token the control API
+	// (/_a2amock/...) requires; when empty it answers loopback clients
+	// only, as a2amock serve's does (it is the same control API).
 	ControlToken string
 	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
 	MaxBodyBytes int64
+	// Clock is the source of time of every replayed delay; nil means the
+	// wall clock.
+	Clock timeline.Clock
+	// Seed drives the ids the engine mints for what the recording does
+	// not fix (a task started after the recorded ones ran out).
+	Seed uint64
 }
 
-// JournalEntry is one answered request of a replay.
-type JournalEntry struct {
-	Seq    int64     `json:"seq"`
-	Time   time.Time `json:"time"`
-	Kind   Kind      `json:"kind"`
-	Method string    `json:"method"`
-	Path   string    `json:"path"`
-	// Exchange is the index of the recorded exchange replayed, -1 when the
-	// request had no recorded counterpart.
-	Exchange int `json:"exchange"`
-	// Repeated is set when the recorded exchanges of this kind were used
-	// up and the last one was replayed again.
-	Repeated bool   `json:"repeated,omitempty"`
-	Status   int    `json:"status"`
-	Events   int    `json:"events,omitempty"`
-	Detail   string `json:"detail,omitempty"`
-}
+// AgentName is the name of the replayed agent in the journal (the agent
+// served at the root, as a2amock serve's first agent).
+const AgentName = "agent"
 
-// Replayer serves a Recording as a fake agent. It is an http.Handler.
+// Replayer serves a Recording as a fake agent: an a2amock server whose
+// agent plays the recorded sends as scripted timelines, in front of which
+// the exchanges the model cannot express are answered with the recorded
+// bytes. It is an http.Handler.
 type Replayer struct {
 	rec      *Recording
 	opts     ReplayOptions
 	fromPath string
 	byKey    map[string][]int
+	plans    []*plan
+	srv      *server.Server
+	clock    timeline.Clock
 
 	ctx  context.Context // canceled by Close: ends held streams
 	stop context.CancelFunc
 
-	mu      sync.Mutex
-	next    map[string]int
-	journal []JournalEntry
-	seq     int64
+	mu    sync.Mutex
+	next  map[string]int
+	stash map[string][]*plan
 }
 
 // NewReplayer returns a handler replaying rec.
@@ -119,7 +173,10 @@ func NewReplayer(rec *Recording, opts ReplayOptions) (*Replayer, error) {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 4 << 20
 	}
-	rp := &Replayer{rec: rec, opts: opts, byKey: map[string][]int{}, next: map[string]int{}}
+	rp := &Replayer{rec: rec, opts: opts, byKey: map[string][]int{}, next: map[string]int{}, stash: map[string][]*plan{}, clock: opts.Clock}
+	if rp.clock == nil {
+		rp.clock = timeline.RealClock{}
+	}
 	if u, err := url.Parse(rec.Upstream); err == nil {
 		rp.fromPath = u.Path
 	}
@@ -127,26 +184,77 @@ func NewReplayer(rec *Recording, opts ReplayOptions) (*Replayer, error) {
 		k := key(x.Kind, x.Method)
 		rp.byKey[k] = append(rp.byKey[k], i)
 	}
+	rp.plans = makePlans(rec, rp.scale)
+	var card *cards.Card
+	for _, x := range rec.Exchanges {
+		if x.Kind == KindCard && x.Status == http.StatusOK {
+			if c, err := cards.Parse(x.Response); err == nil {
+				card = c
+				break
+			}
+		}
+	}
+	bs := []behaviors.Behavior{&replayBehavior{rp: rp}}
+	if opts.Splice != nil {
+		bs = append(bs, opts.Splice)
+	}
+	bs = append(bs, opts.Behaviors...)
+	reg := behaviors.Catalogue()
+	if err := reg.Register(behaviors.Spec{Name: replayName, Doc: replayDoc,
+		New: func() behaviors.Behavior { return &replayBehavior{rp: rp} }}); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	if err := reg.Register(behaviors.Spec{Name: "splice", Doc: spliceDoc,
+		New: func() behaviors.Behavior { return &Splice{Fault: FaultEndStream} }}); err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	cfg := server.Config{Seed: opts.Seed, Clock: opts.Clock, ControlToken: opts.ControlToken, Registry: reg,
+		MaxBodyBytes: opts.MaxBodyBytes, Agents: []server.AgentConfig{{Name: AgentName, Card: card, Behaviors: bs}}}
+	srv, err := server.New(cfg)
+	if err != nil && card != nil {
+		// A card the engine refuses to serve (no skills, say) is still
+		// served as recorded; the engine plays a generated one.
+		cfg.Agents[0].Card = nil
+		srv, err = server.New(cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	rp.srv = srv
 	rp.ctx, rp.stop = context.WithCancel(context.Background())
 	return rp, nil
 }
 
-// Close ends streams held open (FaultHang, recorded client-gone ends); call
-// it before shutting down the HTTP server that serves the Replayer.
-func (rp *Replayer) Close() { rp.stop() }
-
-// Journal returns what the replay answered so far, oldest first.
-func (rp *Replayer) Journal() []JournalEntry {
-	rp.mu.Lock()
-	defer rp.mu.Unlock()
-	return append([]JournalEntry(nil), rp.journal...)
+// scale turns a recorded delay into a replay delay.
+func (rp *Replayer) scale(d time.Duration) time.Duration {
+	if rp.opts.Speed == 0 || d <= 0 {
+		return 0
+	}
+	return time.Duration(float64(d) / rp.opts.Speed)
 }
 
-// Reset rewinds every method to its first recorded exchange and clears the
-// journal.
-func (rp *Replayer) Reset() {
+// Server is the a2amock server the replay runs on: its journal, behaviors
+// and control API are those of any a2amock server.
+func (rp *Replayer) Server() *server.Server { return rp.srv }
+
+// Close ends open streams and the players of replayed tasks; call it
+// before shutting down the HTTP server that serves the Replayer.
+func (rp *Replayer) Close() {
+	rp.stop()
+	_ = rp.srv.Close()
+}
+
+// Journal returns what the replay answered so far, oldest first: the
+// server's journal, the same entries a2amock serve writes.
+func (rp *Replayer) Journal() []server.Entry { return rp.srv.Journal().Entries() }
+
+// Reset rewinds every method to its first recorded exchange, forgets the
+// replayed tasks and clears the journal (as POST /_a2amock/reset does).
+func (rp *Replayer) Reset() { rp.srv.Reset() }
+
+func (rp *Replayer) rewind() {
 	rp.mu.Lock()
-	rp.next, rp.journal, rp.seq = map[string]int{}, nil, 0
+	rp.next, rp.stash = map[string]int{}, map[string][]*plan{}
 	rp.mu.Unlock()
 }
 
@@ -170,188 +278,254 @@ func (rp *Replayer) pick(k string) (int, bool) {
 	return idx[n], false
 }
 
-func (rp *Replayer) log(e JournalEntry) {
+// stashKey joins a picked plan to the engine's view of the same request:
+// a send by its message id, anything else by the task it names.
+func stashKey(op wire.Op, id string) string { return string(op) + "\x00" + id }
+
+// maxStash bounds the plans waiting for requests the engine never saw (a
+// request refused before its behaviors ran).
+const maxStash = 64
+
+func (rp *Replayer) put(k string, p *plan) {
 	rp.mu.Lock()
-	rp.seq++
-	e.Seq, e.Time = rp.seq, time.Now().UTC()
-	rp.journal = append(rp.journal, e)
-	rp.mu.Unlock()
-}
-
-// wait sleeps the recorded delay d (scaled) measured from begin; false
-// when the client left or the replayer closed first.
-func (rp *Replayer) wait(ctx context.Context, begin time.Time, d Duration) bool {
-	if rp.opts.Speed == 0 {
-		return ctx.Err() == nil
-	}
-	left := time.Until(begin.Add(time.Duration(float64(d) / rp.opts.Speed)))
-	if left <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(left)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-rp.ctx.Done():
-		return false
+	defer rp.mu.Unlock()
+	if q := rp.stash[k]; len(q) < maxStash {
+		rp.stash[k] = append(q, p)
 	}
 }
 
-// ServeHTTP answers one request from the recording.
+func (rp *Replayer) take(k string) *plan {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	q := rp.stash[k]
+	if len(q) == 0 {
+		return nil
+	}
+	p := q[0]
+	if len(q) == 1 {
+		delete(rp.stash, k)
+	} else {
+		rp.stash[k] = q[1:]
+	}
+	return p
+}
+
+// ServeHTTP answers one request: the control API and whatever the
+// recording has no exchange for go to the engine as they are; a request
+// whose recorded exchange the engine can play goes to it with the plan;
+// the rest are answered with the recorded bytes.
 func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	begin := time.Now()
+	h := rp.srv.Handler()
 	if strings.HasPrefix(r.URL.Path, controlPrefix) {
-		rp.control(w, r)
+		h.ServeHTTP(w, keepReplay(r))
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, rp.opts.MaxBodyBytes+1))
 	if err != nil || int64(len(body)) > rp.opts.MaxBodyBytes {
-		proxyError(w, http.StatusRequestEntityTooLarge, "request body unreadable or larger than the limit")
+		// The engine answers (and journals) the oversized body itself.
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+		h.ServeHTTP(w, r)
 		return
 	}
-	kind, method, id := classify(r.Method, r.URL.Path, body)
-	entry := JournalEntry{Kind: kind, Method: method, Path: r.URL.Path, Exchange: -1}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	kind, method, _ := classify(r.Method, r.URL.Path, body)
 	i, repeated := rp.pick(key(kind, method))
 	if i < 0 {
-		entry.Detail = "not in the recording"
-		if kind == KindJSONRPC {
-			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
-				"code": -32601, "message": "Method not found: " + method + " (not in the recording)"}})
-			entry.Status = http.StatusOK
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(b)
-		} else {
-			entry.Status = http.StatusNotFound
-			proxyError(w, http.StatusNotFound, method+" is not in the recording")
-		}
-		rp.log(entry)
+		h.ServeHTTP(w, r)
 		return
 	}
-	x := &rp.rec.Exchanges[i]
-	entry.Exchange, entry.Repeated, entry.Status = i, repeated, x.Status
-	defer func() { rp.log(entry) }()
-	if !rp.wait(r.Context(), begin, x.HeadersAfter) {
-		entry.Detail = "client left before the answer"
+	p := rp.plans[i]
+	if p.raw != "" {
+		rp.serveRaw(w, r, body, kind, method, p, repeated)
 		return
 	}
-	if x.ContentType != "" {
-		w.Header().Set("Content-Type", x.ContentType)
+	rpc := kind == KindJSONRPC
+	id := requestTaskID(kind, r.URL.Path, body)
+	if p.op == wire.OpSend || p.op == wire.OpStream {
+		_, _, id = requestMessage(body, rpc)
 	}
-	if !x.Streamed() {
-		out := []byte(x.Body)
-		if len(x.Response) > 0 {
-			out = x.Response
-			if card, inResult := isCardAnswer(kind, method, r.URL.Path); card && x.Status == http.StatusOK {
-				out = rewriteCard(out, inResult, rp.fromPath, origin(r))
-			}
-			out = withID(out, id)
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-		w.WriteHeader(x.Status)
-		if r.Method != http.MethodHead {
-			_, _ = w.Write(out)
-		}
-		return
+	rp.put(stashKey(p.op, id), p)
+	if ep := enginePath(kind, r.URL.Path); ep != r.URL.Path {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path, r2.URL.RawPath = ep, ""
+		r = r2
 	}
-	entry.Events, entry.Detail = rp.replayStream(w, r, x, id, begin)
+	h.ServeHTTP(w, r)
 }
 
-// replayStream plays the recorded events at their recorded offsets.
-func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exchange, id json.RawMessage, begin time.Time) (int, string) {
-	// A stream is replayed with status 200, as sse.Writer sends; agents
-	// answer streams with anything else so rarely that it is not worth a
-	// second framing path.
-	sw := sse.NewWriter(w)
-	if err := sw.WriteHeader(); err != nil {
-		return 0, "client gone"
-	}
-	sent := 0
-	sp := rp.opts.Splice
-	for n, ev := range x.Events {
-		if !rp.wait(r.Context(), begin, ev.After) {
-			return sent, "client gone"
+// enginePath is where the engine serves a request the recorded agent
+// served at path: JSON-RPC at the root, HTTP+JSON under /rest.
+func enginePath(kind Kind, path string) string {
+	switch kind {
+	case KindJSONRPC:
+		return "/"
+	case KindREST:
+		if strings.HasPrefix(path, "/rest/") {
+			return path
 		}
-		if sp != nil && sp.At == n {
-			switch sp.Fault {
-			case FaultEndStream:
-				return sent, fmt.Sprintf("spliced %d:end-stream", n)
-			case FaultHang:
-				rp.hold(r)
-				return sent, fmt.Sprintf("spliced %d:hang", n)
-			case FaultDrop:
-				continue
+		for _, seg := range []string{"/message:", "/tasks", "/extendedAgentCard"} {
+			if i := strings.Index(path, seg); i >= 0 {
+				return "/rest" + path[i:]
 			}
 		}
-		data := []byte(ev.Text)
-		if len(ev.Data) > 0 {
-			data = withID(ev.Data, id)
-		}
-		if err := sw.Event(sse.Event{ID: ev.ID, Name: ev.Name, Data: data}); err != nil {
-			return sent, "client gone"
-		}
-		sent++
 	}
-	if !rp.wait(r.Context(), begin, x.EndAfter) {
-		return sent, "client gone"
-	}
-	switch x.End {
-	case EndTruncated:
-		_ = sw.WriteRaw([]byte(x.Tail))
-		return sent, "ended mid-frame as recorded"
-	case EndClientGone:
-		rp.hold(r)
-		return sent, "held open until the client left, as recorded"
-	}
-	return sent, "ended as recorded: " + string(x.End)
+	return path
 }
 
-// hold keeps a stream open, silent, until the client leaves or the
-// replayer closes.
-func (rp *Replayer) hold(r *http.Request) {
-	select {
-	case <-r.Context().Done():
-	case <-rp.ctx.Done():
+const (
+	replayName = "replay"
+	replayDoc  = `The replay itself: hands the engine the recorded decision, timeline
+and answers of the exchange each request is matched with. It is always the
+first behavior of a replayed agent (the control API puts it back when the
+behaviors are replaced or deleted).`
+	spliceDoc = `Injects one fault into every replayed stream at event 'at' (from 0):
+end-stream closes the stream before it, drop leaves it out, hang stops
+before it and holds the stream open until the client leaves.`
+)
+
+// keepReplay rewrites a control call that replaces or deletes the replayed
+// agent's behaviors so that the replay stays its first behavior; other
+// calls are returned as they are.
+func keepReplay(r *http.Request) *http.Request {
+	if r.URL.Path != controlPrefix+"behaviors" || r.Method != http.MethodPut && r.Method != http.MethodDelete {
+		return r
 	}
+	if a := r.URL.Query().Get("agent"); a != "" && a != AgentName {
+		return r
+	}
+	specs := []string{}
+	if r.Method == http.MethodPut {
+		var in struct {
+			Behaviors *[]string `json:"behaviors"`
+		}
+		b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil || json.Unmarshal(b, &in) != nil || in.Behaviors == nil {
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			return r // the server answers what is wrong with the body
+		}
+		specs = *in.Behaviors
+	}
+	if len(specs) == 0 || strings.TrimSpace(specs[0]) != replayName {
+		specs = append([]string{replayName}, specs...)
+	}
+	b, _ := json.Marshal(map[string]any{"behaviors": specs})
+	r2 := r.Clone(r.Context())
+	r2.Method = http.MethodPut
+	r2.Body = io.NopCloser(bytes.NewReader(b))
+	r2.ContentLength = int64(len(b))
+	r2.Header.Set("Content-Type", "application/json")
+	return r2
 }
 
-// control serves the journal, reset and health endpoints with the same
-// access rule as package server's control API.
-func (rp *Replayer) control(w http.ResponseWriter, r *http.Request) {
-	if tok := rp.opts.ControlToken; tok != "" {
-		if !httpserve.SameSecret(r.Header.Get("Authorization"), "Bearer "+tok) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock control"`)
-			proxyError(w, http.StatusUnauthorized, "the control API requires the bearer token given by --control-token")
+// replayBehavior hands the engine the recorded decision, timeline and
+// answers of the exchange the front picked for a request.
+type replayBehavior struct{ rp *Replayer }
+
+// String names the behavior in the journal.
+func (b *replayBehavior) String() string { return replayName }
+
+// Reset implements behaviors.Resetter: a reset rewinds the recording.
+func (b *replayBehavior) Reset() { b.rp.rewind() }
+
+// Apply implements behaviors.Behavior.
+func (b *replayBehavior) Apply(x *behaviors.Exchange) {
+	req := x.Request
+	if req == nil {
+		return
+	}
+	id := req.TaskID
+	if x.Op == wire.OpSend || x.Op == wire.OpStream {
+		if req.Message == nil {
 			return
 		}
-	} else if !httpserve.LoopbackRemote(r) {
-		proxyError(w, http.StatusForbidden, "the control API answers loopback clients only; start the replay with --control-token to open it")
+		id = req.Message.MessageID
+	}
+	p := b.rp.take(stashKey(x.Op, id))
+	if p == nil {
 		return
 	}
-	if msg := httpserve.CrossSite(r, rp.opts.ControlToken == ""); msg != "" {
-		proxyError(w, http.StatusForbidden, msg)
+	if sp := p.send; sp != nil {
+		applySend(x, p, sp)
 		return
 	}
-	writeJSON := func(v any) {
-		b, _ := json.Marshal(v)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(b)
+	if a := p.ans; a != nil {
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
+			if a.err != nil {
+				return nil, a.err
+			}
+			if res != nil && res.Task != nil && sameTask(res.Task, a.ev.Task) {
+				return &wire.Result{Task: a.ev.Task.Clone()}, nil
+			}
+			return res, err
+		})
 	}
-	switch {
-	case r.URL.Path == controlPrefix+"journal" && r.Method == http.MethodGet:
-		entries := rp.Journal()
-		if entries == nil {
-			entries = []JournalEntry{}
+}
+
+func sameTask(got, rec *wire.Task) bool {
+	return rec != nil && got.ID == rec.ID && got.Status.State == rec.Status.State
+}
+
+func applySend(x *behaviors.Exchange, p *plan, sp *sendPlan) {
+	x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
+		if d.Kind == timeline.DecideDuplicate {
+			return
 		}
-		writeJSON(map[string]any{"entries": entries})
-	case r.URL.Path == controlPrefix+"healthz" && r.Method == http.MethodGet:
-		writeJSON(map[string]any{"status": "ok", "replay": rp.rec.Upstream, "exchanges": len(rp.rec.Exchanges)})
-	case r.URL.Path == controlPrefix+"reset" && r.Method == http.MethodPost:
-		rp.Reset()
-		w.WriteHeader(http.StatusNoContent)
-	default:
-		proxyError(w, http.StatusNotFound, "no control route "+r.Method+" "+r.URL.Path)
+		nd := sp.decision
+		if nd.Kind == timeline.DecideContinue && (existing == nil || existing.ID != nd.TaskID) {
+			return
+		}
+		*d = nd
+	})
+	if sp.tl != nil {
+		x.OnPlan(func(timeline.Timeline) timeline.Timeline { return sp.tl.Clone() })
 	}
+	if x.Op == wire.OpSend {
+		if sp.immediate {
+			x.Request.Config.ReturnImmediately = true
+			x.AddDelay(sp.delay)
+		}
+		a := p.ans
+		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
+			switch {
+			case err != nil || res == nil:
+			case res.Task != nil && sameTask(res.Task, a.ev.Task):
+				return &wire.Result{Task: a.ev.Task.Clone()}, nil
+			case res.Message != nil && a.ev.Message != nil:
+				m := *a.ev.Message
+				return &wire.Result{Message: &m}, nil
+			}
+			return res, err
+		})
+		return
+	}
+	n := 0
+	x.OnStreamEvent(func(ev wire.Event, emit func(wire.Event) error, raw behaviors.RawStream) error {
+		k := n
+		n++
+		if k < len(sp.events) && sameEvent(ev, sp.events[k]) {
+			ev = sp.events[k]
+		}
+		err := emit(ev)
+		if k == len(sp.events)-1 && sp.tail != "" && err == nil {
+			_ = raw.WriteRaw([]byte(sp.tail))
+			raw.Close()
+		}
+		return err
+	})
+}
+
+// sameEvent reports whether the engine's event is the one recorded at its
+// place: same kind, same task and state.
+func sameEvent(got, rec wire.Event) bool {
+	switch {
+	case got.Message != nil:
+		return rec.Message != nil
+	case got.Task != nil:
+		return rec.Task != nil && sameTask(got.Task, rec.Task)
+	case got.Status != nil:
+		return rec.Status != nil && got.Status.TaskID == rec.Status.TaskID && got.Status.Status.State == rec.Status.Status.State
+	case got.Artifact != nil:
+		return rec.Artifact != nil && got.Artifact.TaskID == rec.Artifact.TaskID && got.Artifact.Artifact.ArtifactID == rec.Artifact.Artifact.ArtifactID
+	}
+	return false
 }

@@ -179,3 +179,15 @@ func (j *Journal) reset() {
 	j.signal()
 	j.mu.Unlock()
 }
+
+// Append journals e as one of the server's own entries (its Seq and Time
+// are set here) and returns its Seq. It is for a front that answers some
+// requests itself, as package record's replay does with the recorded bytes
+// the model cannot express, so that the server's journal stays the one
+// record of what every client received.
+func (s *Server) Append(e Entry) int64 { return s.record(e) }
+
+// NewRequestNumber returns a fresh request number (Entry.Request) for a
+// request a front answers itself, from the sequence the server numbers its
+// own requests with.
+func (s *Server) NewRequestNumber() int64 { return s.reqSeq.Add(1) }

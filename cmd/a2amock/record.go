@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/record"
 )
@@ -149,7 +150,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
 	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
 	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
-	pos, code, ok := parseFlags(fs, "replay FILE [--addr A] [--speed S] [--splice N:fault]", args, stdout)
+	var behaviorSpecs stringList
+	fs.Var(&behaviorSpecs, "behavior", "behavior of the catalogue applied to every request the engine replays, e.g. stream-drop-events:rate=0.5 (repeatable)")
+	pos, code, ok := parseFlags(fs, "replay FILE [--addr A] [--speed S] [--splice N:fault] [--behavior SPEC]", args, stdout)
 	if !ok {
 		return code
 	}
@@ -175,6 +178,15 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 			return 2
 		}
 		opts.Splice = sp
+	}
+	reg := behaviors.Catalogue()
+	for _, spec := range behaviorSpecs {
+		b, err := reg.Parse(spec)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2amock replay: --behavior: %v\n", err)
+			return 2
+		}
+		opts.Behaviors = append(opts.Behaviors, b)
 	}
 	f, err := os.Open(*file)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,7 +90,7 @@ func TestRecordThenReplayCommands(t *testing.T) {
 
 	// FILE before its flags too, as the usage line and docs/ci.md write it.
 	for _, args := range [][]string{{"--addr", "127.0.0.1:0", "--speed", "0", out}, {out, "--addr", "127.0.0.1:0", "--speed", "0", "--splice", "5:drop"},
-		{"--replay", out, "--addr", "127.0.0.1:0"}} {
+		{"--replay", out, "--addr", "127.0.0.1:0", "--behavior", "stream-hang"}} {
 		replayURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
 			return replayCmd(ctx, args, io.Discard, &stderr, ready)
 		})
@@ -97,6 +98,11 @@ func TestRecordThenReplayCommands(t *testing.T) {
 		assert.Equal(t, "b", replayed["id"])
 		replayed["id"] = "a"
 		assert.Equal(t, recorded, replayed, "the replay answers what the agent answered")
+		resp, err := c.Get(replayURL + "/_a2amock/behaviors")
+		require.NoError(t, err)
+		listed, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, slices.Contains(args, "stream-hang"), strings.Contains(string(listed), `"stream-hang"`), "--behavior: %s", listed)
 		tr.CloseIdleConnections()
 		require.Equal(t, 0, stop(), stderr.String())
 	}
@@ -116,6 +122,7 @@ func TestRecordReplayFlagErrors(t *testing.T) {
 		{[]string{"replay"}, "which recording?"},
 		{[]string{"replay", "/no/such/file.json"}, "no such file"},
 		{[]string{"replay", "--splice", "x:boom", "f.json"}, "--splice"},
+		{[]string{"replay", "--behavior", "stream-drop-evnts", "f.json"}, "did you mean"},
 		{[]string{"replay", "--speed", "-1", "f.json"}, "--speed"},
 		{[]string{"serve", "--replay", "/no/such/file.json"}, "no such file"},
 	}

@@ -1,0 +1,368 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/a2amock/a2amock/wire"
+)
+
+// This file turns recorded answers into the canonical model, so a replay can
+// play them through the engine. A recorded value is taken into the model only
+// when the dialect's codec renders the decoded value back to the same JSON:
+// what the model cannot carry (an unknown member, another spelling, a v0.1
+// shape) leaves the exchange to be replayed as recorded bytes.
+
+// answer is one recorded A2A value: a unary result (a task or a message),
+// one stream event or an error. Results of the other operations (pages,
+// push configs, cards) are not decoded: the engine answers them from its
+// own state.
+type answer struct {
+	ev  wire.Event
+	err *wire.Error
+}
+
+// dialectOf is the codec a recorded exchange is decoded with: the JSON-RPC
+// method's dialect, v1.0 for HTTP+JSON.
+func dialectOf(x *Exchange) (wire.Dialect, wire.Op, wire.Binding) {
+	switch x.Kind {
+	case KindJSONRPC:
+		d, op, ok := wire.LookupMethod(x.Method)
+		if !ok {
+			return "", "", wire.BindingJSONRPC
+		}
+		return d, op, wire.BindingJSONRPC
+	case KindREST:
+		httpMethod, route, _ := strings.Cut(x.Method, " ")
+		return wire.V10, restOp(httpMethod, route), wire.BindingREST
+	}
+	return "", "", ""
+}
+
+// restOp names the operation of an HTTP+JSON route (with ids as {id}).
+func restOp(method, route string) wire.Op {
+	switch {
+	case method == "POST" && strings.HasSuffix(route, "/message:send"):
+		return wire.OpSend
+	case method == "POST" && strings.HasSuffix(route, "/message:stream"):
+		return wire.OpStream
+	case method == "GET" && strings.HasSuffix(route, "/tasks/{id}"):
+		return wire.OpGetTask
+	case method == "GET" && strings.HasSuffix(route, "/tasks"):
+		return wire.OpListTasks
+	case strings.HasSuffix(route, "/tasks/{id}:cancel"):
+		return wire.OpCancelTask
+	case strings.HasSuffix(route, "/tasks/{id}:subscribe"):
+		return wire.OpSubscribe
+	case strings.HasSuffix(route, "/extendedAgentCard"):
+		return wire.OpExtendedCard
+	}
+	return ""
+}
+
+// resultOf returns the JSON-RPC result or error of an envelope, or for
+// HTTP+JSON the body itself.
+func resultOf(b json.RawMessage, rpc bool) (result json.RawMessage, rpcErr json.RawMessage, ok bool) {
+	if !rpc {
+		return b, nil, len(b) > 0
+	}
+	var env struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(b, &env) != nil || env.JSONRPC != "2.0" {
+		return nil, nil, false
+	}
+	if len(env.Error) > 0 {
+		return nil, env.Error, true
+	}
+	return env.Result, nil, len(env.Result) > 0
+}
+
+// decodeAnswer takes one recorded value of op in dialect d into the model.
+// stream says it is a stream event rather than a unary result.
+func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream bool) (answer, error) {
+	codec := wire.CodecFor(d)
+	if codec == nil {
+		return answer{}, fmt.Errorf("no codec for dialect %q", d)
+	}
+	result, rpcErr, ok := resultOf(body, rpc)
+	if !ok {
+		return answer{}, errors.New("not an A2A answer")
+	}
+	if rpcErr != nil {
+		var e struct {
+			Code    int            `json:"code"`
+			Message string         `json:"message"`
+			Data    map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(rpcErr, &e); err != nil {
+			return answer{}, fmt.Errorf("error object: %w", err)
+		}
+		we := &wire.Error{Code: e.Code, Message: e.Message, Data: e.Data}
+		var got struct {
+			Error json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(wire.EncodeRPCError(nil, we, codec.EncodeErrorData(we)), &got)
+		if !jsonEqual(got.Error, rpcErr) {
+			return answer{}, errors.New("the error object carries what the model does not")
+		}
+		return answer{err: we}, nil
+	}
+	var ev wire.Event
+	var err error
+	if !stream && d == wire.V10 && (op == wire.OpGetTask || op == wire.OpCancelTask) {
+		ev.Task, err = decodeTask(d, result)
+	} else {
+		ev, err = decodeEvent(d, result)
+	}
+	if err != nil {
+		return answer{}, err
+	}
+	var enc []byte
+	if stream {
+		enc, err = codec.EncodeEvent(ev)
+	} else {
+		if ev.Status != nil || ev.Artifact != nil {
+			return answer{}, errors.New("a unary answer that is an update event")
+		}
+		enc, err = codec.EncodeResult(op, &wire.Result{Task: ev.Task, Message: ev.Message})
+	}
+	if err != nil {
+		return answer{}, err
+	}
+	if !jsonEqual(enc, result) {
+		return answer{}, errors.New("the answer carries what the model does not (it would not be rendered the same)")
+	}
+	return answer{ev: ev}, nil
+}
+
+// jsonEqual compares two JSON texts as values.
+func jsonEqual(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// decodeEvent reads a task, message, status update or artifact update in
+// the v1.0 shape (one member naming the kind, or a SendMessageResponse) or
+// the v0.x one (a kind member).
+func decodeEvent(d wire.Dialect, b json.RawMessage) (wire.Event, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return wire.Event{}, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if d == wire.V10 {
+		if len(top) != 1 {
+			return wire.Event{}, errors.New("a v1.0 response has exactly one member")
+		}
+		for k, v := range top {
+			switch k {
+			case "task":
+				t, err := decodeTask(d, v)
+				return wire.Event{Task: t}, err
+			case "message", "msg":
+				m, err := decodeMessage(d, v)
+				return wire.Event{Message: m}, err
+			case "statusUpdate":
+				s, err := decodeStatusUpdate(d, v)
+				return wire.Event{Status: s}, err
+			case "artifactUpdate":
+				a, err := decodeArtifactUpdate(d, v)
+				return wire.Event{Artifact: a}, err
+			}
+			return wire.Event{}, fmt.Errorf("unknown response member %q", k)
+		}
+	}
+	var kind string
+	_ = json.Unmarshal(top["kind"], &kind)
+	switch kind {
+	case "task":
+		t, err := decodeTask(d, b)
+		return wire.Event{Task: t}, err
+	case "message":
+		m, err := decodeMessage(d, b)
+		return wire.Event{Message: m}, err
+	case "status-update":
+		s, err := decodeStatusUpdate(d, b)
+		return wire.Event{Status: s}, err
+	case "artifact-update":
+		a, err := decodeArtifactUpdate(d, b)
+		return wire.Event{Artifact: a}, err
+	}
+	return wire.Event{}, fmt.Errorf("kind %q is not one the model replays", kind)
+}
+
+// decodeMessage reads a message with the codec's own request decoder (a
+// SendMessage request is {"message": M}).
+func decodeMessage(d wire.Dialect, b json.RawMessage) (*wire.Message, error) {
+	if len(b) == 0 || string(b) == "null" {
+		return nil, nil
+	}
+	params := append(append([]byte(`{"message":`), b...), '}')
+	req, e := wire.CodecFor(d).DecodeParams(wire.OpSend, params)
+	if e != nil {
+		return nil, fmt.Errorf("message: %s", e.Message)
+	}
+	return req.Message, nil
+}
+
+// decodeParts reads parts as the message decoder does.
+func decodeParts(d wire.Dialect, parts json.RawMessage) ([]wire.Part, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	role := `"agent"`
+	if d == wire.V10 {
+		role = `"ROLE_AGENT"`
+	}
+	var msg bytes.Buffer
+	msg.WriteString(`{"messageId":"p","role":` + role + `,"parts":`)
+	msg.Write(parts)
+	if d != wire.V10 {
+		msg.WriteString(`,"kind":"message"`)
+	}
+	msg.WriteString(`}`)
+	m, err := decodeMessage(d, msg.Bytes())
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return m.Parts, nil
+}
+
+func decodeState(d wire.Dialect, s string) (wire.TaskState, error) {
+	if d == wire.V10 {
+		st, ok := wire.StateFromV10(s)
+		if !ok {
+			return "", fmt.Errorf("state %q", s)
+		}
+		return st, nil
+	}
+	st := wire.TaskState(s)
+	if !st.Valid() {
+		return "", fmt.Errorf("state %q", s)
+	}
+	return st, nil
+}
+
+type recStatus struct {
+	State     string          `json:"state"`
+	Message   json.RawMessage `json:"message"`
+	Timestamp string          `json:"timestamp"`
+}
+
+func decodeStatus(d wire.Dialect, s recStatus) (wire.TaskStatus, error) {
+	st, err := decodeState(d, s.State)
+	if err != nil {
+		return wire.TaskStatus{}, err
+	}
+	out := wire.TaskStatus{State: st}
+	if out.Message, err = decodeMessage(d, s.Message); err != nil {
+		return out, err
+	}
+	if s.Timestamp != "" {
+		if out.Timestamp, err = time.Parse(time.RFC3339Nano, s.Timestamp); err != nil {
+			return out, fmt.Errorf("timestamp: %w", err)
+		}
+	}
+	return out, nil
+}
+
+type recArtifact struct {
+	ArtifactID  string          `json:"artifactId"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parts       json.RawMessage `json:"parts"`
+	Metadata    map[string]any  `json:"metadata"`
+	Extensions  []string        `json:"extensions"`
+}
+
+func decodeArtifact(d wire.Dialect, a recArtifact) (wire.Artifact, error) {
+	parts, err := decodeParts(d, a.Parts)
+	return wire.Artifact{ArtifactID: a.ArtifactID, Name: a.Name, Description: a.Description, Parts: parts,
+		Metadata: a.Metadata, Extensions: a.Extensions}, err
+}
+
+func decodeTask(d wire.Dialect, b json.RawMessage) (*wire.Task, error) {
+	var t struct {
+		ID        string            `json:"id"`
+		ContextID string            `json:"contextId"`
+		Status    recStatus         `json:"status"`
+		History   []json.RawMessage `json:"history"`
+		Artifacts []recArtifact     `json:"artifacts"`
+		Metadata  map[string]any    `json:"metadata"`
+	}
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("task: %w", err)
+	}
+	if t.ID == "" {
+		return nil, errors.New("task without an id")
+	}
+	status, err := decodeStatus(d, t.Status)
+	if err != nil {
+		return nil, err
+	}
+	out := &wire.Task{ID: t.ID, ContextID: t.ContextID, Status: status, Metadata: t.Metadata}
+	for _, h := range t.History {
+		m, err := decodeMessage(d, h)
+		if err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		if m != nil {
+			out.History = append(out.History, *m)
+		}
+	}
+	for _, a := range t.Artifacts {
+		art, err := decodeArtifact(d, a)
+		if err != nil {
+			return nil, err
+		}
+		out.Artifacts = append(out.Artifacts, art)
+	}
+	return out, nil
+}
+
+func decodeStatusUpdate(d wire.Dialect, b json.RawMessage) (*wire.StatusUpdate, error) {
+	var s struct {
+		TaskID    string         `json:"taskId"`
+		ContextID string         `json:"contextId"`
+		Status    recStatus      `json:"status"`
+		Final     bool           `json:"final"`
+		Metadata  map[string]any `json:"metadata"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("status update: %w", err)
+	}
+	status, err := decodeStatus(d, s.Status)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.StatusUpdate{TaskID: s.TaskID, ContextID: s.ContextID, Status: status, Final: s.Final, Metadata: s.Metadata}, nil
+}
+
+func decodeArtifactUpdate(d wire.Dialect, b json.RawMessage) (*wire.ArtifactUpdate, error) {
+	var a struct {
+		TaskID    string         `json:"taskId"`
+		ContextID string         `json:"contextId"`
+		Artifact  recArtifact    `json:"artifact"`
+		Append    bool           `json:"append"`
+		LastChunk bool           `json:"lastChunk"`
+		Metadata  map[string]any `json:"metadata"`
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("artifact update: %w", err)
+	}
+	art, err := decodeArtifact(d, a.Artifact)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.ArtifactUpdate{TaskID: a.TaskID, ContextID: a.ContextID, Artifact: art, Append: a.Append, LastChunk: a.LastChunk, Metadata: a.Metadata}, nil
+}

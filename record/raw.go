@@ -1,0 +1,253 @@
+package record
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// This file answers the exchanges the engine cannot play with the recorded
+// bytes, and journals them in the server's journal as the engine journals
+// its own answers.
+
+// wait sleeps the recorded delay d (scaled) measured from begin; false
+// when the client left or the replayer closed first.
+func (rp *Replayer) wait(ctx context.Context, begin time.Time, d Duration) bool {
+	left := begin.Add(rp.scale(time.Duration(d))).Sub(rp.clock.Now())
+	if left <= 0 {
+		return ctx.Err() == nil
+	}
+	fired, stop := rp.clock.NewTimer(left)
+	defer stop()
+	select {
+	case <-fired:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-rp.ctx.Done():
+		return false
+	}
+}
+
+// hold keeps a stream open, silent, until the client leaves or the
+// replayer closes.
+func (rp *Replayer) hold(r *http.Request) {
+	select {
+	case <-r.Context().Done():
+	case <-rp.ctx.Done():
+	}
+}
+
+// journalRequest journals a request the front answers itself and returns
+// the entry the answer's entries start from.
+func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind Kind, method string, p *plan, repeated bool) server.Entry {
+	x := Exchange{Kind: kind, Method: method}
+	d, op, binding := dialectOf(&x)
+	base := server.Entry{Agent: AgentName, Op: op, Dialect: d, Binding: binding}
+	if kind == KindCard {
+		base.Op = behaviors.OpCard
+	}
+	detail := fmt.Sprintf("recorded bytes of exchange %d: %s", p.idx, p.raw)
+	if repeated {
+		detail += " (the recorded exchanges of this kind are used up: the last one again)"
+	}
+	if kind == KindCard {
+		e := base
+		e.Kind, e.Path, e.Detail = server.EntryCard, r.URL.Path, detail
+		rp.srv.Append(e)
+		return base
+	}
+	base.Request = rp.srv.NewRequestNumber()
+	e := base
+	e.Kind, e.Detail = server.EntryRequest, detail
+	e.Version = r.Header.Get("A2A-Version")
+	if e.Version == "" {
+		e.Version = r.URL.Query().Get("A2A-Version")
+	}
+	switch kind {
+	case KindJSONRPC:
+		e.Method = method
+	case KindREST:
+		httpMethod, route, _ := strings.Cut(method, " ")
+		e.Method = httpMethod + " " + strings.TrimPrefix(route, "/rest")
+		e.Path = r.URL.Path
+	}
+	if op == wire.OpSend || op == wire.OpStream {
+		e.RefTaskID, e.ContextID, e.MessageID = requestMessage(body, kind == KindJSONRPC)
+	} else {
+		e.TaskID = requestTaskID(kind, r.URL.Path, body)
+	}
+	if splice := rp.opts.Splice; splice != nil && op.Streaming() {
+		e.Behaviors = []string{splice.String()}
+	}
+	rp.srv.Append(e)
+	base.Method = e.Method
+	return base
+}
+
+// serveRaw answers a request with the recorded bytes of exchange p.idx.
+func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte, kind Kind, method string, p *plan, repeated bool) {
+	begin := rp.clock.Now()
+	base := rp.journalRequest(r, body, kind, method, p, repeated)
+	x := &rp.rec.Exchanges[p.idx]
+	_, _, rpcID := classify(r.Method, r.URL.Path, body)
+	resp := base
+	resp.Kind, resp.HTTP = server.EntryResponse, x.Status
+	if !rp.wait(r.Context(), begin, x.HeadersAfter) {
+		if kind != KindCard {
+			resp.Detail = "client left before the answer"
+			rp.srv.Append(resp)
+		}
+		return
+	}
+	if x.ContentType != "" {
+		w.Header().Set("Content-Type", x.ContentType)
+	}
+	if !x.Streamed() {
+		out := []byte(x.Body)
+		if len(x.Response) > 0 {
+			out = x.Response
+			if card, inResult := isCardAnswer(kind, method, r.URL.Path); card && x.Status == http.StatusOK {
+				out = rewriteCard(out, inResult, rp.fromPath, origin(r))
+			}
+			out = withID(out, rpcID)
+			describeAnswer(&resp, out)
+		}
+		if kind != KindCard {
+			rp.srv.Append(resp)
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+		w.WriteHeader(x.Status)
+		if r.Method != http.MethodHead {
+			_, _ = w.Write(out)
+		}
+		return
+	}
+	rp.srv.Append(resp)
+	closing := base
+	closing.Kind = server.EntryStreamClose
+	closing.Detail = rp.replayStream(w, r, x, rpcID, begin, base)
+	rp.srv.Append(closing)
+}
+
+// describeAnswer fills in what the journal says of an answer body: the
+// task and state it reported, or the JSON-RPC error code.
+func describeAnswer(e *server.Entry, b []byte) {
+	var env struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &env) == nil && env.Error != nil && env.Error.Code != 0 {
+		e.ErrorCode, e.Detail = env.Error.Code, env.Error.Message
+	}
+	if st := statesIn(b); len(st) > 0 {
+		e.State = stateFromWire(st[len(st)-1])
+	}
+	if id := taskIDIn(b); id != "" {
+		e.TaskID = id
+	}
+}
+
+// stateFromWire reads a state in any dialect's spelling.
+func stateFromWire(s string) wire.TaskState {
+	if st, ok := wire.StateFromV10(s); ok {
+		return st
+	}
+	return wire.TaskState(s)
+}
+
+// taskIDIn finds the task id in an answer (a task's id or an event's
+// taskId), through a JSON-RPC envelope or a v1.0 response member.
+func taskIDIn(b json.RawMessage) string {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(b, &env) != nil {
+		return ""
+	}
+	if r, ok := env["result"]; ok {
+		return taskIDIn(r)
+	}
+	for _, k := range []string{"task", "statusUpdate", "artifactUpdate"} {
+		if inner, ok := env[k]; ok {
+			return taskIDIn(inner)
+		}
+	}
+	var ids struct {
+		ID     string `json:"id"`
+		TaskID string `json:"taskId"`
+		Kind   string `json:"kind"`
+	}
+	_ = json.Unmarshal(b, &ids)
+	if ids.TaskID != "" {
+		return ids.TaskID
+	}
+	if _, isTask := env["status"]; isTask {
+		return ids.ID
+	}
+	return ""
+}
+
+// replayStream plays the recorded events at their recorded offsets and
+// journals each one it wrote; it returns how the stream ended.
+func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exchange, id json.RawMessage, begin time.Time, base server.Entry) string {
+	// A stream is replayed with status 200, as sse.Writer sends; agents
+	// answer streams with anything else so rarely that it is not worth a
+	// second framing path.
+	sw := sse.NewWriter(w)
+	if err := sw.WriteHeader(); err != nil {
+		return "client gone"
+	}
+	sp := rp.opts.Splice
+	for n, ev := range x.Events {
+		if !rp.wait(r.Context(), begin, ev.After) {
+			return "client gone"
+		}
+		if sp != nil && sp.At == n {
+			switch sp.Fault {
+			case FaultEndStream:
+				return "closed by behavior: " + sp.String()
+			case FaultHang:
+				rp.hold(r)
+				return "held open until client left: " + sp.String()
+			case FaultDrop:
+				continue
+			}
+		}
+		data := []byte(ev.Text)
+		if len(ev.Data) > 0 {
+			data = withID(ev.Data, id)
+		}
+		if err := sw.Event(sse.Event{ID: ev.ID, Name: ev.Name, Data: data}); err != nil {
+			return "client gone"
+		}
+		e := base
+		e.Kind = server.EntryEvent
+		describeAnswer(&e, data)
+		if e.State == "" && e.ErrorCode == 0 {
+			e.Detail = "event " + strconv.Itoa(n) + " as recorded"
+		}
+		rp.srv.Append(e)
+	}
+	if !rp.wait(r.Context(), begin, x.EndAfter) {
+		return "client gone"
+	}
+	switch x.End {
+	case EndTruncated:
+		_ = sw.WriteRaw([]byte(x.Tail))
+		return "ended mid-frame as recorded"
+	case EndClientGone:
+		rp.hold(r)
+		return "held open until client left, as recorded"
+	}
+	return "ended as recorded: " + string(x.End)
+}
