@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/pbconv"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -105,25 +106,38 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if err := proto.Unmarshal(body[5:], in); err != nil {
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
-	params, err := protojson.Marshal(in)
-	if err != nil {
-		return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
-	}
 	_, op, _ := wire.LookupMethod(method)
 	codec := wire.CodecFor(wire.V10)
+	// The sends pbconv covers are read directly; every other message (and
+	// a send it leaves alone, a bad one included) is transcoded through
+	// ProtoJSON into the v1.0 codec, which words the error.
+	var req *wire.Request
+	fast := false
+	if send, ok := in.(*a2apb.SendMessageRequest); ok {
+		req, fast = pbconv.SendRequest(op, send)
+	}
+	var params []byte
+	if !fast {
+		var err error
+		if params, err = protojson.Marshal(in); err != nil {
+			return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
+		}
+	}
 	if e := s.checkVersion(r, wire.V10); e != nil {
 		return rp.fail(w, e)
 	}
-	req, e := codec.DecodeParams(op, params)
-	if e != nil {
-		if !paramError(e) || a.gate(op) == nil {
-			return rp.fail(w, e)
+	if !fast {
+		var e *wire.Error
+		if req, e = codec.DecodeParams(op, params); e != nil {
+			if !paramError(e) || a.gate(op) == nil {
+				return rp.fail(w, e)
+			}
+			req = &wire.Request{Op: op}
 		}
-		req = &wire.Request{Op: op}
 	}
 	req.Method, req.Binding, req.Dialect = method, BindingGRPC, wire.V10
 	rp.st = &grpcStream{codec: codec}
-	err = s.serveRequest(w, r, a, base, req, rp)
+	err := s.serveRequest(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
 }
@@ -164,6 +178,8 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 		if err := fromJSON.Unmarshal(res.Card, msg); err != nil {
 			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode card: %v", err))
 		}
+	case op == wire.OpSend && fastSend(res, &msg):
+	case (op == wire.OpGetTask || op == wire.OpCancelTask) && fastTask(res, &msg):
 	default:
 		b, err := rp.st.codec.EncodeResult(op, res)
 		if err != nil {
@@ -176,16 +192,49 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 	}
 	out, err := proto.Marshal(msg)
 	if err != nil {
-		return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		// A string pbconv copied may not be UTF-8, which proto refuses; the
+		// codec's JSON replaces the bad bytes, so take that path.
+		msg = grpcResult(op)
+		if b, err := rp.st.codec.EncodeResult(op, res); err != nil {
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		} else if err := fromJSON.Unmarshal(b, msg); err != nil {
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
+		}
+		if out, err = proto.Marshal(msg); err != nil {
+			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		}
 	}
-	sw := grpcWriter{w: w, st: rp.st}
-	if err := sw.WriteHeader(); err != nil {
-		return err
-	}
-	return sw.WriteRaw(grpcFrame(out))
+	// A unary answer is not flushed: net/http sends the headers, the
+	// message and the trailers together when the handler returns.
+	w.Header().Set("Content-Type", "application/grpc")
+	w.WriteHeader(http.StatusOK)
+	rp.st.started = true
+	_, err = w.Write(grpcFrame(out))
+	return err
 }
 
 func (rp grpcReply) framer() framer { return grpcFramer(rp) }
+
+// fastSend sets *msg to the SendMessageResponse of res when pbconv covers it.
+func fastSend(res *wire.Result, msg *proto.Message) bool {
+	m, ok := pbconv.SendResponse(res)
+	if ok {
+		*msg = m
+	}
+	return ok
+}
+
+// fastTask sets *msg to the Task of res when pbconv covers it.
+func fastTask(res *wire.Result, msg *proto.Message) bool {
+	if res == nil || res.Task == nil {
+		return false
+	}
+	m, ok := pbconv.Task(res.Task)
+	if ok {
+		*msg = m
+	}
+	return ok
+}
 
 // grpcStream is the state of one gRPC call: whether its headers went out,
 // the error its trailers carry, whether they were written.
@@ -213,6 +262,11 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 type grpcFramer grpcReply
 
 func (f grpcFramer) event(ev wire.Event) ([]byte, error) {
+	if msg, ok := pbconv.StreamResponse(ev); ok {
+		if b, err := proto.Marshal(msg); err == nil {
+			return b, nil
+		}
+	}
 	b, err := f.st.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err
