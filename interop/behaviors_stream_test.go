@@ -22,15 +22,15 @@ var honestKinds = []string{"task:submitted", "status:working", "artifact", "stat
 // on binding b and drains one SendStreamingMessage bounded by bound.
 func streamOnce(t *testing.T, b v1Binding, seed uint64, bound time.Duration, specs ...string) (*testkit.Mock, drained) {
 	t.Helper()
-	m := behaviorMock(t, seed, 5*time.Millisecond, testkit.WithBehavior("", specs...))
+	m := bindingMock(t, b, seed, 5*time.Millisecond, testkit.WithBehavior("", specs...))
 	c, _ := v1Client(t, m.URL, b)
 	return m, drain(c.SendStreamingMessage(shortCtx(t, bound), &a2a.SendMessageRequest{Message: userText("stream it")}))
 }
 
 func TestBehaviorStreamNoFinalV1(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 201, 5*time.Millisecond, testkit.WithBehavior("", "stream-no-final"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 201, 5*time.Millisecond, testkit.WithBehavior("", "stream-no-final"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stream it")}))
@@ -70,7 +70,7 @@ func TestBehaviorStreamNoFinalV03(t *testing.T) {
 
 func TestBehaviorStreamHang(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		_, d := streamOnce(t, b, 203, 1500*time.Millisecond, "stream-hang")
 		// The SDK reads until EOF, not until the terminal event: every event
 		// arrives, completed last, and then the iterator blocks until the
@@ -81,6 +81,9 @@ func TestBehaviorStreamHang(t *testing.T) {
 	})
 }
 
+// TestBehaviorStreamEOFMidFrame cuts an SSE frame in half: a fault of the
+// HTTP bindings' framing (gRPC's length-prefixed messages are the
+// transport behaviors' business).
 func TestBehaviorStreamEOFMidFrame(t *testing.T) {
 	t.Parallel()
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
@@ -96,7 +99,7 @@ func TestBehaviorStreamEOFMidFrame(t *testing.T) {
 
 func TestBehaviorStreamDropEvents(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		_, d := streamOnce(t, b, 205, 5*time.Second, "stream-drop-events:rate=1")
 		require.NoError(t, d.err)
 		assert.Equal(t, []string{"status:completed"}, kinds(d.events), "only the event ending the stream survives")
@@ -109,7 +112,7 @@ func TestBehaviorStreamDropEvents(t *testing.T) {
 
 func TestBehaviorStreamDuplicateEvents(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		_, d := streamOnce(t, b, 206, 5*time.Second, "stream-duplicate-events:rate=1")
 		require.NoError(t, d.err)
 		var want []string
@@ -122,7 +125,7 @@ func TestBehaviorStreamDuplicateEvents(t *testing.T) {
 
 func TestBehaviorStreamReorderEvents(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		_, d := streamOnce(t, b, 207, 5*time.Second, "stream-reorder-events:rate=1")
 		require.NoError(t, d.err)
 		assert.Equal(t, []string{"task:submitted", "artifact", "status:working", "status:completed"}, kinds(d.events),
@@ -132,8 +135,8 @@ func TestBehaviorStreamReorderEvents(t *testing.T) {
 
 func TestBehaviorResubscribeGap(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 208, 100*time.Millisecond, testkit.WithBehavior("", "resubscribe-gap:drop=1"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 208, 100*time.Millisecond, testkit.WithBehavior("", "resubscribe-gap:drop=1"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("detach"), Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
@@ -161,8 +164,8 @@ func TestBehaviorResubscribeGap(t *testing.T) {
 
 func TestBehaviorSlowStream(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 209, -1, testkit.WithBehavior("", "slow-stream:delay=150ms"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 209, -1, testkit.WithBehavior("", "slow-stream:delay=150ms"))
 		c, _ := v1Client(t, m.URL, b)
 		start := time.Now()
 		d := drain(c.SendStreamingMessage(testCtx(t), &a2a.SendMessageRequest{Message: userText("dribble")}))
@@ -182,7 +185,7 @@ func TestBehaviorSlowStream(t *testing.T) {
 
 func TestBehaviorArtifactChunkFaults(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		m, d := streamOnce(t, b, 210, 5*time.Second, "artifact-chunk-faults")
 		require.NoError(t, d.err)
 		var arts []*a2a.TaskArtifactUpdateEvent
@@ -204,6 +207,9 @@ func TestBehaviorArtifactChunkFaults(t *testing.T) {
 	})
 }
 
+// TestBehaviorStreamErrorAsJSON answers a stream with a JSON error body
+// instead of an event stream, a fault of the HTTP bindings' content types
+// (a gRPC stream's errors are its trailers).
 func TestBehaviorStreamErrorAsJSON(t *testing.T) {
 	t.Parallel()
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
@@ -233,8 +239,8 @@ func TestBehaviorStreamErrorAsJSON(t *testing.T) {
 // only: the second stream is the honest one.
 func TestBehaviorStreamHonestOutOfScope(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 212, 5*time.Millisecond,
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 212, 5*time.Millisecond,
 			testkit.WithBehavior("", "stream-drop-events:rate=1,call=1", "stream-hang:op=subscribe"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)

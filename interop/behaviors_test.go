@@ -27,6 +27,15 @@ func behaviorMock(t *testing.T, seed uint64, step time.Duration, opts ...testkit
 	return testkit.Start(t, append([]testkit.Option{testkit.WithSeed(seed), testkit.WithStepDelay(step)}, opts...)...)
 }
 
+// bindingMock is behaviorMock with the gRPC binding on when b is gRPC.
+func bindingMock(t *testing.T, b v1Binding, seed uint64, step time.Duration, opts ...testkit.Option) *testkit.Mock {
+	t.Helper()
+	if b.isGRPC() {
+		opts = append(opts, testkit.WithGRPC())
+	}
+	return behaviorMock(t, seed, step, opts...)
+}
+
 // withInputSkill makes the default agent's first skill (and only it) park
 // in input-required; the skill's id is written to *id and, when other is not
 // nil, a skill needing no input is added and its id written to *other.
@@ -129,11 +138,11 @@ func eventually(ctx context.Context, t *testing.T, get func(context.Context) (*a
 
 func TestBehaviorNewTaskIDOnContinuation(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		var skill string
 		// The field root cause: only messages without metadata.tenant are
 		// mishandled, so the first message (with a tenant) parks honestly.
-		m := behaviorMock(t, 101, -1, withInputSkill(&skill, nil),
+		m := bindingMock(t, b, 101, -1, withInputSkill(&skill, nil),
 			testkit.WithBehavior("", "new-task-id-on-continuation:unless-metadata=tenant"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
@@ -172,8 +181,8 @@ func TestBehaviorNewTaskIDOnContinuation(t *testing.T) {
 
 func TestBehaviorSkipWorking(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 102, 5*time.Millisecond, testkit.WithBehavior("", "skip-working"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 102, 5*time.Millisecond, testkit.WithBehavior("", "skip-working"))
 		c, _ := v1Client(t, m.URL, b)
 		d := drain(c.SendStreamingMessage(testCtx(t), &a2a.SendMessageRequest{Message: userText("quick")}))
 		require.NoError(t, d.err)
@@ -187,8 +196,8 @@ func TestBehaviorSkipWorking(t *testing.T) {
 // stream: the second is honest and shows working again.
 func TestBehaviorLifecycleHonestOutOfScope(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 103, 5*time.Millisecond,
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 103, 5*time.Millisecond,
 			testkit.WithBehavior("", "skip-working:call=1", "wrong-error-code:op=cancel-task"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
@@ -211,8 +220,8 @@ func TestBehaviorLifecycleHonestOutOfScope(t *testing.T) {
 
 func TestBehaviorNeverTerminal(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 104, 5*time.Millisecond, testkit.WithBehavior("", "never-terminal"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 104, 5*time.Millisecond, testkit.WithBehavior("", "never-terminal"))
 		c, _ := v1Client(t, m.URL, b)
 
 		// The stream reaches working and then neither ends nor errors: only
@@ -241,8 +250,8 @@ func TestBehaviorNeverTerminal(t *testing.T) {
 
 func TestBehaviorStuckSubmitted(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 105, 5*time.Millisecond,
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 105, 5*time.Millisecond,
 			testkit.WithBehavior("", "stuck-submitted:text=^stuck", "stuck-submitted:for=150ms,text=^late"))
 		c, _ := v1Client(t, m.URL, b)
 
@@ -265,9 +274,9 @@ func TestBehaviorStuckSubmitted(t *testing.T) {
 
 func TestBehaviorFailInsteadOfInputRequired(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		var skill string
-		m := behaviorMock(t, 106, -1, withInputSkill(&skill, nil), testkit.WithBehavior("", "fail-instead-of-input-required"))
+		m := bindingMock(t, b, 106, -1, withInputSkill(&skill, nil), testkit.WithBehavior("", "fail-instead-of-input-required"))
 		c, _ := v1Client(t, m.URL, b)
 		msg := userText("needs more")
 		msg.Metadata = map[string]any{"skillId": skill}
@@ -281,9 +290,9 @@ func TestBehaviorFailInsteadOfInputRequired(t *testing.T) {
 
 func TestBehaviorInputRequiredWithoutWorking(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		var skill, plain string
-		m := behaviorMock(t, 107, 5*time.Millisecond, withInputSkill(&skill, &plain),
+		m := bindingMock(t, b, 107, 5*time.Millisecond, withInputSkill(&skill, &plain),
 			testkit.WithBehavior("", "input-required-without-working:insert=true"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
@@ -312,8 +321,8 @@ func TestBehaviorInputRequiredWithoutWorking(t *testing.T) {
 
 func TestBehaviorTransitionAfterTerminal(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 108, 5*time.Millisecond,
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 108, 5*time.Millisecond,
 			testkit.WithBehavior("", "transition-after-terminal:text=^stored", "transition-after-terminal:event-only=true,text=^event"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
@@ -337,8 +346,8 @@ func TestBehaviorTransitionAfterTerminal(t *testing.T) {
 
 func TestBehaviorDuplicateTerminal(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 109, 5*time.Millisecond, testkit.WithBehavior("", "duplicate-terminal:count=2"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 109, 5*time.Millisecond, testkit.WithBehavior("", "duplicate-terminal:count=2"))
 		c, _ := v1Client(t, m.URL, b)
 		d := drain(c.SendStreamingMessage(testCtx(t), &a2a.SendMessageRequest{Message: userText("twice")}))
 		require.NoError(t, d.err)
@@ -350,8 +359,8 @@ func TestBehaviorDuplicateTerminal(t *testing.T) {
 
 func TestBehaviorStatusForOtherTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 110, 5*time.Millisecond, testkit.WithBehavior("", "status-for-other-task:task=ghost-task"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 110, 5*time.Millisecond, testkit.WithBehavior("", "status-for-other-task:task=ghost-task"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("mine")}))
@@ -377,8 +386,8 @@ func TestBehaviorStatusForOtherTask(t *testing.T) {
 
 func TestBehaviorContextIDDrift(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 111, 5*time.Millisecond, testkit.WithBehavior("", "context-id-drift"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 111, 5*time.Millisecond, testkit.WithBehavior("", "context-id-drift"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 
@@ -406,8 +415,8 @@ func TestBehaviorContextIDDrift(t *testing.T) {
 
 func TestBehaviorMintTaskForUnknownID(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 112, -1,
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 112, -1,
 			testkit.WithBehavior("", "mint-task-for-unknown-id:if-metadata=keep", "mint-task-for-unknown-id:keep-id=false,unless-metadata=keep"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
@@ -429,8 +438,8 @@ func TestBehaviorMintTaskForUnknownID(t *testing.T) {
 
 func TestBehaviorForgetTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 113, -1, testkit.WithBehavior("", "forget-task:ttl=100ms"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 113, -1, testkit.WithBehavior("", "forget-task:ttl=100ms"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("remember me")})
@@ -441,7 +450,7 @@ func TestBehaviorForgetTask(t *testing.T) {
 		time.Sleep(150 * time.Millisecond)
 		_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
 		assert.ErrorIs(t, err, a2a.ErrTaskNotFound, "got %v", err)
-		list, err := c.ListTasks(ctx, &a2a.ListTasksRequest{})
+		list, err := c.ListTasks(ctx, b.listRequest(&a2a.ListTasksRequest{}))
 		require.NoError(t, err)
 		for _, lt := range list.Tasks {
 			assert.NotEqual(t, task.ID, lt.ID, "ListTasks leaves the forgotten task out")
@@ -451,8 +460,8 @@ func TestBehaviorForgetTask(t *testing.T) {
 
 func TestBehaviorIgnoreCancel(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 114, 60*time.Millisecond, testkit.WithBehavior("", "ignore-cancel:terminal=true"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 114, 60*time.Millisecond, testkit.WithBehavior("", "ignore-cancel:terminal=true"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("slow"), Config: &a2a.SendMessageConfig{ReturnImmediately: true}})
@@ -495,8 +504,8 @@ func rewrittenCode(b v1Binding) error {
 
 func TestBehaviorWrongErrorCode(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		m := behaviorMock(t, 115, -1, testkit.WithBehavior("", "wrong-error-code"))
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		m := bindingMock(t, b, 115, -1, testkit.WithBehavior("", "wrong-error-code"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		_, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})

@@ -14,7 +14,6 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/a2amock/a2amock/server"
-	"github.com/a2amock/a2amock/testkit"
 )
 
 // grpcBinding is the v1.0 gRPC binding, served when the mock is started with
@@ -29,6 +28,8 @@ var grpcBinding = v1Binding{
 
 // TestGRPCLifecycle discovers the agent from its card and runs the honest
 // lifecycle over gRPC only: a unary send, GetTask, ListTasks and a stream.
+// The table-driven lifecycle and fault tests (forEachBinding) run over
+// gRPC too.
 func TestGRPCLifecycle(t *testing.T) {
 	t.Parallel()
 	s := startMock(t, server.Config{Seed: 31, StepDelay: 5 * time.Millisecond, GRPC: true})
@@ -60,43 +61,4 @@ func TestGRPCLifecycle(t *testing.T) {
 	_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
 	assert.ErrorIs(t, err, a2a.ErrTaskNotFound)
 	assertBinding(t, s, grpcBinding)
-}
-
-func TestGRPCBehaviorStreamNoFinal(t *testing.T) {
-	t.Parallel()
-	m := behaviorMock(t, 201, 5*time.Millisecond, testkit.WithGRPC(), testkit.WithBehavior("", "stream-no-final"))
-	c, _ := v1Client(t, m.URL, grpcBinding)
-	ctx := testCtx(t)
-	d := drain(c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stream it")}))
-	// The stream ends with an OK status and no terminal event: the SDK
-	// reports no error, as it does over SSE.
-	require.NoError(t, d.err)
-	assert.Equal(t, []string{"task:submitted", "status:working", "artifact"}, kinds(d.events))
-	got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: d.events[0].TaskInfo().TaskID})
-	require.NoError(t, err)
-	assert.Equal(t, a2a.TaskStateCompleted, got.Status.State, "GetTask has the terminal state the stream never sent")
-}
-
-func TestGRPCBehaviorNewTaskIDOnContinuation(t *testing.T) {
-	t.Parallel()
-	var skill string
-	m := behaviorMock(t, 101, -1, testkit.WithGRPC(), withInputSkill(&skill, nil),
-		testkit.WithBehavior("", "new-task-id-on-continuation:unless-metadata=tenant"))
-	c, _ := v1Client(t, m.URL, grpcBinding)
-	ctx := testCtx(t)
-
-	first := userText("book a room")
-	first.Metadata = map[string]any{"skillId": skill, "tenant": "acme"}
-	parked := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: first})
-	require.Equal(t, a2a.TaskStateInputRequired, parked.Status.State)
-
-	reply := a2a.NewMessageForTask(a2a.MessageRoleUser, parked, a2a.NewTextPart("room 4"))
-	reply.Metadata = map[string]any{"skillId": skill}
-	got := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: reply})
-	assert.NotEqual(t, parked.ID, got.ID, "the continuation was answered with a brand-new task")
-	assert.Equal(t, parked.ContextID, got.ContextID)
-	assert.Equal(t, a2a.TaskStateWorking, got.Status.State)
-	orig, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: parked.ID})
-	require.NoError(t, err)
-	assert.Equal(t, a2a.TaskStateInputRequired, orig.Status.State)
 }

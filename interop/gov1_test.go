@@ -40,15 +40,66 @@ var v1Bindings = []v1Binding{
 	},
 }
 
-// forEachV1Binding runs fn as a parallel subtest per binding.
+// allBindings are the three v1.0 bindings: the honest lifecycle and the
+// protocol-level faults run over each of them. gRPC is opt-in on the mock
+// (server.Config.GRPC, testkit.WithGRPC): startBindingMock and bindingMock
+// turn it on for the gRPC binding only, so the HTTP bindings keep being
+// tested against the default configuration.
+var allBindings = []v1Binding{v1Bindings[0], v1Bindings[1], grpcBinding}
+
+// forEachV1Binding runs fn as a parallel subtest per HTTP binding (JSON-RPC
+// and HTTP+JSON): the tests of HTTP-only matters (SSE framing, HTTP status
+// codes, headers, paths) use it.
 func forEachV1Binding(t *testing.T, fn func(t *testing.T, b v1Binding)) {
 	t.Helper()
-	for _, b := range v1Bindings {
+	eachBinding(t, v1Bindings, fn)
+}
+
+// forEachBinding runs fn as a parallel subtest per v1.0 binding, gRPC
+// included.
+func forEachBinding(t *testing.T, fn func(t *testing.T, b v1Binding)) {
+	t.Helper()
+	eachBinding(t, allBindings, fn)
+}
+
+func eachBinding(t *testing.T, bs []v1Binding, fn func(t *testing.T, b v1Binding)) {
+	t.Helper()
+	for _, b := range bs {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			fn(t, b)
 		})
 	}
+}
+
+// isGRPC reports whether b is the gRPC binding.
+func (b v1Binding) isGRPC() bool { return b.mock == server.BindingGRPC }
+
+// startBindingMock is startMock with the gRPC binding on when b is gRPC.
+func startBindingMock(t *testing.T, b v1Binding, cfg server.Config) *server.Server {
+	t.Helper()
+	cfg.GRPC = b.isGRPC()
+	return startMock(t, cfg)
+}
+
+// listRequest adapts req to binding b: a2a-go v2's gRPC transport always
+// sends page_size (0 when unset), which the mock refuses as on every
+// binding (1..100), so over gRPC a request without a size asks for the
+// spec's default, 50. The HTTP bindings send req as it is.
+func (b v1Binding) listRequest(req *a2a.ListTasksRequest) *a2a.ListTasksRequest {
+	if b.isGRPC() && req.PageSize == 0 {
+		req.PageSize = 50
+	}
+	return req
+}
+
+// interfaces is how many interfaces the v1.0 card declares to a client of
+// b: JSON-RPC and HTTP+JSON, and GRPC when the mock serves it.
+func (b v1Binding) interfaces() int {
+	if b.isGRPC() {
+		return 3
+	}
+	return 2
 }
 
 // v1Client discovers the agent served at base from its card, as a real
@@ -159,10 +210,10 @@ func assertOrdered(t *testing.T, events []a2a.Event, want a2a.TaskState) (states
 
 func TestV1SendMessageCompletesWithArtifact(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 11, StepDelay: -1})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 11, StepDelay: -1})
 		c, card := v1Client(t, s.URL(), b)
-		require.Len(t, card.SupportedInterfaces, 2, "a v1.0 card declares JSON-RPC and HTTP+JSON")
+		require.Len(t, card.SupportedInterfaces, b.interfaces(), "a v1.0 card declares JSON-RPC and HTTP+JSON (and GRPC when served)")
 		ctx := testCtx(t)
 
 		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("summarise the incident")})
@@ -176,8 +227,8 @@ func TestV1SendMessageCompletesWithArtifact(t *testing.T) {
 
 func TestV1StreamingEventsInOrder(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 12, StepDelay: 5 * time.Millisecond})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 12, StepDelay: 5 * time.Millisecond})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -199,8 +250,8 @@ func TestV1StreamingEventsInOrder(t *testing.T) {
 
 func TestV1GetTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 13, StepDelay: -1})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 13, StepDelay: -1})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -228,8 +279,8 @@ func TestV1GetTask(t *testing.T) {
 
 func TestV1ListTasksPaginates(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 14, StepDelay: -1})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 14, StepDelay: -1})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -256,7 +307,7 @@ func TestV1ListTasksPaginates(t *testing.T) {
 		}
 		assert.ElementsMatch(t, sent, seen, "every task once, over all pages")
 
-		res, err := c.ListTasks(ctx, &a2a.ListTasksRequest{Status: a2a.TaskStateWorking})
+		res, err := c.ListTasks(ctx, b.listRequest(&a2a.ListTasksRequest{Status: a2a.TaskStateWorking}))
 		require.NoError(t, err)
 		assert.Empty(t, res.Tasks, "the status filter applies")
 		assertBinding(t, s, b)
@@ -265,8 +316,8 @@ func TestV1ListTasksPaginates(t *testing.T) {
 
 func TestV1CancelLongRunningTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 15, StepDelay: time.Hour})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 15, StepDelay: time.Hour})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -298,8 +349,8 @@ func TestV1CancelLongRunningTask(t *testing.T) {
 
 func TestV1SubscribeToRunningTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 16, StepDelay: 150 * time.Millisecond})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 16, StepDelay: 150 * time.Millisecond})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -334,7 +385,7 @@ func TestV1SubscribeToRunningTask(t *testing.T) {
 
 func TestV1InputRequiredContinuesSameTask(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		var skill string
 		ac := agentWith("asker", 17, func(c *cards.Card) {
 			for i := range c.Skills {
@@ -343,7 +394,7 @@ func TestV1InputRequiredContinuesSameTask(t *testing.T) {
 			c.Skills[0].NeedsInput = true
 			skill = c.Skills[0].ID
 		})
-		s := startMock(t, server.Config{Seed: 17, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		s := startBindingMock(t, b, server.Config{Seed: 17, StepDelay: -1, Agents: []server.AgentConfig{ac}})
 		c, _ := v1Client(t, s.URL(), b)
 		ctx := testCtx(t)
 
@@ -384,9 +435,9 @@ func TestV1InputRequiredContinuesSameTask(t *testing.T) {
 
 func TestV1PushConfigs(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		ac := agentWith("pusher", 18, func(c *cards.Card) { c.Capabilities.PushNotifications = true })
-		s := startMock(t, server.Config{Seed: 18, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		s := startBindingMock(t, b, server.Config{Seed: 18, StepDelay: -1, Agents: []server.AgentConfig{ac}})
 		c, card := v1Client(t, s.URL(), b)
 		require.True(t, card.Capabilities.PushNotifications)
 		ctx := testCtx(t)
@@ -436,8 +487,8 @@ func TestV1PushConfigs(t *testing.T) {
 
 func TestV1PushConfigsUnsupported(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 19, StepDelay: -1})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		s := startBindingMock(t, b, server.Config{Seed: 19, StepDelay: -1})
 		c, card := v1Client(t, s.URL(), b)
 		require.False(t, card.Capabilities.PushNotifications)
 		ctx := testCtx(t)
@@ -449,19 +500,20 @@ func TestV1PushConfigsUnsupported(t *testing.T) {
 	})
 }
 
-// TestV1ClientPreferenceFromCard lets the SDK choose between the two
+// TestV1ClientPreferenceFromCard lets the SDK choose between the three
 // interfaces of one card by its own preference list, the way an application
 // with both transports enabled would.
 func TestV1ClientPreferenceFromCard(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
-		s := startMock(t, server.Config{Seed: 20, StepDelay: -1})
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
+		// The mock serves all three bindings and the client knows all three.
+		s := startMock(t, server.Config{Seed: 20, StepDelay: -1, GRPC: true})
 		ctx := testCtx(t)
 		hc := httpClient(t)
 		card, err := agentcard.NewResolver(hc).Resolve(ctx, s.URL())
 		require.NoError(t, err)
 		c, err := a2aclient.NewFromCard(ctx, card,
-			a2aclient.WithJSONRPCTransport(hc), a2aclient.WithRESTTransport(hc),
+			a2aclient.WithJSONRPCTransport(hc), a2aclient.WithRESTTransport(hc), grpcBinding.option(t),
 			a2aclient.WithConfig(a2aclient.Config{PreferredTransports: []a2a.TransportProtocol{b.protocol}}))
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = c.Destroy() })
@@ -473,7 +525,10 @@ func TestV1ClientPreferenceFromCard(t *testing.T) {
 }
 
 // TestV1NamedAgentDiscovery discovers a second agent of a multi-agent server
-// from its own base path: its card's interfaces must lead back to it.
+// from its own base path: its card's interfaces must lead back to it. Not
+// over gRPC: a gRPC method's path is /lf.a2a.v1.A2AService/{Method} with no
+// room for an agent's base path, so the mock declares GRPC on the root
+// agent's card only.
 func TestV1NamedAgentDiscovery(t *testing.T) {
 	t.Parallel()
 	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
@@ -493,12 +548,12 @@ func TestV1NamedAgentDiscovery(t *testing.T) {
 
 func TestV1ExtendedAgentCard(t *testing.T) {
 	t.Parallel()
-	forEachV1Binding(t, func(t *testing.T, b v1Binding) {
+	forEachBinding(t, func(t *testing.T, b v1Binding) {
 		ac := agentWith("vip", 22, func(c *cards.Card) { c.Capabilities.ExtendedAgentCard = true })
 		ext := cards.Generate("vip", 22)
 		ext.Description = "The extended card, for authenticated callers."
 		ac.ExtendedCard = ext
-		s := startMock(t, server.Config{Seed: 22, StepDelay: -1, Agents: []server.AgentConfig{ac}})
+		s := startBindingMock(t, b, server.Config{Seed: 22, StepDelay: -1, Agents: []server.AgentConfig{ac}})
 		c, card := v1Client(t, s.URL(), b)
 		require.True(t, card.Capabilities.ExtendedAgentCard)
 
