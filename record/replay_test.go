@@ -22,6 +22,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/record"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -296,4 +297,48 @@ func TestReplayControlIsTheServers(t *testing.T) {
 	got, err := readStream(t, base, time.Second)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "stream-hang holds the replayed stream open")
 	assert.Len(t, got, 4)
+}
+
+// TestReplayV03ThroughEngine: a v0.3 conversation (message/send, then
+// message/stream) replays through the engine too, byte for byte as the
+// client saw it.
+func TestReplayV03ThroughEngine(t *testing.T) {
+	t.Parallel()
+	srv := honest(t, -1)
+	proxy, via := proxied(t, srv.URL())
+	c := newClient(t)
+	v03 := func(base, method, id string) *http.Request {
+		req := c.rpc(base+"/", method, id, map[string]any{"message": map[string]any{"messageId": "m-" + id, "role": "user", "kind": "message",
+			"parts": []any{map[string]any{"kind": "text", "text": "hi"}}}})
+		req.Header.Del("A2A-Version")
+		return req
+	}
+	stream := func(base string) []string {
+		s, err := sse.Do(t.Context(), c.http, v03(base, "message/stream", "2"))
+		require.NoError(t, err)
+		defer s.Close()
+		var out []string
+		for ev, err := range s.Events() {
+			require.NoError(t, err)
+			out = append(out, string(ev.Data))
+		}
+		return out
+	}
+	sent := c.do(v03(via, "message/send", "1"))
+	streamed := stream(via)
+	rec := proxy.Recording()
+	require.Len(t, rec.Exchanges, 2)
+
+	rp, base := replay(t, rec, record.ReplayOptions{})
+	assert.Equal(t, sent, c.do(v03(base, "message/send", "1")))
+	assert.Equal(t, streamed, stream(base))
+	var decisions int
+	for _, e := range rp.Journal() {
+		assert.NotContains(t, e.Detail, "recorded bytes", "%+v", e)
+		if e.Kind == server.EntryDecision {
+			decisions++
+			assert.Equal(t, wire.V03, e.Dialect)
+		}
+	}
+	assert.Equal(t, 2, decisions)
 }
