@@ -38,7 +38,10 @@ import (
 const grpcService = "/lf.a2a.v1.A2AService/"
 
 // BindingGRPC is the protocolBinding of the gRPC interface.
-const BindingGRPC wire.Binding = "GRPC"
+const BindingGRPC = wire.BindingGRPC
+
+// grpcDialect is the dialect of the gRPC binding (v1.0).
+var grpcDialect = wire.ForBinding(wire.BindingGRPC)
 
 // grpcMethods maps a method to a new request message.
 var grpcMethods = map[string]func() proto.Message{
@@ -107,7 +110,7 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
 	_, op, _ := wire.LookupMethod(method)
-	codec := wire.CodecFor(wire.V10)
+	codec := wire.CodecFor(grpcDialect)
 	// The sends pbconv covers are read directly; every other message (and
 	// a send it leaves alone, a bad one included) is transcoded through
 	// ProtoJSON into the v1.0 codec, which words the error.
@@ -123,7 +126,7 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 			return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
 		}
 	}
-	if e := s.checkVersion(r, wire.V10); e != nil {
+	if e := s.checkVersion(r, grpcDialect); e != nil {
 		return rp.fail(w, e)
 	}
 	if !fast {
@@ -135,7 +138,7 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 			req = &wire.Request{Op: op}
 		}
 	}
-	req.Method, req.Binding, req.Dialect = method, BindingGRPC, wire.V10
+	req.Method, req.Binding, req.Dialect = method, BindingGRPC, grpcDialect
 	rp.st = &grpcStream{codec: codec}
 	err := s.serveRequest(w, r, a, base, req, rp)
 	rp.st.finish(w)

@@ -248,41 +248,10 @@ func requestedVersion(r *http.Request) string {
 	return strings.TrimSpace(v)
 }
 
-// checkVersion applies the A2A-Version rules to a request for dialect d.
+// checkVersion applies the A2A-Version rules (wire.CheckVersion) to a
+// request for dialect d.
 func (s *Server) checkVersion(r *http.Request, d wire.Dialect) *wire.Error {
-	v := requestedVersion(r)
-	if v == "" {
-		if s.cfg.StrictVersion && d == wire.V10 {
-			return wire.Errorf(wire.CodeVersionNotSupported, "version 0.3 (no A2A-Version header) does not serve v1.0 methods; send A2A-Version: 1.0").With("supportedVersions", "1.0, 0.3")
-		}
-		return nil
-	}
-	// Clients must send Major.Minor; accept a numeric patch too,
-	// leniently, but nothing more (1.0.0.0 is not a version).
-	if parts := strings.Split(v, "."); len(parts) == 3 && isDigits(parts[2]) {
-		v = parts[0] + "." + parts[1]
-	}
-	switch wire.Dialect(v) {
-	case wire.V10, wire.V03, wire.V02, wire.V01:
-		if s.cfg.StrictVersion && (wire.Dialect(v) == wire.V10) != (d == wire.V10) {
-			return wire.Errorf(wire.CodeVersionNotSupported, "A2A-Version %s does not match the %s method set", v, d).With("supportedVersions", "1.0, 0.3")
-		}
-		return nil
-	}
-	return wire.Errorf(wire.CodeVersionNotSupported, "A2A-Version %q is not supported; supported: 1.0, 0.3", v).With("supportedVersions", "1.0, 0.3")
-}
-
-// isDigits reports whether s is a non-empty run of ASCII digits.
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return wire.CheckVersion(requestedVersion(r), d, s.cfg.StrictVersion)
 }
 
 // reply is how a binding answers a decoded request, so both bindings share
@@ -397,47 +366,20 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 }
 
 // methodDialect picks the dialect that serves a JSON-RPC method found in
-// dialect d. v0.1, v0.2 and v0.3 share some method names (tasks/get,
-// tasks/cancel, tasks/resubscribe): on those the card says which generation
-// the agent speaks. A method only a later generation has (message/send,
-// message/stream, tasks/pushNotificationConfig/*) is served as that
-// generation whatever the card's dialect, as v1.0 methods are: one endpoint
-// serves every dialect, so a v0.3 client of a v0.1 agent is answered in
-// v0.3, never refused for lacking v0.1's client-chosen task id.
+// dialect d: on a method name several dialects share the card says which
+// one the agent speaks (wire.AnswerDialect).
 func (a *agent) methodDialect(d wire.Dialect, method string) wire.Dialect {
-	if d != wire.V03 {
-		return d
-	}
-	switch a.card.Dialect {
-	case wire.V02:
-		return wire.V02
-	case wire.V01:
-		if _, shared := wire.CodecFor(wire.V01).Methods()[method]; shared {
-			return wire.V01
-		}
-	}
-	return d
+	return wire.AnswerDialect(d, a.card.Dialect, method)
 }
 
 // sharedMethodTaskDialect returns the dialect a request of dialect d about
-// task id, by a method v0.1 and v0.3 share, is answered in when it differs from d: a task created by v0.1's
-// tasks/send read with a v0.3 method of the same name, or one created by
-// v0.3's message/send on a v0.1 agent read with tasks/get; "" otherwise.
+// task id is answered in when it differs from d (the dialect that created
+// the task: wire.TaskAnswerDialect); "" otherwise.
 func (a *agent) sharedMethodTaskDialect(d wire.Dialect, method, id string) wire.Dialect {
-	if id == "" || d != wire.V03 && d != wire.V01 {
+	if id == "" {
 		return ""
 	}
-	if _, shared := wire.CodecFor(wire.V03).Methods()[method]; !shared {
-		return ""
-	}
-	td := a.taskDialect(id)
-	switch {
-	case d == wire.V03 && td == wire.V01:
-		return wire.V01
-	case d == wire.V01 && (td == wire.V03 || td == wire.V02):
-		return wire.V03
-	}
-	return ""
+	return wire.TaskAnswerDialect(d, method, func() wire.Dialect { return a.taskDialect(id) })
 }
 
 // serveRequest is what both bindings do with a decoded request: journal it,

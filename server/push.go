@@ -195,19 +195,17 @@ func (s *Server) deliverPush(agentName string, job pushJob) {
 		rec(0, "not delivered: "+err.Error())
 		return
 	}
-	codec := wire.CodecFor(job.dialect)
-	if codec == nil {
-		codec = wire.CodecFor(wire.V10)
+	desc := wire.Describe(job.dialect)
+	if desc.Dialect == "" {
+		desc = wire.Describe(wire.Newest())
 	}
+	codec := wire.CodecFor(desc.Dialect)
 	body, encErr := codec.EncodePush(job.ev)
 	if encErr != nil {
 		rec(0, "not delivered: encode: "+encErr.Error())
 		return
 	}
-	ct, tokenHeader := contentTypeA2A, PushTokenHeaderV10
-	if job.dialect != wire.V10 {
-		ct, tokenHeader = contentTypeJSON, PushTokenHeaderV0
-	}
+	ct, tokenHeader := desc.PushContentType, desc.PushTokenHeader
 	token := job.cfg.Token
 	if job.opts.Token != nil {
 		token = *job.opts.Token
@@ -382,19 +380,13 @@ func (s *Server) pushTarget(raw string) (pushTarget, error) {
 	return pushTarget{}, errors.New("the host is not allowed")
 }
 
-// pushURLField names the webhook URL parameter of op in dialect d.
+// pushURLField names the webhook URL parameter in dialect d: of a push
+// config given inline in a send, or of set-push-config's.
 func pushURLField(d wire.Dialect, inline bool) string {
-	switch {
-	case inline && d == wire.V10:
-		return "configuration.taskPushNotificationConfig.url"
-	case inline && d == wire.V01:
-		return "pushNotification.url"
-	case inline:
-		return "configuration.pushNotificationConfig.url"
-	case d == wire.V10:
-		return "url"
+	if inline {
+		return wire.Describe(d).InlinePushURLField
 	}
-	return "pushNotificationConfig.url"
+	return wire.Describe(d).PushURLField
 }
 
 // redactURL keeps scheme, host and path: userinfo and query may carry

@@ -197,9 +197,12 @@ func (rp restReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 
 func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
 
+// restDialect is the dialect of the HTTP+JSON binding (v1.0).
+var restDialect = wire.ForBinding(wire.BindingREST)
+
 // serveREST is the v1.0 HTTP+JSON binding.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
-	rp := restReply{codec: wire.CodecFor(wire.V10), ct: restContentType(r)}
+	rp := restReply{codec: wire.CodecFor(restDialect), ct: restContentType(r)}
 	rt, e := parseREST(r.Method, path)
 	if e != nil && rt.op == "" {
 		if rt.allow != "" {
@@ -208,7 +211,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 		}
 		return rp.fail(w, e)
 	}
-	if e := s.checkVersion(r, wire.V10); e != nil {
+	if e := s.checkVersion(r, restDialect); e != nil {
 		return rp.fail(w, e)
 	}
 	req, e := s.restRequest(r, rt, e, rp.codec)
@@ -220,7 +223,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 		// declare is refused as such whatever its parameters.
 		req = &wire.Request{}
 	}
-	req.Op, req.Dialect, req.Binding, req.Method = rt.op, wire.V10, wire.BindingREST, rt.method
+	req.Op, req.Dialect, req.Binding, req.Method = rt.op, restDialect, wire.BindingREST, rt.method
 	if req.Tenant == "" {
 		req.Tenant = rt.tenant
 	}

@@ -173,7 +173,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		taskID = t.ID
 		if t.Status.State.Terminal() {
 			a.unsubscribe(taskID, sub)
-			if req.Dialect == wire.V10 {
+			if wire.Describe(req.Dialect).SubscribeTerminalFails {
 				return refuse(wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
 			}
 			// v0.3: a finished task answers with its final state and closes.

@@ -215,16 +215,25 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 	if cc.Dialect == "" {
 		cc.Dialect = a.card.Dialect
 	}
-	cc.Interfaces = []cards.Interface{
-		{URL: origin + base + "/", Binding: wire.BindingJSONRPC, Version: cc.Dialect},
+	desc := wire.Describe(cc.Dialect)
+	bindings := desc.Bindings
+	if len(bindings) == 0 {
+		// An unknown dialect (a behavior's card edit) still names the
+		// endpoint; rendering reports the dialect.
+		bindings = []wire.Binding{wire.BindingJSONRPC}
 	}
-	if cc.Dialect == wire.V10 {
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: origin + base + restPrefix, Binding: wire.BindingREST, Version: wire.V10})
-		if a.srv.cfg.GRPC && base == "" {
-			// A gRPC interface is host:port: only the root agent has one.
-			_, hostPort, _ := strings.Cut(origin, "://")
-			cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: wire.V10})
+	cc.Interfaces = make([]cards.Interface, 0, len(bindings)+1)
+	for _, b := range bindings {
+		url := origin + base + "/"
+		if b == wire.BindingREST {
+			url = origin + base + restPrefix
 		}
+		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: url, Binding: b, Version: cc.Dialect})
+	}
+	if desc.GRPC && a.srv.cfg.GRPC && base == "" {
+		// A gRPC interface is host:port: only the root agent has one.
+		_, hostPort, _ := strings.Cut(origin, "://")
+		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: cc.Dialect})
 	}
 	return cards.Render(&cc)
 }

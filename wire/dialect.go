@@ -256,13 +256,14 @@ func AnswerDialect(found, card Dialect, method string) Dialect {
 // by v0.3's message/send on a v0.1 agent read with the tasks/get they
 // share is answered in v0.3. A dialect that borrows another's method names
 // (v0.2) answers in itself, and a task created in one is answered as of
-// the dialect whose names it borrows.
-func TaskAnswerDialect(d, taskDialect Dialect, method string) Dialect {
+// the dialect whose names it borrows. taskDialect is called only when
+// the answer depends on it (it may take a lock).
+func TaskAnswerDialect(d Dialect, method string, taskDialect func() Dialect) Dialect {
 	dd := Describe(d)
-	if dd.Dialect == "" || dd.MethodNamesOf != "" {
+	if dd.Dialect == "" || dd.MethodNamesOf != "" || !maySwitchToTask(dd, method) {
 		return ""
 	}
-	td := taskDialect
+	td := taskDialect()
 	if of := Describe(td).MethodNamesOf; of != "" {
 		td = of
 	}
@@ -278,6 +279,24 @@ func TaskAnswerDialect(d, taskDialect Dialect, method string) Dialect {
 		return ""
 	}
 	return td
+}
+
+// maySwitchToTask reports whether a request of d by method could be
+// answered in another dialect of d's major version, whichever it is.
+func maySwitchToTask(dd Descriptor, method string) bool {
+	for _, o := range descriptors {
+		if o.Dialect == dd.Dialect || o.Major != dd.Major || o.MethodNamesOf != "" {
+			continue
+		}
+		newer := dd.Dialect
+		if slices.Index(Dialects, o.Dialect) < slices.Index(Dialects, dd.Dialect) {
+			newer = o.Dialect
+		}
+		if _, ok := CodecFor(newer).Methods()[method]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // DialectOfVersion returns the dialect a protocol version string names:

@@ -194,8 +194,20 @@ func TestTaskAnswerDialectAsBefore(t *testing.T) {
 	for _, name := range allMethodNames() {
 		for _, d := range all {
 			for _, td := range all {
-				assert.Equal(t, oldSharedMethodTaskDialect(d, td, name), wire.TaskAnswerDialect(d, td, name),
-					"method %q of %s, task of %s", name, d, td)
+				called := false
+				got := wire.TaskAnswerDialect(d, name, func() wire.Dialect { called = true; return td })
+				want := oldSharedMethodTaskDialect(d, td, name)
+				assert.Equal(t, want, got, "method %q of %s, task of %s", name, d, td)
+				if d == wire.V10 {
+					assert.False(t, called, "a v1.0 request never looks up its task's dialect")
+				}
+				if !called {
+					// Deciding without the task's dialect is right only
+					// when no task dialect could change the answer.
+					for _, other := range all {
+						assert.Empty(t, oldSharedMethodTaskDialect(d, other, name), "method %q of %s, task of %s", name, d, other)
+					}
+				}
 			}
 		}
 	}
