@@ -39,7 +39,7 @@ func dialectOf(x *Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 		return d, op, wire.BindingJSONRPC
 	case KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
-		return wire.V10, restOp(httpMethod, route), wire.BindingREST
+		return wire.ForBinding(wire.BindingREST), restOp(httpMethod, route), wire.BindingREST
 	}
 	return "", "", ""
 }
@@ -117,7 +117,9 @@ func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 	}
 	var ev wire.Event
 	var err error
-	if !stream && d == wire.V10 && (op == wire.OpGetTask || op == wire.OpCancelTask) {
+	// A dialect whose results are wrapped answers GetTask and CancelTask
+	// with a bare task, which has no member naming its kind.
+	if !stream && wire.Describe(d).ResultEnvelope && (op == wire.OpGetTask || op == wire.OpCancelTask) {
 		ev.Task, err = decodeTask(d, result)
 	} else {
 		ev, err = decodeEvent(d, result)
@@ -160,7 +162,7 @@ func decodeEvent(d wire.Dialect, b json.RawMessage) (wire.Event, error) {
 	if err := json.Unmarshal(b, &top); err != nil {
 		return wire.Event{}, fmt.Errorf("not a JSON object: %w", err)
 	}
-	if d == wire.V10 {
+	if wire.Describe(d).ResultEnvelope {
 		if len(top) != 1 {
 			return wire.Event{}, errors.New("a v1.0 response has exactly one member")
 		}
@@ -220,14 +222,12 @@ func decodeParts(d wire.Dialect, parts json.RawMessage) ([]wire.Part, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	role := `"agent"`
-	if d == wire.V10 {
-		role = `"ROLE_AGENT"`
-	}
+	desc := wire.Describe(d)
+	role, _ := json.Marshal(desc.RoleName(wire.RoleAgent))
 	var msg bytes.Buffer
-	msg.WriteString(`{"messageId":"p","role":` + role + `,"parts":`)
+	msg.WriteString(`{"messageId":"p","role":` + string(role) + `,"parts":`)
 	msg.Write(parts)
-	if d != wire.V10 {
+	if !desc.ResultEnvelope {
 		msg.WriteString(`,"kind":"message"`)
 	}
 	msg.WriteString(`}`)
@@ -239,15 +239,8 @@ func decodeParts(d wire.Dialect, parts json.RawMessage) ([]wire.Part, error) {
 }
 
 func decodeState(d wire.Dialect, s string) (wire.TaskState, error) {
-	if d == wire.V10 {
-		st, ok := wire.StateFromV10(s)
-		if !ok {
-			return "", fmt.Errorf("state %q", s)
-		}
-		return st, nil
-	}
-	st := wire.TaskState(s)
-	if !st.Valid() {
+	st, ok := wire.Describe(d).ParseState(s)
+	if !ok {
 		return "", fmt.Errorf("state %q", s)
 	}
 	return st, nil

@@ -88,7 +88,50 @@ type Descriptor struct {
 	// SchemaFile is the file name of the dialect's official JSON Schema,
 	// vendored under internal/schemacheck/schema.
 	SchemaFile string
+
+	// The dialect's spellings, from its codec: see StateName, ParseState
+	// and RoleName.
+	stateName  func(TaskState) string
+	parseState func(string) (TaskState, bool)
+	roleName   func(Role) string
 }
+
+// StateName spells task state s as the dialect writes it ("" for an
+// unknown dialect).
+func (d Descriptor) StateName(s TaskState) string {
+	if d.stateName == nil {
+		return ""
+	}
+	return d.stateName(s)
+}
+
+// ParseState reads a task state as the dialect writes it; ok is false for
+// a name the dialect does not have.
+func (d Descriptor) ParseState(name string) (TaskState, bool) {
+	if d.parseState == nil {
+		return "", false
+	}
+	return d.parseState(name)
+}
+
+// RoleName spells a message role as the dialect writes it ("" for an
+// unknown dialect).
+func (d Descriptor) RoleName(r Role) string {
+	if d.roleName == nil {
+		return ""
+	}
+	return d.roleName(r)
+}
+
+// parseStateV0 reads a v0.x state, known reporting which the dialect has.
+func parseStateV0(known func(TaskState) bool) func(string) (TaskState, bool) {
+	return func(name string) (TaskState, bool) {
+		s := TaskState(name)
+		return s, known(s)
+	}
+}
+
+func roleV0(r Role) string { return string(r) }
 
 // CardShape names one of the Agent Card's JSON shapes.
 type CardShape string
@@ -123,6 +166,7 @@ var descriptors = []Descriptor{
 		PushURLField: "url", InlinePushURLField: "configuration.taskPushNotificationConfig.url",
 		CardShape:  CardShapeV10,
 		SchemaFile: "a2a-v1.0.json",
+		stateName:  StateToV10, parseState: StateFromV10, roleName: v10Role,
 	},
 	{
 		Dialect: V03, Major: 0,
@@ -135,6 +179,7 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.3.0", CardMutualTLS: true, CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.3.0.json",
+		stateName:  stateV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
 		Dialect: V02, Major: 0, MethodNamesOf: V03,
@@ -147,6 +192,7 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.2.6", CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.2.6.json",
+		stateName:  stateV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
 		Dialect: V01, Major: 0,
@@ -158,6 +204,7 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "pushNotification.url",
 		CardShape: CardShapeV01, CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.1.0.json",
+		stateName:  stateV01, parseState: parseStateV0(knownV01), roleName: roleV0,
 	},
 }
 

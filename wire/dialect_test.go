@@ -31,7 +31,22 @@ func TestDescriptorsConsistent(t *testing.T) {
 		d := desc.Dialect
 		t.Run(string(d), func(t *testing.T) {
 			assert.Equal(t, wire.Dialects[i], d, "descriptors are in the order of Dialects")
-			assert.Equal(t, desc, wire.Describe(d))
+			assert.Equal(t, d, wire.Describe(d).Dialect)
+			// Spellings round-trip for every state the dialect has.
+			for _, s := range []wire.TaskState{wire.StateSubmitted, wire.StateWorking, wire.StateInputRequired,
+				wire.StateAuthRequired, wire.StateCompleted, wire.StateCanceled, wire.StateFailed, wire.StateRejected} {
+				name := desc.StateName(s)
+				require.NotEmpty(t, name, "state %s", s)
+				// A lossy dialect (v0.1 has no rejected) spells a state as
+				// a neighbour it has, which reads back as itself.
+				back, ok := desc.ParseState(name)
+				assert.True(t, ok, "state %s spelled %q", s, name)
+				assert.Equal(t, name, desc.StateName(back), "state %s", s)
+			}
+			_, ok := desc.ParseState("no-such-state")
+			assert.False(t, ok)
+			assert.NotEqual(t, desc.RoleName(wire.RoleUser), desc.RoleName(wire.RoleAgent))
+			assert.NotEmpty(t, desc.RoleName(wire.RoleUser))
 			assert.True(t, wire.Known(d))
 			major, _, ok := strings.Cut(string(d), ".")
 			require.True(t, ok, "a dialect is named Major.Minor")
@@ -118,7 +133,10 @@ func TestDescriptorsConsistent(t *testing.T) {
 	}
 	assert.True(t, wire.Known(wire.NoHeaderVersion))
 	assert.True(t, wire.Describe(wire.NoHeaderVersion).VersionHeaderOptional)
-	assert.Equal(t, wire.Descriptor{}, wire.Describe("9.9"))
+	assert.Empty(t, wire.Describe("9.9").Dialect)
+	assert.Empty(t, wire.Describe("9.9").StateName(wire.StateWorking))
+	_, ok := wire.Describe("9.9").ParseState("working")
+	assert.False(t, ok)
 	assert.False(t, wire.Known(""))
 	assert.Equal(t, "1.0, 0.3, 0.2 or 0.1", wire.DialectNames(", ", " or "))
 	assert.Equal(t, "1.0, 0.3", wire.AdvertisedVersions())

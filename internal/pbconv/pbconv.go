@@ -22,6 +22,10 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
+// protoDialect is the dialect of the proto's messages: the one served over
+// gRPC (v1.0).
+var protoDialect = wire.ForBinding(wire.BindingGRPC)
+
 // SendRequest is the canonical form of a valid SendMessage or
 // SendStreamingMessage request (op wire.OpSend or wire.OpStream), as the
 // v1.0 codec's DecodeParams reads the request's ProtoJSON. ok is false when
@@ -33,7 +37,7 @@ func SendRequest(op wire.Op, in *a2apb.SendMessageRequest) (*wire.Request, bool)
 	if m == nil || m.GetMessageId() == "" || len(m.GetParts()) == 0 {
 		return nil, false
 	}
-	req := &wire.Request{Op: op, Dialect: wire.V10, Tenant: in.GetTenant()}
+	req := &wire.Request{Op: op, Dialect: protoDialect, Tenant: in.GetTenant()}
 	var ok bool
 	if req.Metadata, ok = fromStruct(in.GetMetadata()); !ok {
 		return nil, false
