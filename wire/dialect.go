@@ -370,7 +370,11 @@ const NoHeaderVersion = V03
 
 // AdvertisedVersions lists the advertised dialects, newest first, as the
 // supportedVersions of a VersionNotSupportedError ("1.0, 0.3").
-func AdvertisedVersions() string {
+func AdvertisedVersions() string { return advertisedVersions }
+
+var advertisedVersions = joinAdvertised()
+
+func joinAdvertised() string {
 	var vs []string
 	for _, d := range descriptors {
 		if d.Advertised {
