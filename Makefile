@@ -17,8 +17,14 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./scenario
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(FUZZTIME) ./cardsig
 
+## interop-deps: @a2a-js/sdk from interop/js's lockfile, and the official Python a2a-sdk in
+## interop/py/.venv from interop/py/requirements.txt (exact versions, --require-hashes)
+INTEROP_PYVENV := interop/py/.venv
+
 interop-deps:
 	npm ci --prefix interop/js --no-audit --no-fund
+	test -x $(INTEROP_PYVENV)/bin/python || python3 -m venv $(INTEROP_PYVENV)
+	$(INTEROP_PYVENV)/bin/pip install --quiet --disable-pip-version-check --require-hashes -r interop/py/requirements.txt
 
 interop: interop-deps
 	cd interop && $(GO) test -race -count=1 ./...

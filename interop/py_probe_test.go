@@ -1,0 +1,160 @@
+package interop
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// pySDKVersion is the a2a-sdk version pinned in py/requirements.txt; the
+// tests refuse to run against anything else.
+const pySDKVersion = "1.3.0"
+
+// pyPython is the interpreter of the interop venv (make interop-deps).
+var pyPython = filepath.Join("py", ".venv", "bin", "python")
+
+// pyTransports are the two HTTP bindings of the Python SDK's client (its
+// gRPC transport needs the grpc extra, which the venv leaves out).
+var pyTransports = []string{"JSONRPC", "HTTP+JSON"}
+
+// requirePyInstalled fails (never skips) when the Python SDK's venv is
+// missing: the interop proof is only a proof if it runs.
+func requirePyInstalled(t *testing.T) {
+	t.Helper()
+	_, err := os.Stat(pyPython)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s is missing: run `make interop-deps` (from the repository root; needs python3 with venv) before `go test`", pyPython)
+	}
+	require.NoError(t, err)
+}
+
+// pyJob is one call of py/probe.py (see its docstring for the actions).
+type pyJob struct {
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+	Action    string `json:"action"`
+	Arg       string `json:"arg,omitempty"`
+	TimeoutMS int    `json:"timeoutMs,omitempty"`
+}
+
+// pyTask is a task as probe.py summarises it.
+type pyTask struct {
+	ID           string `json:"id"`
+	ContextID    string `json:"contextId"`
+	State        string `json:"state"`
+	Artifacts    int    `json:"artifacts"`
+	ArtifactText string `json:"artifactText"`
+	StatusText   string `json:"statusText"`
+	History      int    `json:"history"`
+}
+
+// pyPush is one notification that probe.py's webhook received.
+type pyPush struct {
+	TokenHeaders []string `json:"tokenHeaders"`
+	ContentType  string   `json:"contentType"`
+	Decoded      *jsEvent `json:"decoded"`
+	DecodeError  *jsError `json:"decodeError"`
+}
+
+// pyResult is what probe.py observed in one job.
+type pyResult struct {
+	Transport string `json:"transport"`
+	Action    string `json:"action"`
+	Card      *struct {
+		Streaming  bool `json:"streaming"`
+		Signatures int  `json:"signatures"`
+	} `json:"card"`
+	Extended *struct {
+		Signatures int `json:"signatures"`
+	} `json:"extended"`
+	Result *pyTask     `json:"result"`
+	Events []jsEvent   `json:"events"`
+	Ended  bool        `json:"ended"`
+	Pages  [][]string  `json:"pages"`
+	Pushes []pyPush    `json:"pushes"`
+	Error  *jsError    `json:"error"`
+	Life   pyLifecycle `json:"-"`
+	Raw    string      `json:"-"`
+}
+
+// pyLifecycle is the lifecycle action's summary.
+type pyLifecycle struct {
+	Failures  []jsError `json:"failures"`
+	Send      *pyTask   `json:"send"`
+	Stream    *jsStream `json:"stream"`
+	Get       *pyTask   `json:"get"`
+	List      *jsList   `json:"list"`
+	Subscribe *struct {
+		TaskID      string    `json:"taskId"`
+		StateBefore string    `json:"stateBefore"`
+		Events      []jsEvent `json:"events"`
+	} `json:"subscribe"`
+	Cancel        *jsCancel `json:"cancel"`
+	InputRequired *struct {
+		First pyTask `json:"first"`
+		Reply pyTask `json:"reply"`
+	} `json:"inputRequired"`
+	Errors map[string]jsError `json:"errors"`
+}
+
+// eventKinds renders the events as "kind:STATE" strings, as jsProbe's do.
+func (r pyResult) eventKinds() []string {
+	return jsProbeResult{Events: r.Events}.eventKinds()
+}
+
+// pyProbe runs the jobs in one Python process (py/probe.py) and returns
+// what the SDK observed in each, in order.
+func pyProbe(t *testing.T, jobs ...pyJob) []pyResult {
+	t.Helper()
+	requirePyInstalled(t)
+	longest := 5000
+	for _, j := range jobs {
+		longest = max(longest, j.TimeoutMS)
+	}
+	in, err := json.Marshal(jobs)
+	require.NoError(t, err)
+	// The interpreter's start-up is slow on a loaded machine: a minute on
+	// top of the longest job.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Duration(longest)*time.Millisecond+time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pyPython, filepath.Join("py", "probe.py"))
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Run(), "py/probe.py failed:\n%s", stderr.String())
+	var doc struct {
+		SDK     string            `json:"sdk"`
+		Results []json.RawMessage `json:"results"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &doc), "probe.py printed:\n%s", stdout.String())
+	require.Equal(t, pySDKVersion, doc.SDK, "installed a2a-sdk differs from py/requirements.txt: run `make interop-deps`")
+	require.Len(t, doc.Results, len(jobs))
+	out := make([]pyResult, len(jobs))
+	for i, raw := range doc.Results {
+		require.NoError(t, json.Unmarshal(raw, &out[i]))
+		require.NoError(t, json.Unmarshal(raw, &out[i].Life))
+		out[i].Raw = string(raw)
+	}
+	if os.Getenv("INTEROP_DUMP") != "" {
+		t.Log(stdout.String())
+	}
+	return out
+}
+
+// pyEach is one job per Python transport.
+func pyEach(url, action, arg string) []pyJob {
+	var jobs []pyJob
+	for _, tr := range pyTransports {
+		jobs = append(jobs, pyJob{URL: url, Transport: tr, Action: action, Arg: arg})
+	}
+	return jobs
+}

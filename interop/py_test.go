@@ -1,0 +1,105 @@
+package interop
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// TestPythonClient drives the honest lifecycle with the official Python SDK
+// (a2a-sdk, py/probe.py's lifecycle action), forced onto JSON-RPC and onto
+// HTTP+JSON in turn: card discovery, a non-streaming send (completed task
+// with its artifact), a stream (ordered events, terminal state last, stream
+// ends), GetTask with historyLength, ListTasks page by page, SubscribeToTask
+// on a running task canceled meanwhile, CancelTask, input-required then the
+// continuation of the same task, and the SDK's typed errors.
+func TestPythonClient(t *testing.T) {
+	t.Parallel()
+	ac, input := jsAgent()
+	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	var jobs []pyJob
+	for _, j := range pyEach(s.URL(), "lifecycle", slowSkillID+","+input) {
+		j.TimeoutMS = 60000
+		jobs = append(jobs, j)
+	}
+	res := pyProbe(t, jobs...)
+
+	for i, want := range pyTransports {
+		r := res[i]
+		t.Run(want, func(t *testing.T) {
+			require.Nil(t, r.Error, r.Raw)
+			l := r.Life
+			assert.Empty(t, l.Failures, "steps that failed in the Python SDK")
+			if assert.NotNil(t, l.Send, "send") {
+				assert.Equal(t, "TASK_STATE_COMPLETED", l.Send.State)
+				assert.Equal(t, 1, l.Send.Artifacts)
+				assert.NotEmpty(t, l.Send.ArtifactText)
+			}
+			if assert.NotNil(t, l.Stream, "stream") {
+				assert.True(t, l.Stream.Ended)
+				assert.Equal(t, jsHonest, jsProbeResult{Events: l.Stream.Events}.eventKinds())
+				for _, e := range l.Stream.Events {
+					assert.Equal(t, l.Stream.Events[0].TaskID, e.TaskID, "event of another task: %+v", e)
+				}
+			}
+			if assert.NotNil(t, l.Get, "get") && l.Send != nil {
+				assert.Equal(t, l.Send.ID, l.Get.ID)
+				assert.Equal(t, "TASK_STATE_COMPLETED", l.Get.State)
+				assert.Equal(t, l.Send.ArtifactText, l.Get.ArtifactText)
+				assert.Positive(t, l.Get.History)
+			}
+			if assert.NotNil(t, l.List, "list") {
+				assert.GreaterOrEqual(t, l.List.TotalSize, 2)
+				seen := map[string]bool{}
+				for _, p := range l.List.Pages {
+					assert.Len(t, p, 1, "pageSize 1 is honoured")
+					for _, id := range p {
+						assert.False(t, seen[id], "task %s on two pages", id)
+						seen[id] = true
+					}
+				}
+				assert.Len(t, seen, l.List.TotalSize, "the pages together list every task")
+			}
+			if assert.NotNil(t, l.Subscribe, "subscribe") && assert.NotEmpty(t, l.Subscribe.Events) {
+				ev := l.Subscribe.Events
+				assert.Equal(t, "task", ev[0].Kind, "a re-attached stream starts with the snapshot")
+				assert.Equal(t, l.Subscribe.TaskID, ev[0].TaskID)
+				assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, ev[0].State)
+				assert.Equal(t, "statusUpdate:TASK_STATE_CANCELED", jsProbeResult{Events: ev[len(ev)-1:]}.eventKinds()[0],
+					"the cancel made meanwhile ends the subscription")
+			}
+			if assert.NotNil(t, l.Cancel, "cancel") {
+				assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, l.Cancel.StateBefore)
+				assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.State)
+				assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.StateAfter)
+			}
+			if assert.NotNil(t, l.InputRequired, "inputRequired") {
+				assert.Equal(t, "TASK_STATE_INPUT_REQUIRED", l.InputRequired.First.State)
+				assert.NotEmpty(t, l.InputRequired.First.StatusText, "input-required carries the agent's question")
+				assert.Equal(t, l.InputRequired.First.ID, l.InputRequired.Reply.ID, "the reply continues the same task")
+				assert.Equal(t, "TASK_STATE_COMPLETED", l.InputRequired.Reply.State)
+			}
+			assert.Equal(t, "TaskNotFoundError", l.Errors["getUnknown"].Name, "%+v", l.Errors["getUnknown"])
+			assert.Equal(t, "TaskNotCancelableError", l.Errors["cancelTerminal"].Name, "%+v", l.Errors["cancelTerminal"])
+			assert.Equal(t, "UnsupportedOperationError", l.Errors["sendToTerminal"].Name, "%+v", l.Errors["sendToTerminal"])
+		})
+	}
+
+	// The mock saw every call over the binding each run forced, in v1.0,
+	// with the A2A-Version header.
+	bindings := map[wire.Binding]int{}
+	for _, e := range s.Journal().Entries() {
+		if e.Kind == server.EntryRequest && e.Op != "" {
+			bindings[e.Binding]++
+			assert.Equal(t, wire.V10, e.Dialect, "request %d (%s)", e.Request, e.Op)
+		}
+	}
+	assert.Positive(t, bindings[wire.BindingJSONRPC])
+	assert.Positive(t, bindings[wire.BindingREST])
+	assert.Len(t, bindings, 2)
+}
