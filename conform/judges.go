@@ -331,6 +331,12 @@ func judgeRecovers(r *run) verdict {
 		switch {
 		case streamLostByAgent(e.Detail):
 			after = e.Seq
+		case (strings.HasPrefix(e.Detail, "complete") || strings.HasPrefix(e.Detail, "held open")) && !r.deliveredEnd(e.Request, tf.ID):
+			// The agent reached an end, but a stream behavior withheld it
+			// (dropped the terminal event, cut its frame): the journal's
+			// stream-event entries are what the client received, and
+			// none of them ended the stream.
+			after = e.Seq
 		case e.Detail == "client gone" || e.Detail == "server shutting down":
 			st, _ := tf.lastState(e.Time)
 			if st.Terminal() || st.Interrupted() {
@@ -359,6 +365,18 @@ func judgeRecovers(r *run) verdict {
 		return pass("no stream was lost", ev)
 	}
 	return pass(fmt.Sprintf("%d lost stream(s), each followed by GetTask or SubscribeToTask", lost), ev)
+}
+
+// deliveredEnd reports whether the stream of request req wrote task a
+// state that ends a stream (terminal or interrupted): whether its client
+// received the end, whatever the agent emitted.
+func (r *run) deliveredEnd(req int64, task string) bool {
+	for _, e := range r.journal {
+		if e.Kind == server.EntryStreamEvent && e.Request == req && e.TaskID == task && (e.State.Terminal() || e.State.Interrupted()) {
+			return true
+		}
+	}
+	return false
 }
 
 // v10Method reports whether a wire record is a call of the v1.0 method set

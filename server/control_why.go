@@ -62,6 +62,8 @@ func newBehaviorSet(bs []behaviors.Behavior) *behaviorSet {
 
 // behaviorReport is what the behaviors of one request did.
 type behaviorReport struct {
+	// owners says which behavior registered each hook.
+	owners  hookOwners
 	acted   []string
 	names   []string // registered names of acted, for the metrics
 	skipped []SkippedBehavior
@@ -91,9 +93,13 @@ func (set *behaviorSet) apply(x *behaviors.Exchange) behaviorReport {
 				rep.skipped = append(rep.skipped, SkippedBehavior{Behavior: set.text[i], Key: key, Detail: detail})
 				continue
 			}
+			before := countHooks(x.Hooks())
 			behaviors.ApplyAs(x, set.text[i], sc.Behavior)
+			rep.owners.note(set.text[i], before, x.Hooks())
 		} else {
+			before := countHooks(x.Hooks())
 			behaviors.ApplyAs(x, set.text[i], b)
+			rep.owners.note(set.text[i], before, x.Hooks())
 		}
 		st.acted.Add(1)
 		rep.acted = append(rep.acted, set.text[i])

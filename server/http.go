@@ -151,9 +151,12 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
 	x.Signing = a.signing(origin(r), base)
-	wireTag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}))
+	cardSeq := s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped})
+	wireTag(r, 0, cardSeq)
 	s.countBehaviors(a, rep)
+	acted := s.instrument(x, rep.owners, cardSeq)
 	if slices.Contains(x.Hooks().HideCardPath, path) {
+		acted.addAll(rep.owners.hideCard, HookHideCardPath)
 		return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
 	card := a.card
@@ -411,14 +414,21 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
 	s.noteBehaviors(a, seq, rep)
+	acted := s.instrument(x, rep.owners, seq)
 	if req.Op == wire.OpExtendedCard {
 		x.Signing = a.signing(origin(r), base)
 	}
 	hooks := x.Hooks()
-	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) && !hooks.LegacySubscribe {
-		e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
-		s.recordResponse(a, req, reqNo, nil, e)
-		return rp.fail(w, e)
+	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {
+		if !hooks.LegacySubscribe {
+			e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
+			s.recordResponse(a, req, reqNo, nil, e)
+			return rp.fail(w, e)
+		}
+		acted.add(rep.owners.legacy, HookLegacySubscribe)
+	}
+	if hooks.Delay > 0 {
+		acted.addAll(rep.owners.delay, HookDelay)
 	}
 	if !s.delay(r.Context(), hooks.Delay) {
 		return nil
@@ -427,11 +437,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		w = wrap(w)
 	}
 	if hooks.Reject != nil {
+		acted.add(rep.owners.reject, HookReject)
 		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
 		return rp.fail(w, hooks.Reject)
 	}
 	if req.Op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, rp.framer())
+		return s.serveStream(w, r, a, req, x, reqNo, rp.framer(), rep.owners.streamEvent, acted)
 	}
 	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
 	for _, f := range hooks.Result {

@@ -67,15 +67,21 @@ type Entry struct {
 	// Metadata holds the message metadata keys (values are not kept, so
 	// no credential ends up in the journal).
 	MetadataKeys []string `json:"metadataKeys,omitempty"`
-	// Behaviors lists the behaviors that acted on the request (their spec
-	// text); Skipped those configured on the agent that were out of scope,
-	// with the scope key that excluded them.
+	// Behaviors lists the behaviors applied to the request, those in its
+	// scope (their spec text); Skipped those configured on the agent that
+	// were out of scope, with the scope key that excluded them. On a
+	// stream-event or withheld entry, Behaviors names the stream behaviors
+	// that shaped it.
 	Behaviors []string          `json:"behaviors,omitempty"`
 	Skipped   []SkippedBehavior `json:"skipped,omitempty"`
 	// NotActed lists, on a decision, the behaviors in scope that left the
 	// decision as it was, with why (a continuation naming a task the agent
 	// does not hold, say).
 	NotActed []behaviors.NotActed `json:"notActed,omitempty"`
+	// Acted lists, on a request or card entry, the behaviors that changed
+	// anything about it, each with the hook it acted through (a behavior in
+	// scope that changed nothing is in Behaviors but not here).
+	Acted []ActedBehavior `json:"acted,omitempty"`
 }
 
 // Journal is the ordered, bounded record of everything the server did. It

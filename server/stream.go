@@ -81,27 +81,43 @@ func (f restFramer) rpcID() json.RawMessage { return nil }
 
 func (f restFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
 
-// rawStream gives stream behaviors byte-level control.
+// rawStream gives stream behaviors byte-level control; what they write is
+// told to the stream's delivery, for the journal.
 type rawStream struct {
 	sw     streamWriter
 	f      framer
 	closed bool
+	dl     *delivery
 }
 
-func (r *rawStream) WriteRaw(b []byte) error { return r.sw.WriteRaw(b) }
-func (r *rawStream) KeepAlive() error        { return r.sw.KeepAlive() }
-func (r *rawStream) Close()                  { r.closed = true }
+func (r *rawStream) WriteRaw(b []byte) error {
+	err := r.sw.WriteRaw(b)
+	if err == nil && r.dl != nil {
+		r.dl.writeRaw(b)
+	}
+	return err
+}
+func (r *rawStream) KeepAlive() error { return r.sw.KeepAlive() }
+func (r *rawStream) Close()           { r.closed = true }
 func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 	data, err := r.f.event(ev)
 	if err != nil {
 		return nil, err
 	}
-	return r.sw.Frame(sse.Event{Data: data})
+	frame, err := r.sw.Frame(sse.Event{Data: data})
+	if err == nil && r.dl != nil {
+		r.dl.encode(ev, frame)
+	}
+	return frame, err
 }
 
 // serveStream answers SendStreamingMessage / message/stream and
 // SubscribeToTask / tasks/resubscribe over SSE.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer) error {
+//
+// Every event written is journaled as an EntryStreamEvent, every event a
+// behavior held as an EntryWithheld (delivery.go); owners names the
+// behaviors of the stream-event hooks, acted the request's log.
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer, owners []string, acted *actedLog) error {
 	hooks := x.Hooks()
 	refuse := func(e *wire.Error) error {
 		// Result hooks may rewrite the error of a refused stream as they
@@ -187,7 +203,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
 	sw := f.open(w)
-	raw := &rawStream{sw: sw, f: f}
+	dl := newDelivery(s, Entry{Agent: a.name, Op: req.Op, Method: req.Method, Dialect: req.Dialect, Binding: req.Binding, Request: reqNo}, owners, acted)
+	raw := &rawStream{sw: sw, f: f, dl: dl}
 	write := func(ev wire.Event) error {
 		data, err := f.event(ev)
 		if err != nil {
@@ -195,16 +212,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		}
 		return sw.Event(sse.Event{Data: data})
 	}
-	emit := write
-	for i := len(hooks.StreamEvent) - 1; i >= 0; i-- {
-		h, next := hooks.StreamEvent[i], emit
-		emit = func(ev wire.Event) error { return h(ev, next, raw) }
-	}
+	emit := dl.chain(hooks.StreamEvent, write, raw)
 	if err := sw.WriteHeader(); err != nil {
 		return nil
 	}
 	closeReason := "client gone"
 	defer func() {
+		dl.settle(true) // what stream-end hooks wrote, and a cut frame
 		s.record(Entry{Agent: a.name, Kind: EntryStreamClose, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 			Binding: req.Binding, Request: reqNo, TaskID: taskID, Detail: closeReason})
 	}()

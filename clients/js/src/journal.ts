@@ -12,7 +12,7 @@ export interface Entry {
   seq: number;
   time: string;
   agent: string;
-  kind: "request" | "response" | "decision" | "event" | "stream-close" | "card" | "push" | "dropped";
+  kind: "request" | "response" | "decision" | "event" | "stream-close" | "card" | "jwks" | "push" | "dropped" | "stream-event" | "withheld";
   op?: string;
   method?: string;
   dialect?: string;
@@ -28,10 +28,12 @@ export interface Entry {
   detail?: string;
   path?: string;
   metadataKeys?: string[];
-  /** Behaviors that acted on the request. */
+  /** Behaviors applied to the request (in its scope); on a stream-event or withheld entry, the stream behaviors that shaped it. */
   behaviors?: string[];
   /** Behaviors configured but out of scope, and why. */
   skipped?: SkippedBehavior[];
+  /** On a request or card entry: the behaviors that changed anything about it, with the hook they acted through. */
+  acted?: { behavior: string; hook: string }[];
 }
 
 export const TERMINAL_STATES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "rejected"]);

@@ -174,7 +174,7 @@ class Mock:
         """The journal of one agent of the test, or of all of them (agent
         None), oldest first; optionally only the entries naming a task, or of
         some kinds (request, response, decision, event, stream-close, card,
-        push, dropped)."""
+        jwks, push, dropped, stream-event, withheld)."""
         kinds = kind if kind is None or isinstance(kind, str) else ",".join(kind)
         names = [self.agent(agent).server_name] if agent else [a.server_name for a in self._agents.values()]
         entries: list[Entry] = []

@@ -1,0 +1,239 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// ActedBehavior is a behavior that changed what a request got, and through
+// which hook: the journal's answer to "which behaviors acted on this
+// request", on the request's entry (or the card fetch's).
+type ActedBehavior struct {
+	// Behavior is the behavior's spec text.
+	Behavior string `json:"behavior"`
+	// Hook is where it acted: reject, decide, plan, result, stream-event,
+	// stream-end, stream-not-stream, delay, wrap-writer, legacy-subscribe,
+	// card, card-json, signed-card or hide-card-path.
+	Hook string `json:"hook"`
+}
+
+// The hooks an ActedBehavior names.
+const (
+	HookReject          = "reject"
+	HookDecide          = "decide"
+	HookPlan            = "plan"
+	HookResult          = "result"
+	HookStreamEvent     = "stream-event"
+	HookStreamEnd       = "stream-end"
+	HookStreamNotStream = "stream-not-stream"
+	HookDelay           = "delay"
+	HookWrapWriter      = "wrap-writer"
+	HookLegacySubscribe = "legacy-subscribe"
+	HookCard            = "card"
+	HookCardJSON        = "card-json"
+	HookSignedCard      = "signed-card"
+	HookHideCardPath    = "hide-card-path"
+)
+
+// hookOwners says which behavior registered each hook of an exchange (by
+// the hook's index), so that the server can name who acted.
+type hookOwners struct {
+	decide, plan, result, streamEvent, streamEnd []string
+	card, cardJSON, signedCard, wrapWriter       []string
+	reject, streamNotStream, legacy              string
+	delay, hideCard                              []string
+}
+
+// hookCounts is what an exchange had registered before a behavior applied.
+type hookCounts struct {
+	decide, plan, result, streamEvent, streamEnd  int
+	card, cardJSON, signedCard, wrapWriter, hides int
+	reject                                        *wire.Error
+	notStream, legacy                             bool
+	delay                                         int64
+}
+
+func countHooks(h *behaviors.Hooks) hookCounts {
+	return hookCounts{decide: len(h.Decide), plan: len(h.Plan), result: len(h.Result), streamEvent: len(h.StreamEvent),
+		streamEnd: len(h.StreamEnd), card: len(h.Card), cardJSON: len(h.CardJSON), signedCard: len(h.SignedCard),
+		wrapWriter: len(h.WrapWriter), hides: len(h.HideCardPath), reject: h.Reject, notStream: h.StreamNotStream != nil,
+		legacy: h.LegacySubscribe, delay: int64(h.Delay)}
+}
+
+// note records name as the owner of the hooks registered since before.
+func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
+	grow := func(list []string, from, to int) []string {
+		for ; from < to; from++ {
+			list = append(list, name)
+		}
+		return list
+	}
+	o.decide = grow(o.decide, before.decide, len(h.Decide))
+	o.plan = grow(o.plan, before.plan, len(h.Plan))
+	o.result = grow(o.result, before.result, len(h.Result))
+	o.streamEvent = grow(o.streamEvent, before.streamEvent, len(h.StreamEvent))
+	o.streamEnd = grow(o.streamEnd, before.streamEnd, len(h.StreamEnd))
+	o.card = grow(o.card, before.card, len(h.Card))
+	o.cardJSON = grow(o.cardJSON, before.cardJSON, len(h.CardJSON))
+	o.signedCard = grow(o.signedCard, before.signedCard, len(h.SignedCard))
+	o.wrapWriter = grow(o.wrapWriter, before.wrapWriter, len(h.WrapWriter))
+	if len(h.HideCardPath) > before.hides {
+		o.hideCard = append(o.hideCard, name)
+	}
+	if h.Reject != before.reject && h.Reject != nil {
+		o.reject = name
+	}
+	if h.StreamNotStream != nil && !before.notStream {
+		o.streamNotStream = name
+	}
+	if h.LegacySubscribe && !before.legacy {
+		o.legacy = name
+	}
+	if int64(h.Delay) > before.delay {
+		o.delay = append(o.delay, name)
+	}
+}
+
+// actedLog collects the behaviors that acted on one request and keeps the
+// request's journal entry up to date with them.
+type actedLog struct {
+	s   *Server
+	seq int64
+	mu  sync.Mutex
+	in  []ActedBehavior
+}
+
+func (l *actedLog) add(name, hook string) {
+	if l == nil || name == "" {
+		return
+	}
+	a := ActedBehavior{Behavior: name, Hook: hook}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if slices.Contains(l.in, a) {
+		return
+	}
+	l.in = append(l.in, a)
+	list := slices.Clone(l.in)
+	l.s.journal.amend(l.seq, func(e *Entry) { e.Acted = list })
+}
+
+// instrument wraps the hooks of x so that each one that changes anything
+// names its behavior on the request entry numbered seq; the hooks' call
+// sites stay as they are. It returns the log, which the server itself
+// adds to for the hooks it reads as values (reject, delay, stream events).
+func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *actedLog {
+	l := &actedLog{s: s, seq: seq}
+	h := x.Hooks()
+	for i, f := range h.Decide {
+		name := own.decide[i]
+		h.Decide[i] = func(d *timeline.Decision, t *wire.Task) {
+			before := *d
+			f(d, t)
+			if *d != before {
+				l.add(name, HookDecide)
+			}
+		}
+	}
+	for i, f := range h.Plan {
+		name := own.plan[i]
+		h.Plan[i] = func(tl timeline.Timeline) timeline.Timeline {
+			before := tl.Clone()
+			out := f(tl)
+			if !reflect.DeepEqual(before, out) {
+				l.add(name, HookPlan)
+			}
+			return out
+		}
+	}
+	for i, f := range h.Result {
+		name := own.result[i]
+		h.Result[i] = func(res *wire.Result, e *wire.Error) (*wire.Result, *wire.Error) {
+			r2, e2 := f(res, e)
+			if r2 != res || e2 != e {
+				l.add(name, HookResult)
+			}
+			return r2, e2
+		}
+	}
+	for i, f := range h.StreamEnd {
+		name := own.streamEnd[i]
+		h.StreamEnd[i] = func(raw behaviors.RawStream) bool {
+			if rs, ok := raw.(*rawStream); ok && rs.dl != nil {
+				rs.dl.endOwner = name
+				defer func() { rs.dl.endOwner = "" }()
+			}
+			hold := f(raw)
+			if hold {
+				l.add(name, HookStreamEnd)
+			}
+			return hold
+		}
+	}
+	if f := h.StreamNotStream; f != nil {
+		name := own.streamNotStream
+		h.StreamNotStream = func(id []byte) (int, string, []byte) {
+			l.add(name, HookStreamNotStream)
+			return f(id)
+		}
+	}
+	for i, f := range h.WrapWriter {
+		name := own.wrapWriter[i]
+		h.WrapWriter[i] = func(w http.ResponseWriter) http.ResponseWriter {
+			out := f(w)
+			if out != w {
+				l.add(name, HookWrapWriter)
+			}
+			return out
+		}
+	}
+	for i, f := range h.Card {
+		name := own.card[i]
+		h.Card[i] = func(c *cards.Card) {
+			before := *c
+			before.Skills = slices.Clone(c.Skills)
+			f(c)
+			if !reflect.DeepEqual(&before, c) {
+				l.add(name, HookCard)
+			}
+		}
+	}
+	for i, f := range h.CardJSON {
+		name := own.cardJSON[i]
+		h.CardJSON[i] = func(b []byte) []byte {
+			in := bytes.Clone(b)
+			out := f(b)
+			if !bytes.Equal(in, out) {
+				l.add(name, HookCardJSON)
+			}
+			return out
+		}
+	}
+	for i, f := range h.SignedCard {
+		name := own.signedCard[i]
+		h.SignedCard[i] = func(b []byte) []byte {
+			in := bytes.Clone(b)
+			out := f(b)
+			if !bytes.Equal(in, out) {
+				l.add(name, HookSignedCard)
+			}
+			return out
+		}
+	}
+	return l
+}
+
+// addAll names every owner in names as having acted through hook.
+func (l *actedLog) addAll(names []string, hook string) {
+	for _, n := range names {
+		l.add(n, hook)
+	}
+}

@@ -1,0 +1,291 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// The journal of a stream says what its client received: every event
+// written to the stream is an EntryStreamEvent, after the stream behaviors
+// dropped, duplicated, reordered, re-framed or cut what the agent emitted
+// (the agent's own EntryEvent entries keep what it emitted for the task);
+// an event a behavior did not write when it was due is an EntryWithheld.
+// Both name the behaviors that shaped them.
+
+// The journal entry kinds of a stream's deliveries.
+const (
+	// EntryStreamEvent is an event written to a stream: what the client
+	// received (Request is the stream's request). Behaviors names the
+	// stream behaviors that changed the stream at that point (a duplicate,
+	// a held event released, a re-framed write); Detail says how it was
+	// written when a behavior wrote it as raw bytes.
+	EntryStreamEvent EntryKind = "stream-event"
+	// EntryWithheld is an event the agent emitted for a stream that was not
+	// written when it was due: Behaviors names the behavior that held it
+	// (dropped, held back to be written later, cut mid-frame: Detail).
+	EntryWithheld EntryKind = "withheld"
+)
+
+// delivery follows the events of one stream through its behaviors' hooks
+// to the writer, and journals what was written. It is used by the
+// stream's goroutine only.
+type delivery struct {
+	s    *Server
+	base Entry
+	// names are the behaviors owning the stream-event hooks, by index.
+	names []string
+	// layer is the index of the hook running (len(names): the writer).
+	layer int
+	// The step is the agent event being pushed through the hooks: acted
+	// lists the hooks that changed it, reached the deepest hook it reached
+	// unchanged, written whether it was written.
+	ev      wire.Event
+	acted   []int
+	reached int
+	// written: the step's event was journaled as written (or as cut).
+	written bool
+	// encoded are frames hooks rendered (RawStream.Encode) and did not
+	// write yet; raw the bytes hooks wrote since the last settle, rawBy
+	// the hook that wrote them.
+	encoded []encodedFrame
+	raw     []byte
+	rawBy   string
+	// gen counts the settles that found raw bytes.
+	gen int
+	// partial is a frame the written bytes stopped inside, until what
+	// follows decides whether it was cut or re-framed.
+	partial *partialFrame
+	// endOwner is the behavior whose stream-end hook runs, if one does.
+	endOwner string
+	// log is the request's log of the behaviors that acted.
+	log *actedLog
+}
+
+type encodedFrame struct {
+	ev    wire.Event
+	frame []byte
+	// gen is the settle the frame was rendered before.
+	gen int
+}
+
+func newDelivery(s *Server, base Entry, names []string, acted *actedLog) *delivery {
+	return &delivery{s: s, base: base, names: names, layer: len(names), log: acted}
+}
+
+// owner names hook i, or "" for the server itself.
+func (d *delivery) owner(i int) string {
+	if i >= 0 && i < len(d.names) {
+		return d.names[i]
+	}
+	return ""
+}
+
+func (d *delivery) ownerList(is []int) []string {
+	var out []string
+	for _, i := range is {
+		if n := d.owner(i); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (d *delivery) noteAct(i int) {
+	if !slices.Contains(d.acted, i) {
+		d.acted = append(d.acted, i)
+	}
+	d.log.add(d.owner(i), HookStreamEvent)
+}
+
+// entry is the journal entry of event ev on this stream.
+func (d *delivery) entry(kind EntryKind, ev wire.Event) Entry {
+	e := d.base
+	e.Kind, e.TaskID, e.State = kind, ev.TaskID(), ev.State()
+	switch {
+	case ev.Artifact != nil:
+		e.Detail = "artifact " + ev.Artifact.Artifact.ArtifactID
+	case ev.Message != nil:
+		e.Detail = "message"
+		e.MessageID = ev.Message.MessageID
+	}
+	if ev.Task != nil {
+		e.ContextID = ev.Task.ContextID
+	} else if ev.Status != nil {
+		e.ContextID = ev.Status.ContextID
+	} else if ev.Artifact != nil {
+		e.ContextID = ev.Artifact.ContextID
+	}
+	return e
+}
+
+// chain composes the stream-event hooks over write (hooks[0] sees each
+// event first) and returns the function the stream emits every event of
+// the agent with.
+func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, raw behaviors.RawStream) func(wire.Event) error {
+	bottom := func(ev wire.Event) error {
+		err := write(ev)
+		if err != nil {
+			return err
+		}
+		e := d.entry(EntryStreamEvent, ev)
+		if ev == d.ev {
+			d.written = true
+		}
+		e.Behaviors = d.ownerList(d.acted)
+		d.s.record(e)
+		return nil
+	}
+	emit := bottom
+	for i := len(hooks) - 1; i >= 0; i-- {
+		h, next := hooks[i], emit
+		emit = func(ev wire.Event) error {
+			if ev == d.ev {
+				d.reached = max(d.reached, i)
+			}
+			outs, same := 0, true
+			pass := func(out wire.Event) error {
+				outs++
+				if out != ev {
+					same = false
+				}
+				prev := d.layer
+				d.layer = i + 1
+				defer func() { d.layer = prev }()
+				return next(out)
+			}
+			prev := d.layer
+			d.layer = i
+			err := h(ev, pass, raw)
+			d.layer = prev
+			if outs != 1 || !same {
+				d.noteAct(i)
+			}
+			return err
+		}
+	}
+	return func(ev wire.Event) error {
+		d.ev, d.acted, d.reached, d.written = ev, nil, -1, false
+		err := emit(ev)
+		d.settle(false)
+		if !d.written {
+			e := d.entry(EntryWithheld, ev)
+			by := d.reached
+			if len(hooks) > 0 && by < 0 {
+				by = 0
+			}
+			e.Behaviors = d.ownerList([]int{by})
+			if err != nil && len(e.Behaviors) == 0 {
+				e.Detail = "not written: " + err.Error()
+			}
+			if d.s != nil {
+				d.s.record(e)
+			}
+		}
+		d.ev = wire.Event{}
+		return err
+	}
+}
+
+// encode notes a frame a hook rendered.
+func (d *delivery) encode(ev wire.Event, frame []byte) {
+	d.encoded = append(d.encoded, encodedFrame{ev: ev, frame: frame, gen: d.gen})
+}
+
+// writeRaw notes bytes a hook wrote.
+func (d *delivery) writeRaw(b []byte) {
+	d.raw = append(d.raw, b...)
+	switch {
+	case d.layer < len(d.names):
+		d.rawBy = d.owner(d.layer)
+		d.noteAct(d.layer)
+	case d.endOwner != "":
+		d.rawBy = d.endOwner
+		d.log.add(d.endOwner, HookStreamEnd)
+	}
+}
+
+// settle journals the frames written as raw bytes since the last settle:
+// a frame found whole is an event written (re-framed around it or not); a
+// frame whose start was written with other bytes than it would have had
+// was written with altered framing; a frame the bytes stop inside is
+// decided by what follows: more bytes make it a frame with altered
+// framing (events run together), the end of the stream (final) a frame
+// cut mid-way, which no conforming reader dispatches.
+func (d *delivery) settle(final bool) {
+	if p := d.partial; p != nil && (len(d.raw) > 0 || final) {
+		d.partial = nil
+		if len(d.raw) > 0 {
+			p.e.Detail = joinDetail(p.e.Detail, "written with altered framing")
+		} else {
+			p.e.Kind = EntryWithheld
+			p.e.Detail = joinDetail(p.e.Detail, fmt.Sprintf("cut mid-frame: %d of %d bytes written", p.k, p.n))
+		}
+		d.s.record(p.e)
+	}
+	if len(d.raw) == 0 {
+		return
+	}
+	raw := d.raw
+	var by []string
+	if d.rawBy != "" {
+		by = []string{d.rawBy}
+	}
+	keep := d.encoded[:0]
+	for _, f := range d.encoded {
+		e := d.entry(EntryStreamEvent, f.ev)
+		e.Behaviors = by
+		if bytes.Contains(raw, f.frame) {
+			e.Detail = joinDetail(e.Detail, "written as raw bytes")
+		} else {
+			j := bytes.Index(raw, f.frame[:min(len(f.frame), 12)])
+			switch {
+			case j < 0 && f.gen < d.gen:
+				// Rendered before the last bytes were written and not in
+				// these: still held (a burst to come).
+				keep = append(keep, f)
+				continue
+			case j >= 0 && commonPrefix(raw[j:], f.frame) == len(raw)-j:
+				k := len(raw) - j
+				if f.ev == d.ev {
+					d.written = true
+				}
+				d.partial = &partialFrame{e: e, k: k, n: len(f.frame)}
+				continue
+			}
+			// Rendered and written as other bytes: re-framed.
+			e.Detail = joinDetail(e.Detail, "written with altered framing")
+		}
+		if f.ev == d.ev {
+			d.written = true // journaled as written
+		}
+		d.s.record(e)
+	}
+	d.encoded = keep
+	d.raw, d.rawBy = d.raw[:0], ""
+	d.gen++
+}
+
+// partialFrame is a frame whose written bytes stopped inside it.
+type partialFrame struct {
+	e    Entry
+	k, n int
+}
+
+func joinDetail(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + ": " + b
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
