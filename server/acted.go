@@ -21,7 +21,8 @@ type ActedBehavior struct {
 	Behavior string `json:"behavior"`
 	// Hook is where it acted: reject, decide, plan, result, stream-event,
 	// stream-end, stream-not-stream, delay, wrap-writer, legacy-subscribe,
-	// card, card-json, signed-card or hide-card-path.
+	// push (the push notifications of the task the request created),
+	// push-before-reply, card, card-json, signed-card or hide-card-path.
 	Hook string `json:"hook"`
 }
 
@@ -41,14 +42,16 @@ const (
 	HookCardJSON        = "card-json"
 	HookSignedCard      = "signed-card"
 	HookHideCardPath    = "hide-card-path"
+	HookPush            = "push"
+	HookPushBeforeReply = "push-before-reply"
 )
 
 // hookOwners says which behavior registered each hook of an exchange (by
 // the hook's index), so that the server can name who acted.
 type hookOwners struct {
 	decide, plan, result, streamEvent, streamEnd []string
-	card, cardJSON, signedCard, wrapWriter       []string
-	reject, streamNotStream, legacy              string
+	card, cardJSON, signedCard, wrapWriter, push []string
+	reject, streamNotStream, legacy, beforeReply string
 	delay, hideCard                              []string
 }
 
@@ -56,8 +59,9 @@ type hookOwners struct {
 type hookCounts struct {
 	decide, plan, result, streamEvent, streamEnd  int
 	card, cardJSON, signedCard, wrapWriter, hides int
+	push                                          int
 	reject                                        *wire.Error
-	notStream, legacy                             bool
+	notStream, legacy, beforeReply                bool
 	delay                                         int64
 }
 
@@ -65,7 +69,7 @@ func countHooks(h *behaviors.Hooks) hookCounts {
 	return hookCounts{decide: len(h.Decide), plan: len(h.Plan), result: len(h.Result), streamEvent: len(h.StreamEvent),
 		streamEnd: len(h.StreamEnd), card: len(h.Card), cardJSON: len(h.CardJSON), signedCard: len(h.SignedCard),
 		wrapWriter: len(h.WrapWriter), hides: len(h.HideCardPath), reject: h.Reject, notStream: h.StreamNotStream != nil,
-		legacy: h.LegacySubscribe, delay: int64(h.Delay)}
+		legacy: h.LegacySubscribe, delay: int64(h.Delay), push: len(h.Push.Filters), beforeReply: h.Push.BeforeReply}
 }
 
 // note records name as the owner of the hooks registered since before.
@@ -85,6 +89,10 @@ func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
 	o.cardJSON = grow(o.cardJSON, before.cardJSON, len(h.CardJSON))
 	o.signedCard = grow(o.signedCard, before.signedCard, len(h.SignedCard))
 	o.wrapWriter = grow(o.wrapWriter, before.wrapWriter, len(h.WrapWriter))
+	o.push = grow(o.push, before.push, len(h.Push.Filters))
+	if h.Push.BeforeReply && !before.beforeReply {
+		o.beforeReply = name
+	}
 	if len(h.HideCardPath) > before.hides {
 		o.hideCard = append(o.hideCard, name)
 	}
@@ -227,6 +235,27 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			}
 			return out
 		}
+	}
+	for i, f := range h.Push.Filters {
+		// Run later, by the task's player: a notification the filter did
+		// not hand on once, as it was, names it on the creating request.
+		name := own.push[i]
+		h.Push.Filters[i] = func(ev wire.Event, deliver behaviors.PushDeliver) {
+			n, same := 0, true
+			f(ev, func(out wire.Event, o behaviors.PushOptions) {
+				n++
+				if out != ev || o.Delay != 0 || o.Token != nil || o.Rewrite != nil {
+					same = false
+				}
+				deliver(out, o)
+			})
+			if n != 1 || !same {
+				l.add(name, HookPush)
+			}
+		}
+	}
+	if h.Push.BeforeReply && x.Request != nil && x.Request.Config.PushConfig != nil {
+		l.add(own.beforeReply, HookPushBeforeReply)
 	}
 	return l
 }

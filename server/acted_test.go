@@ -101,3 +101,25 @@ func TestGRPCRequestEntryNamesWhoActed(t *testing.T) {
 	_, acted := actedOn(t, h, server.EntryRequest)
 	assert.Equal(t, []server.ActedBehavior{{Behavior: "skip-working", Hook: server.HookPlan}}, acted)
 }
+
+// TestRequestEntryNamesPushBehaviors: a push behavior that changed the
+// notifications of the task a request created is named on that request,
+// once the notification it changed was sent.
+func TestRequestEntryNamesPushBehaviors(t *testing.T) {
+	t.Parallel()
+	wh := newHook(t)
+	b, err := behaviors.Catalogue().Parse("push-drop:rate=1")
+	require.NoError(t, err)
+	h := start(t, server.Config{Seed: 31, StepDelay: -1, Agents: []server.AgentConfig{{Name: "agent", Card: testCard(wire.V10, true), Behaviors: []behaviors.Behavior{b}}}})
+	r, raw := h.rpc("/", "SendMessage", map[string]any{
+		"message":       map[string]any{"messageId": "m1", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
+		"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": wh.srv.URL + "/hook"}},
+	}, v1)
+	require.Nil(t, r.Error, "%s", raw)
+	waitFor(t, "acted", func() bool {
+		_, acted := actedOn(t, h, server.EntryRequest)
+		return len(acted) > 0
+	})
+	_, acted := actedOn(t, h, server.EntryRequest)
+	assert.Equal(t, []server.ActedBehavior{{Behavior: "push-drop:rate=1", Hook: server.HookPush}}, acted)
+}
