@@ -104,7 +104,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
 	if s.cfg.GRPC && isGRPC(c.Request()) {
-		return s.serveGRPC(c.Response(), c.Request(), a, base, rest)
+		return s.serveGRPCPooled(c.Response(), c.Request(), a, base, rest)
 	}
 	rec := s.wire.capture(c, s.clock.Now())
 	defer rec.finish()

@@ -180,6 +180,8 @@ type Server struct {
 	// control_metrics.go).
 	roster  roster
 	metrics metrics
+	// calls runs unary gRPC calls on kept goroutines (callpool.go).
+	calls *callPool
 }
 
 // New builds a server from cfg. It does not listen; see Start or Handler.
@@ -215,6 +217,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg:     cfg,
+		calls:   newCallPool(),
 		clock:   cfg.Clock,
 		log:     cfg.Logger,
 		journal: newJournal(cfg.JournalRetention),

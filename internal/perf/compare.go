@@ -19,9 +19,10 @@ import (
 	"time"
 )
 
-// target is one server under load: its name and base URL.
+// target is one server under load: its name, base URL and process.
 type target struct {
 	name, url string
+	proc      *proc
 }
 
 // binding is one HTTP binding's SendMessage: path and body format (the
@@ -57,11 +58,15 @@ end
 `
 }
 
-// measure is one measured run.
+// measure is one measured run: throughput, p99, errors, and the server
+// process's CPU time per request (user+system, from /proc), which the other
+// jobs of a shared machine disturb much less than throughput.
 type measure struct {
-	rps  float64
-	p99  time.Duration
-	errs int
+	rps      float64
+	p99      time.Duration
+	errs     int
+	requests int
+	cpuReq   time.Duration
 }
 
 func compare(args []string) error {
@@ -102,17 +107,18 @@ func compare(args []string) error {
 		return err
 	}
 	defer bare.stop()
-	targets := []target{{"a2amock", mock.urls["http"]}, {"bare", bare.urls["http"]}}
+	targets := []target{{"a2amock", mock.urls["http"], mock}, {"bare", bare.urls["http"], bare}}
 	if *sdkBin != "" {
 		sdk, err := startServer(*sdkBin, "-addr", "127.0.0.1:0")
 		if err != nil {
 			return err
 		}
 		defer sdk.stop()
-		targets = append(targets, target{"a2a-go v2", sdk.urls["http"]})
+		targets = append(targets, target{"a2a-go v2", sdk.urls["http"], sdk})
 	}
-	grpcTargets := []target{{"a2amock", strings.TrimPrefix(mock.urls["http"], "http://")}, {"bare", strings.TrimPrefix(bare.urls["grpc"], "grpc://")},
-		{"bare h2c", strings.TrimPrefix(bare.urls["h2c"], "h2c://")}}
+	grpcTargets := []target{{"a2amock", strings.TrimPrefix(mock.urls["http"], "http://"), mock},
+		{"bare", strings.TrimPrefix(bare.urls["grpc"], "grpc://"), bare},
+		{"bare h2c", strings.TrimPrefix(bare.urls["h2c"], "h2c://"), bare}}
 
 	for _, b := range httpBindings {
 		for _, t := range targets {
@@ -134,29 +140,33 @@ func compare(args []string) error {
 				return err
 			}
 			for _, t := range targets {
+				cpu0 := t.proc.cpu()
 				m, err := runWrk(t.url, script, *threads, *conns, *d)
 				if err != nil {
 					return fmt.Errorf("%s %s: %w", t.name, b.name, err)
 				}
-				fmt.Printf("round %d  %-9s %-10s %9.0f req/s  p99 %-9v errors %d\n", round, b.name, t.name, m.rps, m.p99, m.errs)
+				m.cpuReq = perRequest(t.proc.cpu()-cpu0, m)
+				fmt.Printf("round %d  %-9s %-10s %9.0f req/s  p99 %-9v cpu/req %-8v errors %d\n", round, b.name, t.name, m.rps, m.p99, m.cpuReq, m.errs)
 				results[key(b.name, t.name)] = append(results[key(b.name, t.name)], m)
 			}
 		}
 		if want("gRPC") {
 			for _, t := range grpcTargets {
+				cpu0 := t.proc.cpu()
 				m, err := runGRPCLoad(self, t.url, *conns, *d)
 				if err != nil {
 					return fmt.Errorf("%s gRPC: %w", t.name, err)
 				}
-				fmt.Printf("round %d  %-9s %-10s %9.0f req/s  p99 %-9v errors %d\n", round, "gRPC", t.name, m.rps, m.p99, m.errs)
+				m.cpuReq = perRequest(t.proc.cpu()-cpu0, m)
+				fmt.Printf("round %d  %-9s %-10s %9.0f req/s  p99 %-9v cpu/req %-8v errors %d\n", round, "gRPC", t.name, m.rps, m.p99, m.cpuReq, m.errs)
 				results[key("gRPC", t.name)] = append(results[key("gRPC", t.name)], m)
 			}
 		}
 	}
 
 	fmt.Println()
-	fmt.Println("| binding | server | req/s (median) | × bare | p99 (median) | p99 ÷ bare's |")
-	fmt.Println("|---|---|---:|---:|---:|---:|")
+	fmt.Println("| binding | server | req/s (median) | × bare | p99 (median) | p99 ÷ bare's | server CPU per request | bare's ÷ this |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	parts := []string{"JSON-RPC", "HTTP+JSON", "gRPC"}
 	for _, part := range parts {
 		ts := targets
@@ -172,8 +182,8 @@ func compare(args []string) error {
 			if !ok {
 				continue
 			}
-			fmt.Printf("| %s | %s | %.0f | %.2f | %v | %.2f |\n", part, t.name, m.rps, m.rps/base.rps, m.p99.Round(10*time.Microsecond),
-				float64(m.p99)/float64(base.p99))
+			fmt.Printf("| %s | %s | %.0f | %.2f | %v | %.2f | %v | %.2f |\n", part, t.name, m.rps, m.rps/base.rps, m.p99.Round(10*time.Microsecond),
+				float64(m.p99)/float64(base.p99), m.cpuReq.Round(100*time.Nanosecond), float64(base.cpuReq)/float64(m.cpuReq))
 		}
 	}
 	return nil
@@ -186,14 +196,16 @@ func median(ms []measure) (measure, bool) {
 	}
 	rps := make([]float64, len(ms))
 	p99 := make([]time.Duration, len(ms))
+	cpu := make([]time.Duration, len(ms))
 	errs := 0
 	for i, m := range ms {
-		rps[i], p99[i] = m.rps, m.p99
+		rps[i], p99[i], cpu[i] = m.rps, m.p99, m.cpuReq
 		errs += m.errs
 	}
 	slices.Sort(rps)
 	slices.Sort(p99)
-	return measure{rps: rps[len(rps)/2], p99: p99[len(p99)/2], errs: errs}, true
+	slices.Sort(cpu)
+	return measure{rps: rps[len(rps)/2], p99: p99[len(p99)/2], errs: errs, cpuReq: cpu[len(cpu)/2]}, true
 }
 
 func cpuNote() string {
@@ -226,7 +238,16 @@ func preflight(t target, b binding) error {
 	return nil
 }
 
+// perRequest spreads a run's server CPU time over its requests.
+func perRequest(cpu time.Duration, m measure) time.Duration {
+	if m.requests <= 0 {
+		return 0
+	}
+	return cpu / time.Duration(m.requests)
+}
+
 var (
+	reqLine = regexp.MustCompile(`(\d+) requests in`)
 	rpsLine = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
 	p99Line = regexp.MustCompile(`\n\s+99%\s+([0-9.]+)(us|ms|s)`)
 	non2xx  = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)`)
@@ -245,6 +266,9 @@ func runWrk(url, script string, threads, conns int, d time.Duration) (measure, e
 	}
 	var res measure
 	res.rps, _ = strconv.ParseFloat(string(m[1]), 64)
+	if n := reqLine.FindSubmatch(out); n != nil {
+		res.requests, _ = strconv.Atoi(string(n[1]))
+	}
 	v, _ := strconv.ParseFloat(string(p[1]), 64)
 	unit := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[string(p[2])]
 	res.p99 = time.Duration(v * float64(unit))
@@ -272,7 +296,7 @@ func runGRPCLoad(self, addr string, callers int, d time.Duration) (measure, erro
 	var n, errs int
 	for line := range strings.SplitSeq(string(out), "\n") {
 		if _, err := fmt.Sscanf(line, "RESULT %f %d %d %d %d", &rps, &p50, &p99, &n, &errs); err == nil {
-			return measure{rps: rps, p99: time.Duration(p99), errs: errs}, nil
+			return measure{rps: rps, p99: time.Duration(p99), errs: errs, requests: n}, nil
 		}
 	}
 	return measure{}, fmt.Errorf("grpcload output not understood: %s", out)
@@ -343,4 +367,25 @@ func (s *proc) stop() {
 		_ = s.cmd.Process.Kill()
 		<-done
 	}
+}
+
+// cpu is the process's user and system CPU time so far (Linux; 0 elsewhere).
+func (s *proc) cpu() time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	// USER_HZ is 100 on Linux.
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
