@@ -212,7 +212,24 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exch
 		if !rp.wait(r.Context(), begin, ev.After) {
 			return "client gone"
 		}
+		data := []byte(ev.Text)
+		if len(ev.Data) > 0 {
+			data = withID(ev.Data, id)
+		}
+		// As on a stream the engine plays: the agent's event (what the
+		// recorded agent did to the task), then what the client got.
+		agentEv := server.Entry{Agent: base.Agent, Kind: server.EntryEvent}
+		describeAnswer(&agentEv, data)
+		if agentEv.State == "" && agentEv.ErrorCode == 0 {
+			agentEv.Detail = "event " + strconv.Itoa(n) + " as recorded"
+		}
+		rp.srv.Append(agentEv)
+		delivered := base
+		delivered.Kind, delivered.TaskID, delivered.State, delivered.ErrorCode, delivered.Detail =
+			server.EntryStreamEvent, agentEv.TaskID, agentEv.State, agentEv.ErrorCode, agentEv.Detail
 		if sp != nil && sp.At == n {
+			delivered.Kind, delivered.Behaviors = server.EntryWithheld, []string{sp.String()}
+			rp.srv.Append(delivered)
 			switch sp.Fault {
 			case FaultEndStream:
 				return "closed by behavior: " + sp.String()
@@ -223,20 +240,10 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exch
 				continue
 			}
 		}
-		data := []byte(ev.Text)
-		if len(ev.Data) > 0 {
-			data = withID(ev.Data, id)
-		}
 		if err := sw.Event(sse.Event{ID: ev.ID, Name: ev.Name, Data: data}); err != nil {
 			return "client gone"
 		}
-		e := base
-		e.Kind = server.EntryEvent
-		describeAnswer(&e, data)
-		if e.State == "" && e.ErrorCode == 0 {
-			e.Detail = "event " + strconv.Itoa(n) + " as recorded"
-		}
-		rp.srv.Append(e)
+		rp.srv.Append(delivered)
 	}
 	if !rp.wait(r.Context(), begin, x.EndAfter) {
 		return "client gone"
@@ -244,6 +251,9 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exch
 	switch x.End {
 	case EndTruncated:
 		_ = sw.WriteRaw([]byte(x.Tail))
+		cut := base
+		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-frame as recorded: %d bytes written", len(x.Tail))
+		rp.srv.Append(cut)
 		return "ended mid-frame as recorded"
 	case EndClientGone:
 		rp.hold(r)

@@ -342,3 +342,38 @@ func TestReplayV03ThroughEngine(t *testing.T) {
 	}
 	assert.Equal(t, 2, decisions)
 }
+
+// TestReplayRawStreamJournal: a stream replayed as recorded bytes is
+// journaled as the engine journals its streams: the recorded agent's
+// events, the events the client received, one a splice withheld and the
+// frame the recording cut.
+func TestReplayRawStreamJournal(t *testing.T) {
+	t.Parallel()
+	ev := func(state string) record.Event {
+		return record.Event{Data: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":{"taskId":"t","contextId":"c","status":{"state":"` + state + `"}}}}`)}
+	}
+	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://up/", Exchanges: []record.Exchange{{
+		Kind: record.KindJSONRPC, Method: "SendStreamingMessage", HTTPMethod: "POST", Path: "/", Status: 200,
+		ContentType: "text/event-stream", Events: []record.Event{ev("TASK_STATE_WORKING"), ev("TASK_STATE_WORKING"), ev("TASK_STATE_COMPLETED")},
+		End: record.EndTruncated, Tail: "data: {"}}}
+	sp, err := record.ParseSplice("1:drop")
+	require.NoError(t, err)
+	rp, base := replay(t, rec, record.ReplayOptions{Splice: sp})
+	n, err := readStreamAnyID(t, base, 5*time.Second)
+	var te *sse.TruncatedError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, 2, n)
+	var kinds []string
+	for _, e := range rp.Journal() {
+		k := string(e.Kind)
+		if e.State != "" {
+			k += " " + string(e.State)
+		}
+		kinds = append(kinds, k)
+		if e.Kind == server.EntryWithheld && e.State != "" {
+			assert.Equal(t, []string{"splice:at=1,fault=drop"}, e.Behaviors)
+		}
+	}
+	assert.Equal(t, []string{"request", "response", "event working", "stream-event working", "event working", "withheld working",
+		"event completed", "stream-event completed", "withheld", "stream-close"}, kinds)
+}
