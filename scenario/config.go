@@ -52,6 +52,19 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 		}
 		names[as.Name] = i
 		ac := server.AgentConfig{Name: as.Name, Card: s.card(as, cfg.Seed, path, ps), EnforceAuth: as.EnforceAuth}
+		for j, b := range as.Bindings {
+			bp := fmt.Sprintf("%s.bindings[%d]", path, j)
+			switch wire.Binding(b) {
+			case wire.BindingJSONRPC:
+			case wire.BindingREST:
+				if ac.Card != nil && ac.Card.Dialect != wire.V10 {
+					ps.add(s.pos.at(bp), bp, "HTTP+JSON is served for v1.0 cards only (this card's dialect is %s)", ac.Card.Dialect)
+				}
+			default:
+				ps.add(s.pos.at(bp), bp, "%q is not a binding (JSONRPC, HTTP+JSON)", b)
+			}
+			ac.Bindings = append(ac.Bindings, wire.Binding(b))
+		}
 		for j, bs := range as.Behaviors {
 			bp := fmt.Sprintf("%s.behaviors[%d]", path, j)
 			b, err := s.behavior(registry, bs, bp, ps)

@@ -31,6 +31,23 @@ type ConformSpec struct {
 	Checks []string `yaml:"checks,omitempty" doc:"checks that judge the run besides exits-in-time, no-crash, truthful-outcome and no-orphans (a2amock conform --list shows them)"`
 	// MaxPolls bounds GetTask calls per task for bounded-polling.
 	MaxPolls int `yaml:"maxPolls,omitempty" doc:"bounded-polling: most GetTask calls per task; default 40"`
+	// CardChange changes an agent's card while the client runs.
+	CardChange *CardChangeSpec `yaml:"cardChange,omitempty" doc:"change an agent's card while the client runs (check card-refetched-on-change)"`
+}
+
+// CardChangeSpec changes an agent's card mid-run: when the agent receives
+// the client's AtMessage-th message (SendMessage or SendStreamingMessage),
+// before serving it, the runner journals a note (kind note, detail
+// card-change: …) and adds Behaviors to the agent's, so the card it serves
+// from then on differs (and its ETag with it).
+type CardChangeSpec struct {
+	// Agent is the agent whose card changes; default the first.
+	Agent string `yaml:"agent,omitempty" doc:"the agent whose card changes; default: the first agent"`
+	// AtMessage is the message of the client that triggers the change.
+	AtMessage int `yaml:"atMessage,omitempty" doc:"the change is made when the agent receives the client's nth message (SendMessage or SendStreamingMessage), before it is served; default 1"`
+	// Behaviors are added to the agent's at the change (catalogue text
+	// form, e.g. card-underclaims:claims=pushNotifications).
+	Behaviors []string `yaml:"behaviors" doc:"behaviors (text form) added to the agent's at the change; they change the served card, e.g. card-underclaims:claims=pushNotifications" required:"true"`
 }
 
 // Position returns the line and column where the value at path starts

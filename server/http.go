@@ -115,11 +115,18 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 			w.Header().Set("Allow", http.MethodPost)
 			return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
 		}
+		if !s.declares(a, wire.BindingJSONRPC) {
+			return s.refuseUndeclared(w, r, a, wire.BindingJSONRPC, base)
+		}
 		return s.serveJSONRPC(w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
 		return s.serveCard(w, r, a, base, rest)
 	case rest == jwksPath:
 		return s.serveJWKS(w, r, a)
+	case !s.declares(a, wire.BindingREST):
+		if rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/") {
+			return s.refuseUndeclared(w, r, a, wire.BindingREST, base)
+		}
 	case rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/"):
 		return s.serveREST(w, r, a, base, strings.TrimPrefix(rest, restPrefix))
 	}
@@ -127,7 +134,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	// a2a CLI and a2a-go post when told to use REST without reading the
 	// card (they do not collide with JSON-RPC's POST {agent}/). The card
 	// keeps declaring {agent}/rest.
-	if _, e := parseREST(r.Method, rest); !isNoRoute(e) {
+	if _, e := parseREST(r.Method, rest); !isNoRoute(e) && s.declares(a, wire.BindingREST) {
 		return s.serveREST(w, r, a, base, rest)
 	}
 	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",

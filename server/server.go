@@ -27,6 +27,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Config configures a Server. The zero value serves one generated honest
@@ -152,6 +153,11 @@ type AgentConfig struct {
 	// EnforceAuth makes the agent require the credentials its card's
 	// securitySchemes declare (see auth.go); card paths stay public.
 	EnforceAuth bool
+	// Bindings are the bindings the card declares and the agent serves:
+	// wire.BindingJSONRPC and/or wire.BindingREST (v1.0 cards only); empty
+	// means both for a v1.0 card, JSON-RPC for the others. A request of a
+	// binding not listed is answered 404.
+	Bindings []wire.Binding
 }
 
 // Server hosts one or more fake agents.
@@ -246,6 +252,9 @@ func New(cfg Config) (*Server, error) {
 			continue
 		}
 		a, err := newAgent(s, ac, i)
+		if err == nil {
+			err = checkBindings(ac.Bindings, a.card.Dialect)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("agents[%d] (%s): %w", i, ac.Name, err))
 			continue

@@ -224,6 +224,9 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 	}
 	cc.Interfaces = make([]cards.Interface, 0, len(bindings)+1)
 	for _, b := range bindings {
+		if !a.srv.declares(a, b) {
+			continue
+		}
 		url := origin + base + "/"
 		if b == wire.BindingREST {
 			url = origin + base + restPrefix

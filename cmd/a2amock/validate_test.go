@@ -52,7 +52,7 @@ func TestValidateReportsEveryProblemWithPosition(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out.String())
 	got := errb.String()
-	assert.Contains(t, got, bad+`:3:5: agents[0]: unknown key "behaviours"; valid keys: name, card, behaviors, enforceAuth, timelines`)
+	assert.Contains(t, got, bad+`:3:5: agents[0]: unknown key "behaviours"; valid keys: name, card, behaviors, enforceAuth, bindings, timelines`)
 	assert.Contains(t, got, bad+`:6:20: agents[0].timelines[0].steps[0].state: "done" is not valid; valid values: submitted, working,`)
 	assert.Contains(t, got, bad+`:7:20: agents[0].timelines[0].steps[0].after: "soon" is not a duration`)
 	assert.Contains(t, got, unknown+`:3:17: agents[0].behaviors[0]: unknown behavior "no-such-thing"; valid behaviors: `)
