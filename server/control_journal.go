@@ -10,7 +10,7 @@ import (
 )
 
 // journalKinds are the entry kinds ?kind= accepts.
-var journalKinds = []EntryKind{EntryRequest, EntryResponse, EntryDecision, EntryEvent, EntryStreamClose, EntryCard, EntryPush, EntryDropped, EntryStreamEvent, EntryWithheld, EntryJWKS}
+var journalKinds = []EntryKind{EntryRequest, EntryResponse, EntryDecision, EntryEvent, EntryStreamClose, EntryCard, EntryPush, EntryDropped, EntryStreamEvent, EntryWithheld, EntryJWKS, EntryNote}
 
 // TotalCountHeader is the response header of GET /_a2amock/journal that
 // holds how many entries matched the filter, before ?limit= cut the list.
