@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -18,8 +19,9 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// Client is a small A2A JSON-RPC client (v1.0 by default, v0.3 on request)
-// that implements reconcile.Agent, so the reconciling Driver and any
+// Client is a small A2A client — JSON-RPC (v1.0 by default, v0.3 on
+// request) or v1.0 HTTP+JSON (WithBinding, or DiscoverClient on a card that
+// declares only that) — that implements reconcile.Agent, so the reconciling Driver and any
 // hand-written test client can talk to a mock, or to a real agent, with it.
 //
 // It encodes and decodes the wire with its own structs rather than the
@@ -32,6 +34,7 @@ type Client struct {
 	url     string
 	http    *http.Client
 	dialect wire.Dialect
+	binding wire.Binding
 	ledger  *reconcile.Ledger
 	header  http.Header
 	seq     atomic.Int64
@@ -53,16 +56,22 @@ func WithLedger(l *reconcile.Ledger) ClientOption { return func(cl *Client) { cl
 // (the default) or wire.V03 (also used for v0.2, whose shapes v0.3 kept).
 func WithClientDialect(d wire.Dialect) ClientOption { return func(cl *Client) { cl.dialect = d } }
 
+// WithBinding selects the binding: wire.BindingJSONRPC (the default) or
+// wire.BindingREST, v1.0 HTTP+JSON, whose URL is the interface's base
+// (…/message:send is appended). HTTP+JSON is spoken in v1.0 only.
+func WithBinding(b wire.Binding) ClientOption { return func(cl *Client) { cl.binding = b } }
+
 // WithClientHeader adds a header to every request, e.g. for credentials or
 // a gateway's correlation id.
 func WithClientHeader(key, value string) ClientOption {
 	return func(cl *Client) { cl.header.Add(key, value) }
 }
 
-// NewClient returns a client of the JSON-RPC endpoint at agentURL. It
-// discovers nothing: see DiscoverClient to start from a card.
+// NewClient returns a client of the JSON-RPC endpoint (or, WithBinding,
+// the HTTP+JSON interface) at agentURL. It discovers nothing: see
+// DiscoverClient to start from a card.
 func NewClient(agentURL string, opts ...ClientOption) *Client {
-	c := &Client{url: agentURL, dialect: wire.V10, header: http.Header{}}
+	c := &Client{url: agentURL, dialect: wire.V10, binding: wire.BindingJSONRPC, header: http.Header{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -75,18 +84,22 @@ func NewClient(agentURL string, opts ...ClientOption) *Client {
 	if c.dialect == wire.V02 {
 		c.dialect = wire.V03
 	}
+	if c.binding == wire.BindingREST {
+		c.dialect = wire.V10
+	}
 	return c
 }
 
-// ErrNoJSONRPCInterface is returned by DiscoverClient for a card that
-// declares no JSON-RPC interface this client speaks.
-var ErrNoJSONRPCInterface = errors.New("testkit: the card declares no JSON-RPC interface of version 1.0, 0.3 or 0.2")
+// ErrNoJSONRPCInterface is returned by DiscoverClient and ClientForCard
+// for a card that declares no interface this client speaks: JSON-RPC of
+// version 1.0, 0.3 or 0.2, or HTTP+JSON of version 1.0. (The name is
+// older than the HTTP+JSON transport.)
+var ErrNoJSONRPCInterface = errors.New("testkit: the card declares no JSON-RPC interface of version 1.0, 0.3 or 0.2 and no HTTP+JSON interface of version 1.0")
 
 // DiscoverClient fetches the Agent Card at cardURL, parses it with
-// cards.Parse and returns a client of the JSON-RPC interface it declares,
-// speaking the interface's protocol version, with the parsed card (for
-// reconcile.Declare and AssertUsedDeclaredInterface). An interface of the
-// card's own dialect is preferred when there are several.
+// cards.Parse and returns a client of an interface it declares (see
+// ClientForCard), with the parsed card (for reconcile.Declare and
+// AssertUsedDeclaredInterface).
 func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (*Client, *cards.Card, error) {
 	c := NewClient(cardURL, opts...)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cardURL, nil)
@@ -110,6 +123,16 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 	if err != nil {
 		return nil, nil, fmt.Errorf("testkit: card %s: %w", cardURL, err)
 	}
+	c, err = ClientForCard(card, opts...)
+	return c, card, err
+}
+
+// ClientForCard returns a client of an interface the card declares,
+// speaking the interface's protocol version: a JSON-RPC interface when
+// there is one (of the card's own dialect first), else a v1.0 HTTP+JSON
+// one. The card's interfaces are taken as given (their URLs are not
+// checked against where the card came from).
+func ClientForCard(card *cards.Card, opts ...ClientOption) (*Client, error) {
 	var pick *cards.Interface
 	for i := range card.Interfaces {
 		in := &card.Interfaces[i]
@@ -121,13 +144,18 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 		}
 	}
 	if pick == nil {
-		return nil, card, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
+		for i := range card.Interfaces {
+			if in := &card.Interfaces[i]; in.Binding == wire.BindingREST && in.Version == wire.V10 {
+				pick = in
+				break
+			}
+		}
 	}
-	c.url, c.dialect = pick.URL, pick.Version
-	if c.dialect == wire.V02 {
-		c.dialect = wire.V03
+	if pick == nil {
+		return nil, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
 	}
-	return c, card, nil
+	c := NewClient(pick.URL, append(slices.Clone(opts), WithBinding(pick.Binding), WithClientDialect(pick.Version))...)
+	return c, nil
 }
 
 func speaks(d wire.Dialect) bool { return d == wire.V10 || d == wire.V03 || d == wire.V02 }
@@ -138,8 +166,12 @@ func speaks(d wire.Dialect) bool { return d == wire.V10 || d == wire.V03 || d ==
 // graceful shutdown waiting for seconds.
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
-// URL returns the JSON-RPC endpoint the client sends to.
+// URL returns the JSON-RPC endpoint, or the HTTP+JSON base URL, the
+// client sends to.
 func (c *Client) URL() string { return c.url }
+
+// Binding returns the binding the client speaks.
+func (c *Client) Binding() wire.Binding { return c.binding }
 
 // Dialect returns the protocol version the client speaks.
 func (c *Client) Dialect() wire.Dialect { return c.dialect }
@@ -147,7 +179,8 @@ func (c *Client) Dialect() wire.Dialect { return c.dialect }
 // Ledger returns the ledger the client records into, or nil.
 func (c *Client) Ledger() *reconcile.Ledger { return c.ledger }
 
-// RPCError is a JSON-RPC error answered by the agent; find it with
+// RPCError is an A2A error answered by the agent (a JSON-RPC error, or an
+// HTTP+JSON google.rpc.Status read into the same code); find it with
 // errors.As. It matches reconcile.ErrNotSupported (errors.Is) for
 // UnsupportedOperationError and method-not-found, so the driver can tell a
 // refused capability from a failure.
@@ -158,6 +191,9 @@ type RPCError struct {
 	Data json.RawMessage
 	// HTTPStatus is the status of the HTTP reply that carried the error.
 	HTTPStatus int
+	// Reason is the google.rpc.ErrorInfo reason of an HTTP+JSON error
+	// (TASK_NOT_FOUND, ...), which Code was read from.
+	Reason string
 }
 
 // Error implements error.
@@ -205,6 +241,9 @@ func (c *Client) SendMessage(ctx context.Context, msg *wire.Message, opts reconc
 	if msg == nil {
 		return nil, nil, errors.New("testkit: SendMessage needs a message")
 	}
+	if c.binding == wire.BindingREST {
+		return c.restSend(ctx, msg, opts)
+	}
 	raw, err := c.call(ctx, c.method(0), c.sendParams(msg, opts))
 	if err != nil {
 		return nil, nil, err
@@ -234,6 +273,9 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*wire.Task, error) 
 }
 
 func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.Source) (*wire.Task, error) {
+	if c.binding == wire.BindingREST {
+		return c.restTaskCall(ctx, method, id, src)
+	}
 	raw, err := c.call(ctx, method, map[string]any{"id": id})
 	if err != nil {
 		return nil, err
@@ -260,6 +302,9 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 	if msg == nil {
 		return nil, errors.New("testkit: Stream needs a message")
 	}
+	if c.binding == wire.BindingREST {
+		return c.restStream(ctx, msg)
+	}
 	id := c.seq.Add(1)
 	body, err := json.Marshal(wRequest{JSONRPC: "2.0", ID: id, Method: c.method(1), Params: c.sendParams(msg, reconcile.SendOptions{})})
 	if err != nil {
@@ -270,16 +315,25 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 		return nil, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	return c.openStream(ctx, req, c.method(1), func(data []byte, status int) (json.RawMessage, error) {
+		return decodeEnvelope(data, status)
+	})
+}
+
+// openStream sends a streaming request and returns its events; unwrap
+// turns an event's data (or a body that is not a stream) into the result
+// it carries, or the error (an *RPCError) the agent answered.
+func (c *Client) openStream(ctx context.Context, req *http.Request, label string, unwrap func(data []byte, status int) (json.RawMessage, error)) (iter.Seq2[wire.Event, error], error) {
 	st, err := sse.Do(ctx, c.http, req)
 	if err != nil {
 		var nas *sse.NotAStreamError
 		if errors.As(err, &nas) {
 			var rpcErr *RPCError
-			if _, derr := decodeEnvelope(nas.Body, nas.Status); errors.As(derr, &rpcErr) {
+			if _, derr := unwrap(nas.Body, nas.Status); errors.As(derr, &rpcErr) {
 				return nil, rpcErr
 			}
 		}
-		return nil, fmt.Errorf("testkit: %s: %w", c.method(1), err)
+		return nil, fmt.Errorf("testkit: %s: %w", label, err)
 	}
 	// The first event is read now: an agent that refuses a stream usually
 	// does so in an error event, and the caller must see that refusal as
@@ -288,7 +342,7 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 	first, ferr, ok := next()
 	var firstEv wire.Event
 	if ok && ferr == nil {
-		raw, rerr := decodeEnvelope(first.Data, http.StatusOK)
+		raw, rerr := unwrap(first.Data, http.StatusOK)
 		var rpcErr *RPCError
 		if errors.As(rerr, &rpcErr) {
 			stop()
@@ -301,7 +355,7 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 			ferr = rerr
 		}
 	} else if ferr != nil {
-		ferr = fmt.Errorf("testkit: %s stream: %w", c.method(1), ferr)
+		ferr = fmt.Errorf("testkit: %s stream: %w", label, ferr)
 	}
 	return func(yield func(wire.Event, error) bool) {
 		defer st.Close()
@@ -323,10 +377,10 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 				return
 			}
 			if err != nil {
-				yield(wire.Event{}, fmt.Errorf("testkit: %s stream: %w", c.method(1), err))
+				yield(wire.Event{}, fmt.Errorf("testkit: %s stream: %w", label, err))
 				return
 			}
-			raw, rerr := decodeEnvelope(sev.Data, http.StatusOK)
+			raw, rerr := unwrap(sev.Data, http.StatusOK)
 			if rerr != nil {
 				yield(wire.Event{}, rerr)
 				return
@@ -503,247 +557,4 @@ func (c *Client) decodeResult(raw json.RawMessage) (wire.Event, error) {
 		return wire.Event{Artifact: w.ArtifactUpdate.canonical()}, nil
 	}
 	return wire.Event{}, fmt.Errorf("testkit: result has none of task, message, statusUpdate, artifactUpdate: %s", snippet(raw))
-}
-
-// The client's own wire structs. One set serves both dialects: v1.0 leaves
-// kind and final empty, v0.3 sets them; readers accept either spelling of
-// states and roles.
-
-type wRequest struct {
-	JSONRPC string `json:"jsonrpc"`
-	ID      int64  `json:"id"`
-	Method  string `json:"method"`
-	Params  any    `json:"params"`
-}
-
-type wRPCError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-type wResponse struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result"`
-	Error   *wRPCError      `json:"error"`
-}
-
-type wFile struct {
-	Bytes    []byte `json:"bytes,omitempty"`
-	URI      string `json:"uri,omitempty"`
-	MimeType string `json:"mimeType,omitempty"`
-	Name     string `json:"name,omitempty"`
-}
-
-type wPart struct {
-	Kind      string          `json:"kind,omitempty"`
-	Text      *string         `json:"text,omitempty"`
-	Raw       []byte          `json:"raw,omitempty"`
-	URL       string          `json:"url,omitempty"`
-	File      *wFile          `json:"file,omitempty"`
-	Data      json.RawMessage `json:"data,omitempty"`
-	MediaType string          `json:"mediaType,omitempty"`
-	Filename  string          `json:"filename,omitempty"`
-	Metadata  map[string]any  `json:"metadata,omitempty"`
-}
-
-type wMessage struct {
-	Kind             string         `json:"kind,omitempty"`
-	MessageID        string         `json:"messageId"`
-	ContextID        string         `json:"contextId,omitempty"`
-	TaskID           string         `json:"taskId,omitempty"`
-	Role             string         `json:"role"`
-	Parts            []wPart        `json:"parts"`
-	Metadata         map[string]any `json:"metadata,omitempty"`
-	ReferenceTaskIDs []string       `json:"referenceTaskIds,omitempty"`
-	Extensions       []string       `json:"extensions,omitempty"`
-}
-
-type wStatus struct {
-	State   string    `json:"state"`
-	Message *wMessage `json:"message,omitempty"`
-}
-
-type wArtifact struct {
-	ArtifactID  string         `json:"artifactId"`
-	Name        string         `json:"name,omitempty"`
-	Description string         `json:"description,omitempty"`
-	Parts       []wPart        `json:"parts"`
-	Metadata    map[string]any `json:"metadata,omitempty"`
-}
-
-type wTask struct {
-	Kind      string         `json:"kind,omitempty"`
-	ID        string         `json:"id"`
-	ContextID string         `json:"contextId"`
-	Status    wStatus        `json:"status"`
-	Artifacts []wArtifact    `json:"artifacts,omitempty"`
-	History   []wMessage     `json:"history,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-}
-
-type wStatusUpdate struct {
-	Kind      string         `json:"kind,omitempty"`
-	TaskID    string         `json:"taskId"`
-	ContextID string         `json:"contextId"`
-	Status    wStatus        `json:"status"`
-	Final     bool           `json:"final,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-}
-
-type wArtifactUpdate struct {
-	Kind      string         `json:"kind,omitempty"`
-	TaskID    string         `json:"taskId"`
-	ContextID string         `json:"contextId"`
-	Artifact  wArtifact      `json:"artifact"`
-	Append    bool           `json:"append,omitempty"`
-	LastChunk bool           `json:"lastChunk,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-}
-
-type wStreamResponse struct {
-	Task           *wTask           `json:"task"`
-	Message        *wMessage        `json:"message"`
-	StatusUpdate   *wStatusUpdate   `json:"statusUpdate"`
-	ArtifactUpdate *wArtifactUpdate `json:"artifactUpdate"`
-}
-
-// wireState reads "TASK_STATE_INPUT_REQUIRED" or "input-required".
-func wireState(s string) wire.TaskState {
-	if rest, ok := strings.CutPrefix(s, "TASK_STATE_"); ok {
-		s = strings.ReplaceAll(strings.ToLower(rest), "_", "-")
-	}
-	if s == "unspecified" {
-		return wire.StateUnspecified
-	}
-	return wire.TaskState(s)
-}
-
-func wireRole(s string) wire.Role {
-	switch s {
-	case "ROLE_USER", "user":
-		return wire.RoleUser
-	case "ROLE_AGENT", "agent":
-		return wire.RoleAgent
-	}
-	return wire.Role(strings.ToLower(strings.TrimPrefix(s, "ROLE_")))
-}
-
-func wireMessage(m *wire.Message, d wire.Dialect) wMessage {
-	w := wMessage{MessageID: m.MessageID, ContextID: m.ContextID, TaskID: m.TaskID,
-		Metadata: m.Metadata, ReferenceTaskIDs: m.ReferenceTaskIDs, Extensions: m.Extensions}
-	role := m.Role
-	if role == "" {
-		role = wire.RoleUser
-	}
-	if d == wire.V03 {
-		w.Kind, w.Role = "message", string(role)
-	} else {
-		w.Role = "ROLE_" + strings.ToUpper(string(role))
-	}
-	w.Parts = make([]wPart, 0, len(m.Parts))
-	for _, p := range m.Parts {
-		w.Parts = append(w.Parts, wirePart(p, d))
-	}
-	return w
-}
-
-func wirePart(p wire.Part, d wire.Dialect) wPart {
-	w := wPart{Metadata: p.Metadata}
-	var data json.RawMessage
-	if p.Kind == wire.PartData {
-		data, _ = json.Marshal(p.Data)
-	}
-	if d == wire.V03 {
-		w.Kind = string(p.Kind)
-		switch p.Kind {
-		case wire.PartFile:
-			w.File = &wFile{Bytes: p.Raw, URI: p.URL, MimeType: p.MediaType, Name: p.Filename}
-		case wire.PartData:
-			w.Data = data
-		default:
-			w.Kind = "text"
-			text := p.Text
-			w.Text = &text
-		}
-		return w
-	}
-	w.MediaType, w.Filename = p.MediaType, p.Filename
-	switch p.Kind {
-	case wire.PartFile:
-		if p.URL != "" {
-			w.URL = p.URL
-		} else {
-			w.Raw = p.Raw
-		}
-	case wire.PartData:
-		w.Data = data
-	default:
-		text := p.Text
-		w.Text = &text
-	}
-	return w
-}
-
-func (w wPart) canonical() wire.Part {
-	p := wire.Part{Metadata: w.Metadata, MediaType: w.MediaType, Filename: w.Filename}
-	switch {
-	case w.Text != nil:
-		p.Kind, p.Text = wire.PartText, *w.Text
-	case w.File != nil:
-		p.Kind, p.Raw, p.URL, p.MediaType, p.Filename = wire.PartFile, w.File.Bytes, w.File.URI, w.File.MimeType, w.File.Name
-	case len(w.Raw) > 0 || w.URL != "":
-		p.Kind, p.Raw, p.URL = wire.PartFile, w.Raw, w.URL
-	case len(w.Data) > 0:
-		p.Kind = wire.PartData
-		_ = json.Unmarshal(w.Data, &p.Data)
-	default:
-		p.Kind = wire.PartText
-	}
-	return p
-}
-
-func (w *wMessage) canonical() *wire.Message {
-	if w == nil {
-		return nil
-	}
-	m := &wire.Message{MessageID: w.MessageID, ContextID: w.ContextID, TaskID: w.TaskID, Role: wireRole(w.Role),
-		Metadata: w.Metadata, ReferenceTaskIDs: w.ReferenceTaskIDs, Extensions: w.Extensions}
-	for _, p := range w.Parts {
-		m.Parts = append(m.Parts, p.canonical())
-	}
-	return m
-}
-
-func (w wStatus) canonical() wire.TaskStatus {
-	return wire.TaskStatus{State: wireState(w.State), Message: w.Message.canonical()}
-}
-
-func (w wArtifact) canonical() wire.Artifact {
-	a := wire.Artifact{ArtifactID: w.ArtifactID, Name: w.Name, Description: w.Description, Metadata: w.Metadata}
-	for _, p := range w.Parts {
-		a.Parts = append(a.Parts, p.canonical())
-	}
-	return a
-}
-
-func (w *wTask) canonical() *wire.Task {
-	t := &wire.Task{ID: w.ID, ContextID: w.ContextID, Status: w.Status.canonical(), Metadata: w.Metadata}
-	for _, a := range w.Artifacts {
-		t.Artifacts = append(t.Artifacts, a.canonical())
-	}
-	for _, m := range w.History {
-		t.History = append(t.History, *m.canonical())
-	}
-	return t
-}
-
-func (w *wStatusUpdate) canonical() *wire.StatusUpdate {
-	return &wire.StatusUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Status: w.Status.canonical(), Final: w.Final, Metadata: w.Metadata}
-}
-
-func (w *wArtifactUpdate) canonical() *wire.ArtifactUpdate {
-	return &wire.ArtifactUpdate{TaskID: w.TaskID, ContextID: w.ContextID, Artifact: w.Artifact.canonical(),
-		Append: w.Append, LastChunk: w.LastChunk, Metadata: w.Metadata}
 }

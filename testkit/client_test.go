@@ -159,12 +159,15 @@ func TestClientRejectsWhatIsNotJSONRPC(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestDiscoverClientNeedsAJSONRPCInterface(t *testing.T) {
+func TestDiscoverClientNeedsAnInterfaceItSpeaks(t *testing.T) {
 	t.Parallel()
-	// A card whose only interface is HTTP+JSON: the client has nothing to
-	// speak.
-	card := cards.Generate("rest-only", 1)
-	card.Interfaces = []cards.Interface{{URL: "http://127.0.0.1:1/rest", Binding: wire.BindingREST, Version: wire.V10}}
+	// A card whose interfaces are gRPC and a v0.3 HTTP+JSON: the client
+	// has nothing to speak.
+	card := cards.Generate("grpc-only", 1)
+	card.Interfaces = []cards.Interface{
+		{URL: "127.0.0.1:1", Binding: "GRPC", Version: wire.V10},
+		{URL: "http://127.0.0.1:1/v1", Binding: wire.BindingREST, Version: wire.V03},
+	}
 	body, err := cards.Render(card)
 	require.NoError(t, err)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
