@@ -71,7 +71,7 @@ var allChecks []*Check
 func init() {
 	allChecks = []*Check{
 		{ID: "exits-in-time", Summary: "the client and everything it started exit before the deadline plus the grace period",
-			Doc:   "Fails when the runner had to kill the client at A2AMOCK_DEADLINE_MS plus the grace period (--timeout), when the client could not be started, and when processes of the client's process group were still running after the client exited (the runner kills them).",
+			Doc:   "Fails when the runner had to kill the client at A2AMOCK_DEADLINE_MS plus the grace period (--timeout), counted from the client's first request to the mock (its start-up, up to --startup, is not charged), when the client could not be started, and when processes the client started were still running after it exited, in its process group or elsewhere with its A2AMOCK_CONFORM_RUN marker (the runner kills them).",
 			judge: judgeExitsInTime},
 		{ID: "no-crash", Summary: "the client exits 0 after printing exactly one valid outcome line",
 			Doc:   "Fails on a non-zero exit, a death by signal, a kill at the deadline, no outcome line on stdout, an outcome line that is not {\"outcome\": one of the contract's values, \"taskId\": string, \"detail\": string}, or more than one outcome line.",
@@ -111,4 +111,5 @@ func init() {
 			judge: judgeDuplicates},
 	}
 	allChecks = append(allChecks, clientChecks...)
+	allChecks = append(allChecks, cardChecks...)
 }

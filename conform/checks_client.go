@@ -2,6 +2,7 @@ package conform
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/stretchr/testify/assert"
@@ -28,7 +29,19 @@ var clientChecks = []*Check{
 // failMessage is an assert.TestingT that keeps the failure message.
 type failMessage struct{ msg strings.Builder }
 
-func (f *failMessage) Errorf(format string, args ...any) { fmt.Fprintf(&f.msg, format, args...) }
+// Errorf keeps the message of a testify failure without its "Error Trace"
+// (the stack of the conform runner, of no use in a report).
+func (f *failMessage) Errorf(format string, args ...any) {
+	m := fmt.Sprintf(format, args...)
+	if i := strings.Index(m, "Error:"); i >= 0 && strings.Contains(m[:i], "Error Trace:") {
+		m = m[i+len("Error:"):]
+	}
+	lines := strings.Split(m, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	f.msg.WriteString(strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), "\n"))
+}
 
 // journalJudge judges a run with a testkit assertion over the whole journal.
 func journalJudge(assertion func(t assert.TestingT, j []server.Entry, msgAndArgs ...any) bool, passed string) func(r *run) verdict {

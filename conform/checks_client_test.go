@@ -94,3 +94,78 @@ func TestCheckRetryReusesMessageIDAndBadCardSignature(t *testing.T) {
 	assert.False(t, v.pass)
 	assert.Contains(t, v.reason, "used after its card failed signature verification (hs256)")
 }
+
+func TestCheckCardRefetchedOnChange(t *testing.T) {
+	t.Parallel()
+	msg := func(id string) any {
+		return map[string]any{"message": map[string]any{"messageId": id, "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}}}
+	}
+	fetch := func(m *testkit.Mock) {
+		resp, err := http.Get(m.CardURL("agent"))
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+	}
+	for _, c := range []struct {
+		name     string
+		refetch  bool
+		change   bool
+		pass     bool
+		reasonIs string
+	}{
+		{"no change", false, false, true, "the card never changed"},
+		{"changed, not refetched", false, true, false, "came without fetching the card again"},
+		{"changed, refetched", true, true, true, "the client fetched it again (journal #"},
+	} {
+		m := testkit.Start(t, testkit.WithSeed(3), testkit.WithStepDelay(-1))
+		url := m.AgentURL("agent") + "/"
+		fetch(m)
+		if c.change {
+			m.Server().Note("agent", cardChangeNote+": card-underclaims (at the client's message 1)")
+		}
+		call(t, url, "SendMessage", msg("m1")) // the message that triggers the change
+		if c.refetch {
+			fetch(m)
+		}
+		call(t, url, "SendMessage", msg("m2"))
+		v := judge(t, "card-refetched-on-change", m)
+		assert.Equal(t, c.pass, v.pass, "%s: %s", c.name, v.reason)
+		assert.Contains(t, v.reason, c.reasonIs, c.name)
+	}
+}
+
+func TestCheckCardSignatureChecked(t *testing.T) {
+	t.Parallel()
+	get := func(u string) {
+		resp, err := http.Get(u)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+	}
+	send := map[string]any{"message": map[string]any{"messageId": "m1", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}}}
+	for _, c := range []struct {
+		name              string
+		signed, keys, use bool
+		pass              bool
+		reasonIs          string
+	}{
+		{"unsigned", false, false, true, true, "no signed card"},
+		{"signed, used unverified", true, false, true, false, "without fetching the keys the signature names"},
+		{"signed, keys fetched", true, true, true, true, "fetched the signing keys"},
+		{"signed, refused", true, false, false, true, "never used the agent after its signed card"},
+	} {
+		opts := []testkit.Option{testkit.WithSeed(4), testkit.WithStepDelay(-1)}
+		if c.signed {
+			opts = append(opts, testkit.WithBehavior("agent", "card-signature:mode=tampered"))
+		}
+		m := testkit.Start(t, opts...)
+		get(m.CardURL("agent"))
+		if c.keys {
+			get(m.AgentURL("agent") + "/.well-known/jwks.json")
+		}
+		if c.use {
+			call(t, m.AgentURL("agent")+"/", "SendMessage", send)
+		}
+		v := judge(t, "card-signature-checked", m)
+		assert.Equal(t, c.pass, v.pass, "%s: %s", c.name, v.reason)
+		assert.Contains(t, v.reason, c.reasonIs, c.name)
+	}
+}

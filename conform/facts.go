@@ -24,6 +24,8 @@ type run struct {
 	// declared holds each agent's card as served, with its interfaces.
 	declared map[string]*cards.Card
 	origin   string
+	// signsCards is set when the server signs every card (server.signCards).
+	signsCards bool
 
 	tasks []*taskFacts
 }

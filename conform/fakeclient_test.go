@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"go.uber.org/goleak"
@@ -77,6 +78,33 @@ func fakeClient(mode string) int {
 		}
 		fmt.Println(`{"outcome":"error","detail":"forked a child"}`)
 		return 0
+	case "setsid":
+		// A child that leaves the client's process group and session,
+		// out of reach of a process-group kill.
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), fakeEnv+"=sleeper")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if f := os.Getenv("CONFORM_FAKE_PIDFILE"); f != "" {
+			_ = os.WriteFile(f, []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
+		}
+		fmt.Println(`{"outcome":"error","detail":"started a child in its own session"}`)
+		return 0
+	case "slow-start":
+		// An interpreter loading its SDK: a long start-up, then an
+		// ordinary quick run: past the deadline plus the grace of
+		// TestStartupIsNotCharged, counted from the start.
+		time.Sleep(2200 * time.Millisecond)
+		return onceClient()
+	case "slow-start-hang":
+		time.Sleep(1500 * time.Millisecond)
+		if resp, err := http.Get(strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/") + "/.well-known/agent-card.json"); err == nil {
+			resp.Body.Close()
+		}
+		select {}
 	case "sleeper":
 		time.Sleep(60 * time.Second)
 		return 0

@@ -18,11 +18,19 @@ func judgeExitsInTime(r *run) verdict {
 	case p.StartError != "":
 		return fail(Evidence{}, "%s", p.StartError)
 	case p.Killed:
-		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period; the runner killed its process group after %dms", r.sc.Deadline, p.DurationMS)
+		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period, %s; the runner killed it and everything it started after %dms", r.sc.Deadline, startupText(p), p.DurationMS)
 	case p.Strays > 0:
-		return fail(Evidence{}, "the client exited after %dms but left %d process(es) of its process group running; the runner killed them", p.DurationMS, p.Strays)
+		return fail(Evidence{}, "the client exited after %dms but left %d process(es) running (in its process group, or carrying its %s marker after leaving it); the runner killed them", p.DurationMS, p.Strays, markerVar)
 	}
-	return pass(fmt.Sprintf("exited after %dms (deadline %s)", p.DurationMS, r.sc.Deadline), Evidence{})
+	return pass(fmt.Sprintf("exited after %dms (deadline %s, %s)", p.DurationMS, r.sc.Deadline, startupText(p)), Evidence{})
+}
+
+// startupText says from when the deadline was counted.
+func startupText(p *Process) string {
+	if p.NoRequest {
+		return fmt.Sprintf("counted from %dms after its start (it made no request to the agent before)", p.StartupMS)
+	}
+	return fmt.Sprintf("counted from its first request, %dms after its start", p.StartupMS)
 }
 
 func judgeNoCrash(r *run) verdict {

@@ -51,10 +51,14 @@ func (w WireRecord) isCard() bool {
 	return strings.HasSuffix(w.Path, "/.well-known/agent-card.json") || strings.HasSuffix(w.Path, "/.well-known/agent.json")
 }
 
-// isA2A reports whether the record is an A2A call (not a card fetch, not
-// the control API).
+// isKeys reports whether the record is a fetch of an agent's card-signing
+// keys (its JWKS).
+func (w WireRecord) isKeys() bool { return strings.HasSuffix(w.Path, "/.well-known/jwks.json") }
+
+// isA2A reports whether the record is an A2A call (not a card or key fetch,
+// not the control API).
 func (w WireRecord) isA2A() bool {
-	return !w.isCard() && !strings.HasPrefix(w.Path, "/_a2amock")
+	return !w.isCard() && !w.isKeys() && !strings.HasPrefix(w.Path, "/_a2amock")
 }
 
 // mock is one scenario's server, served behind the wire recorder on its own
@@ -67,6 +71,13 @@ type mock struct {
 	cancel context.CancelFunc
 	served chan struct{}
 
+	// changer makes the scenario's card change, if it has one.
+	changer *cardChanger
+	// ready is closed at the first request; firstAt is when.
+	ready     chan struct{}
+	readyOnce sync.Once
+	firstAt   time.Time
+
 	handlers sync.WaitGroup
 	mu       sync.Mutex
 	seq      int
@@ -77,7 +88,7 @@ type mock struct {
 // floods the mock is judged on the first ones; Seq keeps counting).
 const maxWireRecords = 50_000
 
-func startMock(cfg server.Config) (*mock, error) {
+func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 	srv, err := server.New(cfg)
 	if err != nil {
 		return nil, err
@@ -88,9 +99,12 @@ func startMock(cfg server.Config) (*mock, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{})}
+	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{})}
 	if names := srv.AgentNames(); len(names) > 0 {
 		m.first = names[0]
+	}
+	if change != nil {
+		m.changer = &cardChanger{change: change, srv: srv}
 	}
 	m.hs = &http.Server{
 		Handler:           http.HandlerFunc(m.record),
@@ -126,6 +140,13 @@ func (m *mock) close() error {
 	return err
 }
 
+// firstRequest returns when the first request arrived (zero before).
+func (m *mock) firstRequest() time.Time {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.firstAt
+}
+
 // wireLog returns a copy of the wire records, in arrival order.
 func (m *mock) wireLog() []WireRecord {
 	m.mu.Lock()
@@ -140,6 +161,12 @@ const maxPeek = 1 << 20
 func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	m.handlers.Add(1)
 	defer m.handlers.Done()
+	m.readyOnce.Do(func() {
+		m.mu.Lock()
+		m.firstAt = time.Now()
+		m.mu.Unlock()
+		close(m.ready)
+	})
 	rec := WireRecord{Start: time.Now().UTC(), Method: r.Method, Path: r.URL.Path, Agent: m.agentOf(r.URL.Path)}
 	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
 		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
@@ -156,6 +183,7 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		}
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	}
+	m.changer.observe(rec)
 	rw := &recordingWriter{ResponseWriter: w}
 	m.srv.Handler().ServeHTTP(rw, r)
 	rec.End = time.Now().UTC()

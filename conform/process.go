@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -49,8 +50,17 @@ type Process struct {
 	Signal string `json:"signal,omitempty"`
 	// DurationMS is the time from start to exit.
 	DurationMS int64 `json:"durationMs"`
-	// Strays counts processes of the client's process group still running
-	// after it exited; the runner killed them.
+	// StartupMS is the client's start-up as the runner counted it: the
+	// time from start to its first request to the mock, or the start-up
+	// allowance when it made none by then. The deadline (and the kill at
+	// deadline plus grace) counts from there.
+	StartupMS int64 `json:"startupMs"`
+	// NoRequest is set when the client made no request to the mock within
+	// the start-up allowance.
+	NoRequest bool `json:"noRequest,omitempty"`
+	// Strays counts processes the client left running after it exited: in
+	// its process group, or elsewhere with its run marker in their
+	// environment (A2AMOCK_CONFORM_RUN); the runner killed them.
 	Strays int `json:"strays,omitempty"`
 	// StdoutBytes is the size of everything printed on stdout.
 	StdoutBytes int64 `json:"stdoutBytes"`
@@ -75,12 +85,23 @@ type clientRun struct {
 	env      []string
 	deadline time.Duration // the scenario's deadline
 	grace    time.Duration // kill at deadline + grace
+	// startup is the most start-up time not charged to the client: the
+	// deadline counts from its first request (ready closed), or from
+	// startup after the start when it made none by then.
+	startup time.Duration
+	ready   <-chan struct{}
+	readyAt func() time.Time // when ready was closed
+	// marker is the NAME=value put in the client's environment, by which
+	// the runner finds what the client left running outside its process
+	// group.
+	marker string
 }
 
 // run starts the client in its own process group, waits for it (killing the
-// whole group at deadline + grace, and any stray left after it exits) and
-// collects its output. It never waits longer than deadline + grace plus a
-// short bound for the pipes.
+// whole group and every process carrying its marker at startup + deadline
+// + grace, and any stray left after it exits) and collects its output. It
+// never waits longer than startup + deadline + grace plus a short bound for
+// the pipes.
 func (cr clientRun) run(ctx context.Context) *Process {
 	p := &Process{Command: cr.argv, ExitCode: -1}
 	outR, outW, err := os.Pipe()
@@ -97,6 +118,9 @@ func (cr clientRun) run(ctx context.Context) *Process {
 	}
 	cmd := exec.Command(cr.argv[0], cr.argv[1:]...)
 	cmd.Env = cr.env
+	if cr.marker != "" {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], cr.marker)
+	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p.started = time.Now()
@@ -122,32 +146,19 @@ func (cr clientRun) run(ctx context.Context) *Process {
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	kill := time.NewTimer(cr.deadline + cr.grace)
-	defer kill.Stop()
-	var werr error
-	select {
-	case werr = <-waited:
-	case <-kill.C:
-		p.Killed = true
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		werr = <-waited
-	case <-ctx.Done():
-		p.Killed = true
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		werr = <-waited
-	}
+	werr := cr.wait(ctx, p, pgid, waited)
 	p.exited = time.Now()
 	p.DurationMS = p.exited.Sub(p.started).Milliseconds()
-	// Whatever the client forked into its group dies with it.
-	if n := len(groupMembers(pgid)); n > 0 {
-		if !p.Killed {
-			p.Strays = n
-		}
+	// Whatever the client left running dies with it: its process group,
+	// and what carries its marker (a child that called setsid).
+	if n := len(cr.leftovers(pgid)); n > 0 && !p.Killed {
+		p.Strays = n
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	waitGroupGone(pgid, 2*time.Second)
-	// A process that left the group (setsid) may still hold the pipes:
-	// read what is there and stop.
+	cr.killAll(pgid)
+	cr.waitGone(pgid, 2*time.Second)
+	// A process out of reach (it left the group and dropped the marker
+	// from its environment) may still hold the pipes: read what is there
+	// and stop.
 	_ = outR.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 	_ = errR.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 	readers.Wait()
@@ -180,6 +191,89 @@ func (cr clientRun) run(ctx context.Context) *Process {
 		}
 	}
 	return p
+}
+
+// wait waits for the client to exit. The deadline plus the grace period
+// counts from the client's first request to the mock (its start-up is not
+// charged to it: an interpreter loading an SDK on a loaded machine takes
+// seconds), or from the end of the start-up allowance when it has made
+// none by then; at its end the client and everything it started are
+// killed.
+func (cr clientRun) wait(ctx context.Context, p *Process, pgid int, waited <-chan error) error {
+	startup := time.NewTimer(cr.startup)
+	defer startup.Stop()
+	ready, startupC := cr.ready, startup.C
+	var kill <-chan time.Time
+	arm := func(at time.Time, noRequest bool) {
+		ready, startupC = nil, nil
+		p.StartupMS, p.NoRequest = at.Sub(p.started).Milliseconds(), noRequest
+		t := time.NewTimer(time.Until(at.Add(cr.deadline + cr.grace)))
+		kill = t.C
+	}
+	for {
+		select {
+		case err := <-waited:
+			if ready != nil {
+				select {
+				case <-ready:
+					arm(cr.readyAt(), false)
+				default:
+					// It exited before any request.
+					arm(time.Now(), true)
+				}
+			}
+			return err
+		case <-ready:
+			arm(cr.readyAt(), false)
+		case <-startupC:
+			arm(time.Now(), true)
+		case <-kill:
+			p.Killed = true
+			cr.killAll(pgid)
+			return <-waited
+		case <-ctx.Done():
+			p.Killed = true
+			cr.killAll(pgid)
+			return <-waited
+		}
+	}
+}
+
+// leftovers lists the live processes of the client's process group and
+// those elsewhere that carry its marker.
+func (cr clientRun) leftovers(pgid int) []int {
+	pids := groupMembers(pgid)
+	for _, pid := range markedProcesses(cr.marker) {
+		if !slices.Contains(pids, pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// killAll kills the client's process group and every process carrying its
+// marker.
+func (cr clientRun) killAll(pgid int) {
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	for _, pid := range markedProcesses(cr.marker) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// waitGone waits until nothing of the client is left, killing again what
+// appeared meanwhile (a fork in flight), at most for d.
+func (cr clientRun) waitGone(pgid int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for {
+		if len(cr.leftovers(pgid)) == 0 {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		cr.killAll(pgid)
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func describeStartError(name string, err error) string {

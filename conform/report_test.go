@@ -30,7 +30,7 @@ func detRun(t *testing.T, b *Baseline) *Report {
 // runs; nothing else may.
 var varying = []*regexp.Regexp{
 	regexp.MustCompile(`\d{4}-\d\d-\d\dT[0-9:.]+Z`),
-	regexp.MustCompile(`"(durationMs|start|end|startedAt)": [0-9.]+`),
+	regexp.MustCompile(`"(durationMs|startupMs|start|end|startedAt)": [0-9.]+`),
 	regexp.MustCompile(`(time|durationMs)="?[0-9.]+"?`),
 	regexp.MustCompile(`127\.0\.0\.1:\d+`),
 	regexp.MustCompile(`(after|in) [0-9.]+m?s`),

@@ -30,6 +30,11 @@ type Options struct {
 	// Grace is how long after a scenario's deadline the client is killed;
 	// 0 means DefaultGrace.
 	Grace time.Duration
+	// Startup is the most start-up time not charged to the client: the
+	// scenario's deadline (and the kill at deadline plus Grace) counts from
+	// the client's first request to the mock, or from Startup after its
+	// start when it has made none by then; 0 means DefaultStartup.
+	Startup time.Duration
 	// Parallel bounds the scenarios run at once; 0 means the number of
 	// CPUs.
 	Parallel int
@@ -52,6 +57,11 @@ type Options struct {
 // DefaultGrace is the default time between a scenario's deadline and the
 // kill of its client.
 const DefaultGrace = 3 * time.Second
+
+// DefaultStartup is the default start-up allowance: an interpreted client
+// loading its SDK on a loaded 2-core machine takes a few seconds before its
+// first request, and that is not counted against its deadline.
+const DefaultStartup = 10 * time.Second
 
 // Run runs the client once per scenario and judges every run. The error is
 // for problems that prevent the run as a whole (an empty client command, an
@@ -80,6 +90,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
+	}
+	if opts.Startup <= 0 {
+		opts.Startup = DefaultStartup
 	}
 	if opts.Parallel <= 0 {
 		opts.Parallel = runtime.NumCPU()
@@ -150,7 +163,7 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	cfg, err := file.Config(nil)
 	var m *mock
 	if err == nil {
-		m, err = startMock(cfg)
+		m, err = startMock(cfg, sc.CardChange)
 	}
 	if err != nil {
 		res.Error = "cannot start the mock: " + err.Error()
@@ -166,11 +179,12 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 		res.Agents = append(res.Agents, AgentRef{Name: name, URL: u})
 	}
 	env := contractEnv(opts.Env, sc, urls)
-	cr := clientRun{argv: substitute(argv, urls[0], sc.Prompt, sc.Input), env: env, deadline: sc.Deadline, grace: opts.Grace}
+	cr := clientRun{argv: substitute(argv, urls[0], sc.Prompt, sc.Input), env: env, deadline: sc.Deadline, grace: opts.Grace,
+		startup: opts.Startup, ready: m.ready, readyAt: m.firstRequest, marker: newMarker()}
 	proc := cr.run(ctx)
 	res.Process = proc
 	closeErr := m.close()
-	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.exited, origin: m.url}
+	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.exited, origin: m.url, signsCards: cfg.SignCards}
 	if closeErr != nil {
 		res.Error = closeErr.Error()
 	}

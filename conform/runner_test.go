@@ -36,7 +36,12 @@ conform:
 
 func runOne(t *testing.T, client string, suite *Suite, grace time.Duration) *ScenarioResult {
 	t.Helper()
-	rep, err := Run(context.Background(), Options{Client: client, Suite: suite, Grace: grace})
+	return runOneWith(t, Options{Client: client, Suite: suite, Grace: grace, Startup: time.Second})
+}
+
+func runOneWith(t *testing.T, opts Options) *ScenarioResult {
+	t.Helper()
+	rep, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +114,80 @@ func TestClientExitsAtOnce(t *testing.T) {
 func TestClientHangsIsKilled(t *testing.T) {
 	start := time.Now()
 	res := runOne(t, fakeCommand("hang"), oneScenario(t, "300ms"), 200*time.Millisecond)
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("a hanging client held the run for %s (deadline 300ms + grace 200ms)", d)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a hanging client held the run for %s (start-up allowance 1s + deadline 300ms + grace 200ms)", d)
 	}
 	if !res.Process.Killed {
 		t.Error("the hanging client was not marked killed")
 	}
+	if !res.Process.NoRequest || res.Process.StartupMS < 1000 {
+		t.Errorf("a client that made no request: NoRequest=%v StartupMS=%d, want true and the whole allowance (1000)", res.Process.NoRequest, res.Process.StartupMS)
+	}
 	wantFail(t, res, "exits-in-time", "hang")
+	wantFail(t, res, "exits-in-time", "no request")
 	wantFail(t, res, "no-crash", "hang")
+}
+
+// TestStartupIsNotCharged: the deadline counts from the client's first
+// request, so a client that takes 2.2s to start (an interpreter loading an
+// SDK) and then runs quickly is judged on its run, with a 1s deadline and
+// a 1s grace; one that hangs after a slow start is killed at its
+// first request plus deadline plus grace, not later.
+func TestStartupIsNotCharged(t *testing.T) {
+	t.Parallel()
+	res := runOneWith(t, Options{Client: fakeCommand("slow-start"), Suite: oneScenario(t, "1s"), Grace: time.Second, Startup: 5 * time.Second})
+	p := res.Process
+	if c := check(t, res, "exits-in-time"); !c.Pass {
+		t.Errorf("exits-in-time failed for a slow start and a quick run: %s", c.Reason)
+	} else if !strings.Contains(c.Reason, "counted from its first request") {
+		t.Errorf("exits-in-time reason %q does not say from when the deadline counted", c.Reason)
+	}
+	if c := check(t, res, "truthful-outcome"); !c.Pass {
+		t.Errorf("truthful-outcome: %s", c.Reason)
+	}
+	if p.NoRequest || p.StartupMS < 2100 || p.StartupMS > p.DurationMS {
+		t.Errorf("StartupMS = %d (NoRequest %v, DurationMS %d), want about 2200", p.StartupMS, p.NoRequest, p.DurationMS)
+	}
+
+	start := time.Now()
+	res = runOneWith(t, Options{Client: fakeCommand("slow-start-hang"), Suite: oneScenario(t, "300ms"), Grace: 300 * time.Millisecond, Startup: 5 * time.Second})
+	p = res.Process
+	if !p.Killed {
+		t.Fatal("the client hanging after its first request was not killed")
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("killed after %s; want the first request (~1.5s) + deadline + grace, not the start-up allowance (5s)", d)
+	}
+	if p.DurationMS-p.StartupMS < 550 {
+		t.Errorf("killed %dms after the first request; want at least deadline + grace (600ms)", p.DurationMS-p.StartupMS)
+	}
+	wantFail(t, res, "exits-in-time", "counted from its first request")
+}
+
+// TestSetsidChildIsKilled: a child that leaves the client's process group
+// and session (setsid) is out of reach of the group kill; the runner finds
+// it by the run marker in its environment, kills it and reports it.
+func TestSetsidChildIsKilled(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	res := runOneWith(t, Options{Client: fakeCommand("setsid"), Suite: oneScenario(t, "3s"), Grace: time.Second,
+		Env: append(os.Environ(), "CONFORM_FAKE_PIDFILE="+pidFile)})
+	wantFail(t, res, "exits-in-time", "left 1 process")
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	if pid <= 0 {
+		t.Fatalf("bad pid file %q", b)
+	}
+	if alive(pid) {
+		t.Errorf("the client's setsid child %d is still running after the run", pid)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if res.DurationMS > 2500 {
+		t.Errorf("the scenario took %dms; the runner waited for the setsid child's pipes", res.DurationMS)
+	}
 }
 
 func TestClientFloodsStdout(t *testing.T) {
@@ -210,7 +281,8 @@ func TestTwoRunsAtOnce(t *testing.T) {
 
 func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
 	suite := DefaultSuite()
-	ids := []string{"honest-v10-jsonrpc", "never-terminal", "fail-instead-of-input-required", "honest-input-required", "legacy-card-path-only"}
+	ids := []string{"honest-v10-jsonrpc", "never-terminal", "fail-instead-of-input-required", "honest-input-required", "legacy-card-path-only",
+		"honest-v10-http-json", "card-changes-mid-task", "card-signature-tampered"}
 	rep, err := Run(context.Background(), Options{Client: fakeCommand("naive"), Suite: suite, Scenarios: ids, Grace: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +305,13 @@ func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
 	wantFail(t, by["fail-instead-of-input-required"], "truthful-outcome", `reported "completed"`)
 	wantFail(t, by["honest-input-required"], "continuation-carries-task-id", `named task ""`)
 	wantFail(t, by["legacy-card-path-only"], "discovers-via-card", "without having read its card")
+	// It posts JSON-RPC to an agent that declares (and serves) HTTP+JSON
+	// only, reads the card once and trusts a signed card unverified.
+	wantFail(t, by["honest-v10-http-json"], "uses-declared-interface", "the card declares only HTTP+JSON")
+	wantFail(t, by["honest-v10-http-json"], "truthful-outcome", `reported "error"`)
+	wantFail(t, by["card-changes-mid-task"], "card-refetched-on-change", "came without fetching the card again")
+	wantFail(t, by["card-signature-tampered"], "card-signature-checked", "without fetching the keys the signature names")
+	wantFail(t, by["card-signature-tampered"], "no-use-after-bad-card-signature", "used after its card failed signature verification (tampered)")
 	if rep.Summary.OK {
 		t.Error("the run of a naive client is OK")
 	}

@@ -41,6 +41,8 @@ type Scenario struct {
 	MaxPolls int
 	// Agents names the hosted agents in order.
 	Agents []string
+	// CardChange, when set, changes an agent's card mid-run.
+	CardChange *CardChange
 	// File is the parsed scenario file.
 	File *scenario.Scenario
 }
@@ -302,6 +304,10 @@ func parseScenario(data []byte, filename string) (*Scenario, error) {
 	}
 	for _, a := range f.Agents {
 		sc.Agents = append(sc.Agents, a.Name)
+	}
+	sc.CardChange = cardChangeOf(cs.CardChange, sc.Agents, at)
+	if sc.CardChange == nil && slices.Contains(sc.Checks, "card-refetched-on-change") {
+		at("conform.checks", "check card-refetched-on-change needs a card that changes: give conform.cardChange")
 	}
 	if len(problems) > 0 {
 		return nil, &scenario.Error{Problems: problems}

@@ -79,6 +79,27 @@ conform:
 conform: {id: x}
 `, "bad.yaml:3:17"},
 		{"duplicate id", "agents: [{name: a}]\nconform: {id: x}\n---\nagents: [{name: b}]\nconform: {id: x}\n", "bad.yaml:5:"},
+		{"card change of no agent", `agents: [{name: a}]
+conform:
+  id: x
+  cardChange: {agent: b, behaviors: [card-underclaims]}
+`, "bad.yaml:4:23: conform.cardChange.agent: no agent \"b\""},
+		{"card change bad behavior", `agents: [{name: a}]
+conform:
+  id: x
+  cardChange:
+    behaviors: [card-underclaims, no-such-behavior]
+`, "bad.yaml:5:35: conform.cardChange.behaviors[1]"},
+		{"card change without behaviors", `agents: [{name: a}]
+conform:
+  id: x
+  cardChange: {atMessage: 2, behaviors: []}
+`, "conform.cardChange.behaviors: give at least one behavior"},
+		{"refetch check without a change", `agents: [{name: a}]
+conform:
+  id: x
+  checks: [card-refetched-on-change]
+`, "bad.yaml:4:11: conform.checks: check card-refetched-on-change needs a card that changes"},
 		{"bad yaml", "agents: [\n", "bad.yaml:"},
 		{"empty", "# nothing\n", "holds no scenario"},
 	}

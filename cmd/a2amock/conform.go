@@ -27,6 +27,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	baselineFile := fs.String("expected-failures", "", "YAML file of expected failures: scenario id → check id → reason")
 	update := fs.Bool("update-baseline", false, "write the run's failures to the --expected-failures file (keeping known reasons) and exit 0")
 	grace := fs.Duration("timeout", conform.DefaultGrace, "grace period: the client is killed this long after the scenario's deadline")
+	startup := fs.Duration("startup", conform.DefaultStartup, "start-up allowance: the deadline counts from the client's first request to the agent, or from this long after its start when it has made none")
 	parallel := fs.Int("parallel", 0, "scenarios run at once (default: the number of CPUs)")
 	seed := fs.Uint64("seed", 0, "replace every scenario's seed (ids, cards, random choices)")
 	reportJSON := fs.String("report-json", "", "write the JSON report (schema in docs/conformance.md) to this file")
@@ -62,7 +63,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	// An HTML report draws every exchange of each scenario, not only the
 	// entries a check cites: the run keeps the journals for it.
-	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Parallel: *parallel, KeepJournal: *htmlFile != ""}
+	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Startup: *startup, Parallel: *parallel, KeepJournal: *htmlFile != ""}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
 			opts.Seed = seed

@@ -2,7 +2,11 @@
 // implements the client contract of docs/conformance.md on a2amock's
 // reconciling driver (package testkit/reconcile) and passes every check of
 // every scenario in the default suite, which proves that no check asks for
-// the impossible.
+// the impossible. It reads the card itself (card.go): legacy path on 404,
+// signature verified against the keys its jku names, revalidated with
+// If-None-Match before every new message, and speaks the interface the card
+// declares (JSON-RPC, or HTTP+JSON when that is all there is) through
+// testkit.Client.
 //
 //	a2amock conform --client 'go run ./conformance/clients/go-robust'
 package main
@@ -19,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -84,21 +87,22 @@ func (c config) drive(agentURL string) outcome {
 	defer cancel()
 	tr := &retryAfterTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
 	hc := &http.Client{Transport: tr}
-	client, card, err := discover(ctx, agentURL, hc)
+	defer hc.CloseIdleConnections()
+	agent, err := discover(ctx, agentURL, hc)
 	if err != nil {
 		return outcome{Outcome: "error", Detail: err.Error()}
 	}
+	card := agent.card
 	if needsBearer(card) {
 		tr.bearer = os.Getenv("A2AMOCK_BEARER_TOKEN")
 	}
-	defer client.CloseIdleConnections()
 	declared := reconcile.Declare(card, reconcile.Policy{})
 	skill := ""
 	if len(card.Skills) > 0 {
 		skill = card.Skills[0].ID
 	}
 	d := &reconcile.Driver{
-		Agent:           client,
+		Agent:           agent,
 		Card:            declared,
 		PollInterval:    c.deadline / 30,
 		WorkingDeadline: c.deadline * 35 / 100,
@@ -115,12 +119,18 @@ func (c config) drive(agentURL string) outcome {
 	}
 	msg := &wire.Message{Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(c.prompt)}}
 	res, err := d.Run(ctx, skill, msg, followUp)
-	return c.conclude(ctx, client, res, err)
+	if errors.Is(err, errBadSignature) {
+		// The card changed and its new signature does not verify: stop
+		// using the agent.
+		cancelOpen(agent.current(), res)
+		return outcome{Outcome: "error", TaskID: firstID(res), Detail: err.Error()}
+	}
+	return c.conclude(ctx, agent, res, err)
 }
 
 // conclude maps the driver's result to an outcome, canceling whatever the
 // agent left running (the driver does not when the deadline ended the run).
-func (c config) conclude(ctx context.Context, client *testkit.Client, res *reconcile.Result, err error) outcome {
+func (c config) conclude(ctx context.Context, client reconcile.Agent, res *reconcile.Result, err error) outcome {
 	taskID := ""
 	if res != nil {
 		taskID = res.TaskID
@@ -164,6 +174,20 @@ func (c config) conclude(ctx context.Context, client *testkit.Client, res *recon
 	return outcome{Outcome: "error", TaskID: taskID, Detail: fmt.Sprintf("the task ended as %s (%s)", res.Outcome, res.State)}
 }
 
+// firstID is the id of the task an outcome is about.
+func firstID(res *reconcile.Result) string {
+	if res == nil {
+		return ""
+	}
+	if res.TaskID != "" {
+		return res.TaskID
+	}
+	if ids := firstTaskIDs(res); len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
+}
+
 func firstTaskIDs(res *reconcile.Result) []string {
 	if res == nil || res.Ledger == nil {
 		return nil
@@ -178,7 +202,7 @@ func firstTaskIDs(res *reconcile.Result) []string {
 // cancelOpen cancels every task the ledger saw that is not terminal and
 // that the driver did not cancel already, on a fresh short context: the
 // run's own may be over.
-func cancelOpen(client *testkit.Client, res *reconcile.Result) {
+func cancelOpen(client reconcile.Agent, res *reconcile.Result) {
 	if res == nil || res.Ledger == nil {
 		return
 	}
@@ -199,28 +223,4 @@ func cancelOpen(client *testkit.Client, res *reconcile.Result) {
 			}
 		}
 	}
-}
-
-// needsBearer reports whether the card's security requirements name a
-// scheme that takes a bearer token.
-func needsBearer(card *cardT) bool {
-	for _, req := range card.Security {
-		for name := range req {
-			sc := card.SecuritySchemes[name]
-			if sc.Type == "oauth2" || sc.Type == "openIdConnect" || sc.Type == "http" && strings.EqualFold(sc.Scheme, "bearer") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// discover reads the agent's card, falling back to the legacy path when
-// the current one is not found.
-func discover(ctx context.Context, agentURL string, hc *http.Client) (*testkit.Client, *cardT, error) {
-	client, card, err := testkit.DiscoverClient(ctx, agentURL+"/.well-known/agent-card.json", testkit.WithHTTPClient(hc))
-	if err != nil && strings.Contains(err.Error(), "HTTP 404") {
-		client, card, err = testkit.DiscoverClient(ctx, agentURL+"/.well-known/agent.json", testkit.WithHTTPClient(hc))
-	}
-	return client, card, err
 }

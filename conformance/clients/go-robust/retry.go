@@ -5,11 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/a2amock/a2amock/cards"
 )
-
-type cardT = cards.Card
 
 // retryAfterTransport retries an answer of 429 or 503 that carries
 // Retry-After, no sooner than it says, while the request's context allows;
