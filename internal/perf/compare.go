@@ -255,7 +255,7 @@ var (
 )
 
 func runWrk(url, script string, threads, conns int, d time.Duration) (measure, error) {
-	out, err := exec.Command("wrk", "-t"+strconv.Itoa(threads), "-c"+strconv.Itoa(conns), "-d"+d.String(), "--latency", "-s", script, url).CombinedOutput()
+	out, err := exec.Command("wrk", "-t"+strconv.Itoa(threads), "-c"+strconv.Itoa(conns), "-d"+strconv.Itoa(max(1, int(d.Seconds())))+"s", "--latency", "-s", script, url).CombinedOutput()
 	if err != nil {
 		return measure{}, fmt.Errorf("wrk: %v: %s", err, out)
 	}
