@@ -58,10 +58,10 @@ type pyTask struct {
 
 // pyPush is one notification that probe.py's webhook received.
 type pyPush struct {
-	TokenHeaders []string `json:"tokenHeaders"`
-	ContentType  string   `json:"contentType"`
-	Decoded      *jsEvent `json:"decoded"`
-	DecodeError  *jsError `json:"decodeError"`
+	Tokens      map[string]string `json:"tokens"` // by lower-case header name
+	ContentType string            `json:"contentType"`
+	Decoded     *jsEvent          `json:"decoded"`
+	DecodeError *jsError          `json:"decodeError"`
 }
 
 // pyResult is what probe.py observed in one job.
@@ -115,15 +115,19 @@ func (r pyResult) eventKinds() []string {
 func pyProbe(t *testing.T, jobs ...pyJob) []pyResult {
 	t.Helper()
 	requirePyInstalled(t)
-	longest := 5000
+	// probe.py runs four jobs at a time, each bounded (10s by default).
+	total := 0
 	for _, j := range jobs {
-		longest = max(longest, j.TimeoutMS)
+		if j.TimeoutMS == 0 {
+			j.TimeoutMS = 10000
+		}
+		total += j.TimeoutMS
 	}
 	in, err := json.Marshal(jobs)
 	require.NoError(t, err)
 	// The interpreter's start-up is slow on a loaded machine: a minute on
-	// top of the longest job.
-	ctx, cancel := context.WithTimeout(t.Context(), time.Duration(longest)*time.Millisecond+time.Minute)
+	// top of the jobs' bounds.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Duration(total)*time.Millisecond+time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pyPython, filepath.Join("py", "probe.py"))
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
