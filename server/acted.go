@@ -138,9 +138,14 @@ func (l *actedLog) add(name, hook string) {
 // names its behavior on the request entry numbered seq; the hooks' call
 // sites stay as they are. It returns the log, which the server itself
 // adds to for the hooks it reads as values (reject, delay, stream events).
+//
+// With no hook registered it returns nil, on which add does nothing.
 func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *actedLog {
-	l := &actedLog{s: s, seq: seq}
 	h := x.Hooks()
+	if countHooks(h) == (hookCounts{}) {
+		return nil
+	}
+	l := &actedLog{s: s, seq: seq}
 	for i, f := range h.Decide {
 		name := own.decide[i]
 		h.Decide[i] = func(d *timeline.Decision, t *wire.Task) {
@@ -175,7 +180,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 	for i, f := range h.StreamEnd {
 		name := own.streamEnd[i]
 		h.StreamEnd[i] = func(raw behaviors.RawStream) bool {
-			if rs, ok := raw.(*rawStream); ok && rs.dl != nil {
+			if rs, ok := raw.(*rawStream); ok && rs.dl != nil && rs.dl.tracking != nil {
 				rs.dl.endOwner = name
 				defer func() { rs.dl.endOwner = "" }()
 			}

@@ -34,8 +34,21 @@ const (
 // to the writer, and journals what was written. It is used by the
 // stream's goroutine only.
 type delivery struct {
-	s    *Server
-	base Entry
+	s *Server
+	// What the entries of the stream share (a whole Entry would cost an
+	// open stream some 400 bytes more).
+	agent, method string
+	op            wire.Op
+	dialect       wire.Dialect
+	binding       wire.Binding
+	request       int64
+	// tracking follows the events through the behaviors' hooks; nil when
+	// the request has none (an open stream then costs only the above).
+	*tracking
+}
+
+// tracking is what a delivery keeps to attribute what hooks did.
+type tracking struct {
 	// names are the behaviors owning the stream-event hooks, by index.
 	names []string
 	// layer is the index of the hook running (len(names): the writer).
@@ -72,8 +85,12 @@ type encodedFrame struct {
 	gen int
 }
 
-func newDelivery(s *Server, base Entry, names []string, acted *actedLog) *delivery {
-	return &delivery{s: s, base: base, names: names, layer: len(names), log: acted}
+func newDelivery(s *Server, a *agent, req *wire.Request, reqNo int64, names []string, acted *actedLog) *delivery {
+	d := &delivery{s: s, agent: a.name, method: req.Method, op: req.Op, dialect: req.Dialect, binding: req.Binding, request: reqNo}
+	if len(names) > 0 || acted != nil {
+		d.tracking = &tracking{names: names, layer: len(names), log: acted}
+	}
+	return d
 }
 
 // owner names hook i, or "" for the server itself.
@@ -103,8 +120,8 @@ func (d *delivery) noteAct(i int) {
 
 // entry is the journal entry of event ev on this stream.
 func (d *delivery) entry(kind EntryKind, ev wire.Event) Entry {
-	e := d.base
-	e.Kind, e.TaskID, e.State = kind, ev.TaskID(), ev.State()
+	e := Entry{Agent: d.agent, Kind: kind, Op: d.op, Method: d.method, Dialect: d.dialect, Binding: d.binding,
+		Request: d.request, TaskID: ev.TaskID(), State: ev.State()}
 	switch {
 	case ev.Artifact != nil:
 		e.Detail = "artifact " + ev.Artifact.Artifact.ArtifactID
@@ -126,6 +143,17 @@ func (d *delivery) entry(kind EntryKind, ev wire.Event) Entry {
 // event first) and returns the function the stream emits every event of
 // the agent with.
 func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, raw behaviors.RawStream) func(wire.Event) error {
+	if d.tracking == nil {
+		return func(ev wire.Event) error {
+			err := write(ev)
+			e := d.entry(EntryStreamEvent, ev)
+			if err != nil {
+				e.Kind, e.Detail = EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
+			}
+			d.s.record(e)
+			return err
+		}
+	}
 	bottom := func(ev wire.Event) error {
 		err := write(ev)
 		if err != nil {
@@ -179,7 +207,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			}
 			e.Behaviors = d.ownerList([]int{by})
 			if err != nil && len(e.Behaviors) == 0 {
-				e.Detail = "not written: " + err.Error()
+				e.Detail = joinDetail(e.Detail, "not written: "+err.Error())
 			}
 			if d.s != nil {
 				d.s.record(e)
@@ -216,6 +244,9 @@ func (d *delivery) writeRaw(b []byte) {
 // framing (events run together), the end of the stream (final) a frame
 // cut mid-way, which no conforming reader dispatches.
 func (d *delivery) settle(final bool) {
+	if d.tracking == nil {
+		return
+	}
 	if p := d.partial; p != nil && (len(d.raw) > 0 || final) {
 		d.partial = nil
 		if len(d.raw) > 0 {

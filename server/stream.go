@@ -92,7 +92,7 @@ type rawStream struct {
 
 func (r *rawStream) WriteRaw(b []byte) error {
 	err := r.sw.WriteRaw(b)
-	if err == nil && r.dl != nil {
+	if err == nil && r.dl != nil && r.dl.tracking != nil {
 		r.dl.writeRaw(b)
 	}
 	return err
@@ -105,7 +105,7 @@ func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 		return nil, err
 	}
 	frame, err := r.sw.Frame(sse.Event{Data: data})
-	if err == nil && r.dl != nil {
+	if err == nil && r.dl != nil && r.dl.tracking != nil {
 		r.dl.encode(ev, frame)
 	}
 	return frame, err
@@ -203,7 +203,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
 	sw := f.open(w)
-	dl := newDelivery(s, Entry{Agent: a.name, Op: req.Op, Method: req.Method, Dialect: req.Dialect, Binding: req.Binding, Request: reqNo}, owners, acted)
+	dl := newDelivery(s, a, req, reqNo, owners, acted)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
 	write := func(ev wire.Event) error {
 		data, err := f.event(ev)
