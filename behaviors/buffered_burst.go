@@ -1,9 +1,6 @@
 package behaviors
 
 import (
-	"bytes"
-	"net/http"
-
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -15,7 +12,8 @@ its events are held back and reach the client together, in one write,
 when the stream's last event (terminal, or input-required/auth-required)
 is produced; the keep-alive comments the agent writes meanwhile are
 swallowed by the buffer. The events themselves are unchanged. Every
-streaming operation, both bindings, every dialect. Tests that a client
+streaming operation, every binding and dialect (gRPC streams have no
+keep-alives to swallow). Tests that a client
 does not depend on seeing progress while a task runs (no UI stuck on
 "submitted", no timeout that assumes the first event arrives early) and
 reads a burst of several events from one chunk correctly. Evidence:
@@ -33,9 +31,7 @@ func (b *BufferedBurst) Apply(x *Exchange) {
 	}
 	var held []byte
 	holding := true
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &commentFilter{ResponseWriter: w, drop: func() bool { return holding }}
-	})
+	x.OnTransport(func(t Transport) { t.HoldKeepAlives(func() bool { return holding }) })
 	x.OnStreamEvent(func(ev wire.Event, _ func(wire.Event) error, raw RawStream) error {
 		frame, err := raw.Encode(ev)
 		if err != nil {
@@ -50,22 +46,4 @@ func (b *BufferedBurst) Apply(x *Exchange) {
 		held = nil
 		return raw.WriteRaw(out)
 	})
-}
-
-// commentFilter drops SSE comment writes (keep-alives) while drop says so,
-// as a buffer between agent and client would hold them.
-type commentFilter struct {
-	http.ResponseWriter
-	drop func() bool
-}
-
-func (c *commentFilter) Write(b []byte) (int, error) {
-	if len(b) > 0 && b[0] == ':' && c.drop() && !bytes.Contains(b, []byte("data:")) {
-		return len(b), nil
-	}
-	return c.ResponseWriter.Write(b)
-}
-
-func (c *commentFilter) FlushError() error {
-	return http.NewResponseController(c.ResponseWriter).Flush()
 }

@@ -1,9 +1,6 @@
 package behaviors
 
-import (
-	"fmt"
-	"net/http"
-)
+import "fmt"
 
 var connectionResetSpec = Spec{
 	Name: "connection-reset",
@@ -13,7 +10,10 @@ server takes the TCP connection over and closes it with SO_LINGER 0, so the
 client gets a TCP RST ("connection reset by peer"); with after=N the status
 line, headers and the first N body bytes go out first (the client may or
 may not see them: a reset can discard data not yet read). The agent has
-already handled the request. Card fetches are not affected. Tests that a
+already handled the request. Card fetches are affected only when the scope
+names them (op=agent-card). All bindings: on gRPC the call's HTTP/2
+stream is reset (RST_STREAM; with after=N, after the response headers and
+N bytes of the message), the connection stays up. Tests that a
 client surfaces a reset as a transport error, does not blindly resend a
 non-idempotent SendMessage, and frees the connection.`,
 	New: func() Behavior { return &ConnectionReset{} },
@@ -34,10 +34,5 @@ func (b *ConnectionReset) Validate() error {
 
 // Apply implements Behavior.
 func (b *ConnectionReset) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &cutWriter{w: w, limit: b.After, reset: true}
-	})
+	x.OnTransport(func(t Transport) { t.Cut(b.After, true) })
 }

@@ -3,7 +3,7 @@ package behaviors
 import (
 	"fmt"
 	"mime"
-	"net/http"
+	"net/textproto"
 	"slices"
 
 	"github.com/a2amock/a2amock/wire"
@@ -19,7 +19,9 @@ body is unchanged. Streaming answers keep text/event-stream unless
 'stream' says otherwise: stream=type sends the same event stream under
 'type', stream=json answers with no events at all but one JSON body (the
 last event's JSON-RPC envelope, or its bare StreamResponse over HTTP+JSON)
-under 'type', as an agent that does not really stream would. Tests that a
+under 'type', as an agent that does not really stream would. Card fetches
+are affected only when the scope names them (op=agent-card). HTTP bindings
+only: gRPC answers are left alone. Tests that a
 client either accepts any JSON media type or reports the mismatch, and never
 reads an event stream that is not one (or drops a JSON body) silently.
 Evidence: a2a-go#264 and adk-go#631 (text/plain made Microsoft Copilot
@@ -46,20 +48,19 @@ func (b *ContentType) Validate() error {
 
 // Apply implements Behavior.
 func (b *ContentType) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
-	rw := &rewriteWriter{unary: func(status int, h http.Header, body []byte) (int, []byte) {
+	unary := func(status int, h textproto.MIMEHeader, body []byte) (int, []byte) {
 		h.Set("Content-Type", b.Type)
 		return status, body
-	}}
-	if x.Op.Streaming() && b.Stream != "keep" {
-		rw.stream = func(h http.Header) { h.Set("Content-Type", b.Type) }
 	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		c := *rw
-		c.w = w
-		return &c
+	var stream func(h textproto.MIMEHeader)
+	if x.Op.Streaming() && b.Stream != "keep" {
+		stream = func(h textproto.MIMEHeader) { h.Set("Content-Type", b.Type) }
+	}
+	declined := x.Declined()
+	x.OnTransport(func(t Transport) {
+		if !t.Rewrite(unary, stream) {
+			declined("the binding has no Content-Type to change")
+		}
 	})
 	if !x.Op.Streaming() || b.Stream != "json" {
 		return

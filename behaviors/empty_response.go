@@ -3,6 +3,7 @@ package behaviors
 import (
 	"fmt"
 	"net/http"
+	"net/textproto"
 )
 
 var emptyResponseSpec = Spec{
@@ -11,7 +12,10 @@ var emptyResponseSpec = Spec{
 agent framework that returns before writing, a handler that panicked after
 the status. The agent handles the request as usual (a task may be created),
 but the client gets 'status' (200 by default) with Content-Length: 0 and
-the given Content-Type. Card fetches are not affected. Tests that a client
+the given Content-Type. Card fetches are affected only when the scope names
+them (op=agent-card). All bindings: on gRPC the answer is trailers-only,
+with no message: grpc-status OK for a 2xx status (a unary call without its
+response message), otherwise the gRPC code of the status. Tests that a client
 reports an empty body as an error rather than as a null result or an empty
 stream, and that it does not resend a message whose task may exist.`,
 	New: func() Behavior { return &EmptyResponse{Status: http.StatusOK, ContentType: "application/json"} },
@@ -33,11 +37,6 @@ func (b *EmptyResponse) Validate() error {
 
 // Apply implements Behavior.
 func (b *EmptyResponse) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
-	h := http.Header{"Content-Type": {b.ContentType}}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return newReplaceWriter(w, b.Status, h, nil)
-	})
+	h := textproto.MIMEHeader{"Content-Type": {b.ContentType}}
+	x.OnTransport(func(t Transport) { t.Fail(Failure{Status: b.Status, Header: h}) })
 }

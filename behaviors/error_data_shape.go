@@ -3,7 +3,7 @@ package behaviors
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
+	"net/textproto"
 	"slices"
 
 	"github.com/a2amock/a2amock/wire"
@@ -41,13 +41,13 @@ func (b *ErrorDataShape) Validate() error {
 
 // Apply implements Behavior.
 func (b *ErrorDataShape) Apply(x *Exchange) {
-	if x.Op == OpCard || x.Binding != wire.BindingJSONRPC {
+	if x.Binding != wire.BindingJSONRPC {
 		return
 	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &rewriteWriter{w: w, unary: func(status int, _ http.Header, body []byte) (int, []byte) {
+	x.OnTransport(func(t Transport) {
+		t.Rewrite(func(status int, _ textproto.MIMEHeader, body []byte) (int, []byte) {
 			return status, b.rewrite(body)
-		}}
+		}, nil)
 	})
 }
 

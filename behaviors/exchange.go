@@ -3,16 +3,80 @@
 //
 // A behavior is a small type behind one narrow interface, Behavior, whose
 // single method Apply is called once per request in its scope with the
-// request's Exchange. Apply registers what the behavior changes — the
-// agent's decision, the task's timeline, the events of a stream, the result,
-// the card or the HTTP exchange itself — through the Exchange's hook methods.
-// The server runs the hooks at the right moment; it never needs to know a
-// behavior by name, so a new fault needs no server change.
+// request's Exchange. Apply registers what the behavior changes through the
+// Exchange's hook methods; the server runs the hooks at the right moment and
+// never needs to know a behavior by name, so a new fault needs no server
+// change.
+//
+// # Two kinds of behavior
+//
+// Protocol behaviors change what the agent says: its decision (OnDecide,
+// RejectWith), the task's timeline (OnPlan), a unary result (OnResult), the
+// events of a stream (OnStreamEvent, OnStreamEnd), the card (OnCard,
+// OnCardJSON, OnSignedCard, HideCardAt) and push notifications (OnPush,
+// PushBeforeReply). They see canonical values only, so they are the same on
+// every binding and can be tested without a socket: apply one to an
+// Exchange and call the hooks it registered.
+//
+// Transport behaviors change how the answer travels: status codes, resets,
+// truncation, framing, delays on the wire. They act through OnTransport
+// (and AddDelay, a start delay) on the Transport interface, which each
+// binding implements in its own terms (an HTTP status or a gRPC status, a
+// TCP RST or an RST_STREAM); a behavior's doc says which bindings give it a
+// meaning. A few behaviors are both (stream-eof-mid-frame and sse-framing
+// write raw frames through RawStream; buffered-burst holds events back and
+// keep-alives with them).
+//
+// # Card fetches
+//
+// An Agent Card fetch is an Exchange too (Op is OpCard, Request is nil).
+// Card hooks apply to it as to the extended card. The hooks that replace
+// the answer or change how it travels (RejectWith, AddDelay, OnTransport)
+// count on a card fetch only when the behavior's scope names the card
+// (op=agent-card): "http-error:op=agent-card" answers the card fetch with
+// 503, while an unscoped http-error leaves discovery alone, as every
+// transport behavior always has. What is dropped is journaled as not acted.
+//
+// # Composition, per hook
+//
+// Behaviors are applied in the order they were configured; each hook kind
+// composes as follows.
+//   - RejectWith: the last rejection registered wins. A rejected request
+//     never reaches the agent and its Result hooks do not run; transport
+//     hooks still apply to the rejection's answer (http-error relies on it).
+//   - OnDecide: in order, each sees the decision the previous ones left.
+//   - OnPlan: in order, each transforms the timeline the previous returned.
+//   - OnResult: in order, each gets the previous one's result and error. A
+//     streaming request refused before its stream starts runs them too, and
+//     only their error is used.
+//   - OnStreamEvent: chained. The first registered sees each event first;
+//     what it emits goes to the next one, and what the last one emits is
+//     written. A hook that emits nothing drops the event.
+//   - OnStreamEnd: all run, in order; the stream is held open when any of
+//     them asks for it (unless one closed it through RawStream.Close).
+//   - AnswerStreamWithJSON: the last one registered wins.
+//   - OnCard, OnCardJSON, OnSignedCard: in order, each on the previous
+//     one's output; OnCard before rendering, OnCardJSON after it, and
+//     OnSignedCard after signing. HideCardAt: the union of the paths.
+//     ServeLegacySubscribe: any one turns the route on.
+//   - AddDelay: the delays add up, and the sum is waited before anything
+//     else is sent (the binding's Transport.Delay at PhaseStart).
+//   - OnTransport: in order, after the start delay, when the answer is
+//     about to start (after RejectWith and before the agent answers). Each
+//     call of a Transport method wraps the answer as the earlier ones left
+//     it, so the first registered is nearest the wire and the last one sees
+//     the answer first, as the agent wrote it; Fail replaces the answer for
+//     everything nearer the wire than it.
+//   - Push hooks: see PushHooks.
+//
+// Every delay a behavior adds waits on Exchange.Clock, the server's
+// injected clock, and ends early when the request's context does.
 package behaviors
 
 import (
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/a2amock/a2amock/cards"
@@ -43,7 +107,11 @@ type Exchange struct {
 	Binding wire.Binding
 	// Request is the decoded request; nil for card requests.
 	Request *wire.Request
-	// HTTP is the incoming HTTP request; behaviors must not read its body.
+	// HTTP is the incoming HTTP request (the gRPC binding's too), for the
+	// few behaviors that look at how a request was asked (credentials, the
+	// HTTP method); behaviors must not read its body. It is the transport
+	// part of the Exchange: protocol behaviors do not use it, and it is nil
+	// where no HTTP request exists (unit tests, other transports).
 	HTTP *http.Request
 	// Card is the agent's declared card.
 	Card *cards.Card
@@ -69,6 +137,9 @@ type Exchange struct {
 	// notActed what behaviors in scope reported leaving alone.
 	applying string
 	notActed []NotActed
+	// cardScoped is set while a behavior whose scope names OpCard is
+	// applied (ApplyScoped).
+	cardScoped bool
 }
 
 // NotActed is a behavior that was in scope of a request but left it as it
@@ -88,6 +159,17 @@ func ApplyAs(x *Exchange, name string, b Behavior) {
 	x.applying = name
 	defer func() { x.applying = prev }()
 	b.Apply(x)
+}
+
+// ApplyScoped applies s's behavior to x as ApplyAs does, for a caller that
+// found x in s's scope (Scope.Miss) and does not check it again. A scope
+// that names OpCard lets the behavior fault card fetches on the wire
+// (OnTransport, AddDelay, RejectWith).
+func ApplyScoped(x *Exchange, name string, s *Scoped) {
+	prev := x.cardScoped
+	x.cardScoped = slices.Contains(s.Scope.Ops, OpCard)
+	defer func() { x.cardScoped = prev }()
+	ApplyAs(x, name, s.Behavior)
 }
 
 // Declined returns the function a behavior calls, from Apply or from one of
@@ -139,11 +221,12 @@ type Hooks struct {
 	SignedCard []func(b []byte) []byte
 	// HideCardPath hides the card at the named well-known paths (404).
 	HideCardPath []string
-	// Delay holds the answer back before it starts.
+	// Delay holds the answer back before it starts (the sum of AddDelay).
 	Delay time.Duration
-	// WrapWriter hooks wrap the HTTP response writer of the answer, for
-	// faults below the protocol (reset, truncation, bad JSON).
-	WrapWriter []func(w http.ResponseWriter) http.ResponseWriter
+	// Transport hooks carry out faults below the protocol (status codes,
+	// resets, truncation, framing, delays on the wire) through the
+	// binding's Transport.
+	Transport []func(t Transport)
 	// Push filters the task's push notifications (see push.go).
 	Push PushHooks
 }
@@ -152,7 +235,12 @@ type Hooks struct {
 func (x *Exchange) Hooks() *Hooks { return &x.hooks }
 
 // RejectWith answers the request with err instead of serving it.
-func (x *Exchange) RejectWith(err *wire.Error) { x.hooks.Reject = err }
+// On a card fetch it counts only from a behavior scoped to the card.
+func (x *Exchange) RejectWith(err *wire.Error) {
+	if x.transportAllowed() {
+		x.hooks.Reject = err
+	}
+}
 
 // OnDecide registers a change of the agent's decision.
 func (x *Exchange) OnDecide(f func(d *timeline.Decision, existing *wire.Task)) {
@@ -214,12 +302,12 @@ type CardSigning struct {
 // HideCardAt makes the card path answer 404.
 func (x *Exchange) HideCardAt(path string) { x.hooks.HideCardPath = append(x.hooks.HideCardPath, path) }
 
-// AddDelay holds the answer back by d more.
-func (x *Exchange) AddDelay(d time.Duration) { x.hooks.Delay += d }
-
-// WrapWriter registers a wrapper of the HTTP response writer.
-func (x *Exchange) WrapWriter(f func(w http.ResponseWriter) http.ResponseWriter) {
-	x.hooks.WrapWriter = append(x.hooks.WrapWriter, f)
+// AddDelay holds the answer back by d more, before anything is sent. On a
+// card fetch it counts only from a behavior scoped to the card.
+func (x *Exchange) AddDelay(d time.Duration) {
+	if x.transportAllowed() {
+		x.hooks.Delay += d
+	}
 }
 
 // RawStream gives stream faults byte-level control of the event stream.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"time"
 
@@ -17,7 +18,12 @@ answering 502/503/504, a rate limiter answering 429, a WAF answering 403,
 with a body that is not A2A (plain text by default). The agent never sees
 the request. The status is drawn from 'status' (seeded) per request; 429 and
 503 carry Retry-After (whole seconds) unless retry-after=0s. Card fetches
-are not affected. Tests that a client maps HTTP failures to errors without
+are affected only when the scope names them (op=agent-card: the card URL
+answers the status). All bindings: on gRPC the answer is trailers-only,
+with the gRPC code of the status (429, 502, 503, 504: UNAVAILABLE; 401:
+UNAUTHENTICATED; 403: PERMISSION_DENIED; 404: UNIMPLEMENTED; others:
+UNKNOWN), the body as grpc-message and Retry-After as
+grpc-retry-pushback-ms. Tests that a client maps HTTP failures to errors without
 trying to parse the body as JSON-RPC, honours Retry-After, and retries only
 what is safe to retry.`,
 	New: func() Behavior {
@@ -52,9 +58,6 @@ func (b *HTTPError) Validate() error {
 
 // Apply implements Behavior.
 func (b *HTTPError) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
 	status := b.Statuses[0]
 	if len(b.Statuses) > 1 {
 		status = b.Statuses[rng(x).IntN(len(b.Statuses))]
@@ -63,13 +66,11 @@ func (b *HTTPError) Apply(x *Exchange) {
 	if body == "" {
 		body = strconv.Itoa(status) + " " + http.StatusText(status) + "\n"
 	}
-	h := http.Header{"Content-Type": {b.ContentType}}
+	h := textproto.MIMEHeader{"Content-Type": {b.ContentType}}
 	if b.RetryAfter > 0 && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
 		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(b.RetryAfter.Seconds()))))
 	}
 	// Rejecting keeps the agent from acting; the journal records why.
 	x.RejectWith(wire.Errorf(wire.CodeInternal, "http-error: answered HTTP %d", status))
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return newReplaceWriter(w, status, h, []byte(body))
-	})
+	x.OnTransport(func(t Transport) { t.Fail(Failure{Status: status, Header: h, Body: []byte(body)}) })
 }

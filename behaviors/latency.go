@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"net/http"
 	"time"
 
 	"github.com/a2amock/a2amock/timeline"
@@ -20,7 +19,12 @@ a distribution seeded by the run: fixed (delay), uniform (min..max), normal
 one phase: phase=start holds the whole answer back (time to first byte);
 phase=body sends the status line and headers at once and holds the body back
 (a client that times out on headers only is fooled). Compose two latency
-behaviors for both phases. Card fetches are not delayed. Tests that a
+behaviors for both phases. Card fetches are delayed only when the scope
+names them (op=agent-card). Every delay waits on the server's clock. All
+bindings: on gRPC phase=body sends the response headers and holds the
+message back, and a delay that runs past the call's deadline
+(grpc-timeout) ends the call at the deadline with DEADLINE_EXCEEDED, as a
+gRPC server does. Tests that a
 client's timeouts are set and applied to the right phase, that it does not
 retry a slow call as a failed one too early, and that a deadline cancels the
 call cleanly.`,
@@ -55,10 +59,7 @@ func (b *Latency) Apply(x *Exchange) {
 		x.AddDelay(d)
 		return
 	}
-	ctx, clk := requestContext(x), clockOf(x)
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &bodyDelayWriter{ResponseWriter: w, d: d, ctx: ctx, clock: clk}
-	})
+	x.OnTransport(func(t Transport) { t.Delay(PhaseBody, d) })
 }
 
 // maxDelay bounds every drawn delay, so a long lognormal tail cannot hold a
@@ -122,31 +123,3 @@ func clockOf(x *Exchange) timeline.Clock {
 	}
 	return timeline.RealClock{}
 }
-
-// bodyDelayWriter sends the status line and headers at once and holds the
-// first body byte back.
-type bodyDelayWriter struct {
-	http.ResponseWriter
-	d      time.Duration
-	ctx    context.Context
-	clock  timeline.Clock
-	waited bool
-}
-
-func (w *bodyDelayWriter) WriteHeader(code int) {
-	w.ResponseWriter.WriteHeader(code)
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
-}
-
-func (w *bodyDelayWriter) Write(b []byte) (int, error) {
-	if !w.waited {
-		w.waited = true
-		if !timeline.Sleep(w.ctx, w.clock, w.d) {
-			return 0, w.ctx.Err()
-		}
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the flusher below.
-func (w *bodyDelayWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -3,7 +3,6 @@ package behaviors
 import (
 	"bytes"
 	"fmt"
-	"net/http"
 )
 
 var malformedJSONSpec = Spec{
@@ -13,8 +12,11 @@ string concatenation, an encoder interrupted by an error. The answer keeps
 its status and a Content-Length that matches what is sent, but its JSON is
 invalid: mode=cut drops the final closing brace, mode=trailing-comma puts
 a comma before it. On a stream, the data of event number 'event' is
-corrupted and the rest of the stream is intact. Card fetches are not
-affected. Tests that a client reports a parse error (JSON-RPC -32700 on its
+corrupted and the rest of the stream is intact. Card fetches are affected
+only when the scope names them (op=agent-card). All bindings: on gRPC the
+message (the unary answer, or the stream's message number 'event') gets a
+field no protobuf decoder accepts, its length prefix fixed up; 'mode' has
+no gRPC meaning. Tests that a client reports a parse error (JSON-RPC -32700 on its
 side) instead of crashing, hanging or treating the answer as empty, and on
 a stream either skips the bad event or fails the stream explicitly.`,
 	New: func() Behavior { return &MalformedJSON{Mode: "cut", Event: 1} },
@@ -39,12 +41,7 @@ func (b *MalformedJSON) Validate() error {
 
 // Apply implements Behavior.
 func (b *MalformedJSON) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &corruptWriter{w: w, corrupt: b.corrupt, nth: b.Event}
-	})
+	x.OnTransport(func(t Transport) { t.Corrupt(b.Event, b.corrupt) })
 }
 
 // corrupt breaks the last JSON object in b; both modes leave an object

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"slices"
 
 	"github.com/a2amock/a2amock/wire"
@@ -43,16 +44,16 @@ func (b *RESTErrorDialect) Validate() error {
 
 // Apply implements Behavior.
 func (b *RESTErrorDialect) Apply(x *Exchange) {
-	if x.Op == OpCard || x.Binding != wire.BindingREST {
+	if x.Binding != wire.BindingREST {
 		return
 	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &rewriteWriter{w: w, unary: func(status int, h http.Header, body []byte) (int, []byte) {
+	x.OnTransport(func(t Transport) {
+		t.Rewrite(func(status int, h textproto.MIMEHeader, body []byte) (int, []byte) {
 			if status < 400 {
 				return status, body
 			}
 			return status, b.rewrite(status, h, body)
-		}}
+		}, nil)
 	})
 }
 
@@ -64,7 +65,7 @@ type restStatus struct {
 }
 
 // rewrite turns a google.rpc.Status error body into the configured dialect.
-func (b *RESTErrorDialect) rewrite(status int, h http.Header, body []byte) []byte {
+func (b *RESTErrorDialect) rewrite(status int, h textproto.MIMEHeader, body []byte) []byte {
 	var env struct {
 		Error *restStatus `json:"error"`
 	}

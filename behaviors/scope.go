@@ -75,8 +75,8 @@ func (s *Scope) set(key, val string) (bool, error) {
 	case "binding":
 		for _, v := range list() {
 			b := wire.Binding(v)
-			if b != wire.BindingJSONRPC && b != wire.BindingREST {
-				return true, fmt.Errorf("%q is not a binding (JSONRPC, HTTP+JSON)", v)
+			if b != wire.BindingJSONRPC && b != wire.BindingREST && b != wire.BindingGRPC {
+				return true, fmt.Errorf("%q is not a binding (JSONRPC, HTTP+JSON, GRPC)", v)
 			}
 			s.Bindings = append(s.Bindings, b)
 		}
@@ -133,7 +133,7 @@ type Scoped struct {
 // Apply applies the wrapped behavior when x is in scope.
 func (s *Scoped) Apply(x *Exchange) {
 	if s.Scope.Matches(x) {
-		ApplyAs(x, s.Text, s.Behavior)
+		ApplyScoped(x, s.Text, s)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/textproto"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -14,7 +15,8 @@ var sendResultEnvelopeSpec = Spec{
 bare Task (or Message) as the result instead of the SendMessageResponse
 wrapper {"task":…} / {"message":…}. With kind=true the bare object also
 carries v0.3's "kind":"task" (or "message"). v1.0 dialect, unary
-SendMessage, both bindings (the JSON-RPC result and the HTTP+JSON body).
+SendMessage, the HTTP bindings (the JSON-RPC result and the HTTP+JSON
+body); gRPC answers are left alone.
 Tests that a client reports an answer it cannot read rather than an empty
 result: a v1.0 client looking for "task" finds neither a task nor a
 message. Evidence: a2a-python#1192.`,
@@ -32,13 +34,17 @@ func (b *SendResultEnvelope) Apply(x *Exchange) {
 		return
 	}
 	rpc := x.Binding == wire.BindingJSONRPC
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &rewriteWriter{w: w, unary: func(status int, _ http.Header, body []byte) (int, []byte) {
+	declined := x.Declined()
+	x.OnTransport(func(t Transport) {
+		ok := t.Rewrite(func(status int, _ textproto.MIMEHeader, body []byte) (int, []byte) {
 			if status != http.StatusOK {
 				return status, body
 			}
 			return status, b.rewrite(body, rpc)
-		}}
+		}, nil)
+		if !ok {
+			declined("the binding's SendMessageResponse is not JSON")
+		}
 	})
 }
 

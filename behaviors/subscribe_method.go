@@ -3,6 +3,7 @@ package behaviors
 import (
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"slices"
 	"strings"
 
@@ -57,9 +58,11 @@ func (b *SubscribeMethod) Apply(x *Exchange) {
 			return
 		}
 		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, x.HTTP.URL.Path, allow).WithHTTPStatus(http.StatusMethodNotAllowed))
-		x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-			w.Header().Set("Allow", allow)
-			return w
+		x.OnTransport(func(t Transport) {
+			t.Rewrite(func(status int, h textproto.MIMEHeader, body []byte) (int, []byte) {
+				h.Set("Allow", allow)
+				return status, body
+			}, nil)
 		})
 	}
 }

@@ -1,7 +1,5 @@
 package behaviors
 
-import "net/http"
-
 var truncatedBodySpec = Spec{
 	Name: "truncated-body",
 	Doc: `Reproduces bodies cut short: a proxy timing out mid-response, an agent
@@ -9,7 +7,10 @@ process dying while writing, a load balancer draining. The status line and
 headers go out as usual — Content-Length announces the whole body — then
 only 'bytes' bytes of the body (half of it by default) are sent and the
 connection is closed (a clean FIN, not a reset). On a stream the cut falls
-in the stream's first event, inside an HTTP chunk. Card fetches are not affected. Tests that
+in the stream's first event, inside an HTTP chunk. Card fetches are
+affected only when the scope names them (op=agent-card). All bindings: on
+gRPC the call ends after 'bytes' bytes of its (first) length-prefixed
+message, with no trailers: a cut message. Tests that
 a client checks the body against Content-Length (Go reports
 io.ErrUnexpectedEOF) and does not parse the prefix it got.`,
 	New: func() Behavior { return &TruncatedBody{Bytes: -1} },
@@ -22,10 +23,5 @@ type TruncatedBody struct {
 
 // Apply implements Behavior.
 func (b *TruncatedBody) Apply(x *Exchange) {
-	if x.Op == OpCard {
-		return
-	}
-	x.WrapWriter(func(w http.ResponseWriter) http.ResponseWriter {
-		return &cutWriter{w: w, limit: b.Bytes, reset: false}
-	})
+	x.OnTransport(func(t Transport) { t.Cut(b.Bytes, false) })
 }

@@ -2,10 +2,11 @@ package server
 
 import (
 	"bytes"
-	"net/http"
+	"net/textproto"
 	"reflect"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
@@ -20,7 +21,8 @@ type ActedBehavior struct {
 	// Behavior is the behavior's spec text.
 	Behavior string `json:"behavior"`
 	// Hook is where it acted: reject, decide, plan, result, stream-event,
-	// stream-end, stream-not-stream, delay, wrap-writer, legacy-subscribe,
+	// stream-end, stream-not-stream, delay, wrap-writer (a transport
+	// fault: behaviors.Exchange.OnTransport), legacy-subscribe,
 	// push (the push notifications of the task the request created),
 	// push-before-reply, card, card-json, signed-card or hide-card-path.
 	Hook string `json:"hook"`
@@ -36,7 +38,7 @@ const (
 	HookStreamEnd       = "stream-end"
 	HookStreamNotStream = "stream-not-stream"
 	HookDelay           = "delay"
-	HookWrapWriter      = "wrap-writer"
+	HookWrapWriter      = "wrap-writer" // a transport fault (OnTransport)
 	HookLegacySubscribe = "legacy-subscribe"
 	HookCard            = "card"
 	HookCardJSON        = "card-json"
@@ -68,7 +70,7 @@ type hookCounts struct {
 func countHooks(h *behaviors.Hooks) hookCounts {
 	return hookCounts{decide: len(h.Decide), plan: len(h.Plan), result: len(h.Result), streamEvent: len(h.StreamEvent),
 		streamEnd: len(h.StreamEnd), card: len(h.Card), cardJSON: len(h.CardJSON), signedCard: len(h.SignedCard),
-		wrapWriter: len(h.WrapWriter), hides: len(h.HideCardPath), reject: h.Reject, notStream: h.StreamNotStream != nil,
+		wrapWriter: len(h.Transport), hides: len(h.HideCardPath), reject: h.Reject, notStream: h.StreamNotStream != nil,
 		legacy: h.LegacySubscribe, delay: int64(h.Delay), push: len(h.Push.Filters), beforeReply: h.Push.BeforeReply}
 }
 
@@ -88,7 +90,7 @@ func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
 	o.card = grow(o.card, before.card, len(h.Card))
 	o.cardJSON = grow(o.cardJSON, before.cardJSON, len(h.CardJSON))
 	o.signedCard = grow(o.signedCard, before.signedCard, len(h.SignedCard))
-	o.wrapWriter = grow(o.wrapWriter, before.wrapWriter, len(h.WrapWriter))
+	o.wrapWriter = grow(o.wrapWriter, before.wrapWriter, len(h.Transport))
 	o.push = grow(o.push, before.push, len(h.Push.Filters))
 	if h.Push.BeforeReply && !before.beforeReply {
 		o.beforeReply = name
@@ -198,14 +200,10 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			return f(id)
 		}
 	}
-	for i, f := range h.WrapWriter {
+	for i, f := range h.Transport {
 		name := own.wrapWriter[i]
-		h.WrapWriter[i] = func(w http.ResponseWriter) http.ResponseWriter {
-			out := f(w)
-			if out != w {
-				l.add(name, HookWrapWriter)
-			}
-			return out
+		h.Transport[i] = func(t behaviors.Transport) {
+			f(actedTransport{t: t, acted: func() { l.add(name, HookWrapWriter) }})
 		}
 	}
 	for i, f := range h.Card {
@@ -270,4 +268,36 @@ func (l *actedLog) addAll(names []string, hook string) {
 	for _, n := range names {
 		l.add(n, hook)
 	}
+}
+
+// actedTransport is a binding's Transport that names the behavior whose
+// hook asked it for a fault (a Rewrite or HoldKeepAlives the binding has
+// no meaning for changes nothing).
+type actedTransport struct {
+	t     behaviors.Transport
+	acted func()
+}
+
+func (a actedTransport) Fail(f behaviors.Failure) { a.acted(); a.t.Fail(f) }
+func (a actedTransport) Cut(n int, reset bool)    { a.acted(); a.t.Cut(n, reset) }
+func (a actedTransport) Delay(p behaviors.Phase, d time.Duration) {
+	if d > 0 {
+		a.acted()
+	}
+	a.t.Delay(p, d)
+}
+func (a actedTransport) Rewrite(u func(int, textproto.MIMEHeader, []byte) (int, []byte), st func(textproto.MIMEHeader)) bool {
+	ok := a.t.Rewrite(u, st)
+	if ok {
+		a.acted()
+	}
+	return ok
+}
+func (a actedTransport) Corrupt(nth int, f func([]byte) []byte) { a.acted(); a.t.Corrupt(nth, f) }
+func (a actedTransport) HoldKeepAlives(hold func() bool) bool {
+	ok := a.t.HoldKeepAlives(hold)
+	if ok {
+		a.acted()
+	}
+	return ok
 }

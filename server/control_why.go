@@ -94,7 +94,7 @@ func (set *behaviorSet) apply(x *behaviors.Exchange) behaviorReport {
 				continue
 			}
 			before := countHooks(x.Hooks())
-			behaviors.ApplyAs(x, set.text[i], sc.Behavior)
+			behaviors.ApplyScoped(x, set.text[i], sc)
 			rep.owners.note(set.text[i], before, x.Hooks())
 		} else {
 			before := countHooks(x.Hooks())

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	spb "google.golang.org/genproto/googleapis/rpc/status"
@@ -140,6 +141,9 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	req.Method, req.Binding, req.Dialect = method, BindingGRPC, grpcDialect
 	rp.st = &grpcStream{codec: codec}
+	if d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout")); ok {
+		rp.st.deadline = s.clock.Now().Add(d)
+	}
 	err := s.serveRequest(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
@@ -218,6 +222,10 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 
 func (rp grpcReply) framer() framer { return grpcFramer(rp) }
 
+func (rp grpcReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
+	return newGRPCTransport(s, w, r, rp.st)
+}
+
 // fastSend sets *msg to the SendMessageResponse of res when pbconv covers it.
 func fastSend(res *wire.Result, msg *proto.Message) bool {
 	m, ok := pbconv.SendResponse(res)
@@ -246,6 +254,10 @@ type grpcStream struct {
 	started bool
 	done    bool
 	err     *wire.Error
+	// deadline is when the call's grpc-timeout runs out (zero: none), on
+	// the server's clock; deadlineHit says a transport delay ran past it.
+	deadline    time.Time
+	deadlineHit bool
 }
 
 // finish writes the trailers of a call whose headers went out.
@@ -257,6 +269,9 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 	code, msg, details := codes.OK, "", []*anypb.Any(nil)
 	if st.err != nil {
 		code, msg, details = grpcError(st.err)
+	}
+	if st.deadlineHit {
+		code, msg, details = codes.DeadlineExceeded, deadlineError().Message, nil
 	}
 	setGRPCStatus(w.Header(), http.TrailerPrefix, code, msg, details)
 }

@@ -158,10 +158,31 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
 	x.Signing = a.signing(origin(r), base)
-	cardSeq := s.record(Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped})
+	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}
+	if e := x.Hooks().Reject; e != nil {
+		// A behavior scoped to the card answers in its place (http-error).
+		ent.ErrorCode, ent.Detail = e.Code, e.Message
+	}
+	cardSeq := s.record(ent)
 	wireTag(r, 0, cardSeq)
 	s.countBehaviors(a, rep)
 	acted := s.instrument(x, rep.owners, cardSeq)
+	if hooks := x.Hooks(); len(hooks.Transport) > 0 || hooks.Delay > 0 {
+		// A behavior scoped to the card (op=agent-card) faults the fetch
+		// on the wire as it would any request.
+		if hooks.Delay > 0 {
+			acted.addAll(rep.owners.delay, HookDelay)
+		}
+		t := applyTransport(newHTTPTransport(s, w, r), hooks)
+		if stop, _ := t.stopped(); stop {
+			return nil
+		}
+		w = t.writer()
+	}
+	if e := x.Hooks().Reject; e != nil {
+		acted.add(rep.owners.reject, HookReject)
+		return writeStatusError(w, e)
+	}
 	if slices.Contains(x.Hooks().HideCardPath, path) {
 		acted.addAll(rep.owners.hideCard, HookHideCardPath)
 		return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
@@ -275,6 +296,8 @@ type reply interface {
 	result(w http.ResponseWriter, op wire.Op, res *wire.Result) error
 	// framer frames a streamed answer.
 	framer() framer
+	// transport is the binding's behaviors.Transport over the answer on w.
+	transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport
 }
 
 // rpcReply answers a JSON-RPC request: id is nil until the envelope is
@@ -309,6 +332,10 @@ func (rr rpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) e
 }
 
 func (rr rpcReply) framer() framer { return rpcFramer(rr) }
+
+func (rr rpcReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
+	return newHTTPTransport(s, w, r)
+}
 
 func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
 	h := w.Header()
@@ -437,11 +464,15 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	if hooks.Delay > 0 {
 		acted.addAll(rep.owners.delay, HookDelay)
 	}
-	if !s.delay(r.Context(), hooks.Delay) {
-		return nil
-	}
-	for _, wrap := range hooks.WrapWriter {
-		w = wrap(w)
+	if len(hooks.Transport) > 0 || hooks.Delay > 0 {
+		t := applyTransport(rp.transport(s, w, r), hooks)
+		if stop, e := t.stopped(); stop {
+			if e != nil {
+				s.recordResponse(a, req, reqNo, nil, e)
+			}
+			return nil
+		}
+		w = t.writer()
 	}
 	if hooks.Reject != nil {
 		acted.add(rep.owners.reject, HookReject)

@@ -197,6 +197,10 @@ func (rp restReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 
 func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
 
+func (rp restReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
+	return newHTTPTransport(s, w, r)
+}
+
 // restDialect is the dialect of the HTTP+JSON binding (v1.0).
 var restDialect = wire.ForBinding(wire.BindingREST)
 

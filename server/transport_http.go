@@ -1,22 +1,166 @@
-package behaviors
+package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/textproto"
 	"strconv"
+	"time"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
 )
+
+// bindingTransport is a binding's behaviors.Transport over one answer: the
+// transport hooks carry out their faults through it, and the answer is
+// then written to writer().
+type bindingTransport interface {
+	behaviors.Transport
+	// writer is the response writer the answer is written to, wrapped by
+	// the faults so far.
+	writer() http.ResponseWriter
+	// stopped reports whether the answer must not be written any more: the
+	// client left or the server closed during a delay, or the transport
+	// answered itself (e then says how, for the journal).
+	stopped() (stop bool, e *wire.Error)
+}
+
+// applyTransport runs the start delay and the transport hooks on t, in
+// the order the package doc of behaviors gives.
+func applyTransport(t bindingTransport, hooks *behaviors.Hooks) bindingTransport {
+	t.Delay(behaviors.PhaseStart, hooks.Delay)
+	for _, f := range hooks.Transport {
+		f(t)
+	}
+	return t
+}
+
+// httpTransport is the HTTP bindings' Transport (JSON-RPC, HTTP+JSON and
+// card fetches): each fault wraps the response writer.
+type httpTransport struct {
+	w    http.ResponseWriter
+	ctx  context.Context
+	s    *Server
+	gone bool
+}
+
+func newHTTPTransport(s *Server, w http.ResponseWriter, r *http.Request) *httpTransport {
+	return &httpTransport{w: w, ctx: r.Context(), s: s}
+}
+
+func (t *httpTransport) writer() http.ResponseWriter { return t.w }
+
+func (t *httpTransport) stopped() (bool, *wire.Error) { return t.gone, nil }
+
+// Fail implements behaviors.Transport.
+func (t *httpTransport) Fail(f behaviors.Failure) {
+	t.w = newReplaceWriter(t.w, f.Status, http.Header(f.Header), f.Body)
+}
+
+// Cut implements behaviors.Transport.
+func (t *httpTransport) Cut(n int, reset bool) {
+	t.w = &cutWriter{w: t.w, limit: n, reset: reset}
+}
+
+// Delay implements behaviors.Transport.
+func (t *httpTransport) Delay(p behaviors.Phase, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	if p == behaviors.PhaseStart {
+		if !t.s.delay(t.ctx, d) {
+			t.gone = true
+		}
+		return
+	}
+	t.w = &bodyDelayWriter{ResponseWriter: t.w, d: d, ctx: t.ctx, clock: t.s.clock}
+}
+
+// Rewrite implements behaviors.Transport.
+func (t *httpTransport) Rewrite(unary func(int, textproto.MIMEHeader, []byte) (int, []byte), stream func(textproto.MIMEHeader)) bool {
+	rw := &rewriteWriter{w: t.w}
+	if unary != nil {
+		rw.unary = func(status int, h http.Header, body []byte) (int, []byte) {
+			return unary(status, textproto.MIMEHeader(h), body)
+		}
+	}
+	if stream != nil {
+		rw.stream = func(h http.Header) { stream(textproto.MIMEHeader(h)) }
+	}
+	t.w = rw
+	return true
+}
+
+// Corrupt implements behaviors.Transport.
+func (t *httpTransport) Corrupt(nth int, f func([]byte) []byte) {
+	t.w = &corruptWriter{w: t.w, corrupt: f, nth: nth}
+}
+
+// HoldKeepAlives implements behaviors.Transport.
+func (t *httpTransport) HoldKeepAlives(hold func() bool) bool {
+	t.w = &commentFilter{ResponseWriter: t.w, drop: hold}
+	return true
+}
+
+// bodyDelayWriter sends the status line and headers at once and holds the
+// first body byte back.
+type bodyDelayWriter struct {
+	http.ResponseWriter
+	d      time.Duration
+	ctx    context.Context
+	clock  timeline.Clock
+	waited bool
+}
+
+func (w *bodyDelayWriter) WriteHeader(code int) {
+	w.ResponseWriter.WriteHeader(code)
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *bodyDelayWriter) Write(b []byte) (int, error) {
+	if !w.waited {
+		w.waited = true
+		if !timeline.Sleep(w.ctx, w.clock, w.d) {
+			return 0, w.ctx.Err()
+		}
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the flusher below.
+func (w *bodyDelayWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// commentFilter drops SSE comment writes (keep-alives) while drop says so,
+// as a buffer between agent and client would hold them.
+type commentFilter struct {
+	http.ResponseWriter
+	drop func() bool
+}
+
+func (c *commentFilter) Write(b []byte) (int, error) {
+	if len(b) > 0 && b[0] == ':' && c.drop() && !bytes.Contains(b, []byte("data:")) {
+		return len(b), nil
+	}
+	return c.ResponseWriter.Write(b)
+}
+
+func (c *commentFilter) FlushError() error {
+	return http.NewResponseController(c.ResponseWriter).Flush()
+}
 
 // errCut is what the server sees writing to a connection a transport fault
 // took over; it wraps http.ErrHijacked so the server knows no answer can
 // be written any more.
-var errCut = fmt.Errorf("behaviors: connection taken over by a transport fault: %w", http.ErrHijacked)
+var errCut = fmt.Errorf("server: connection taken over by a transport fault: %w", http.ErrHijacked)
 
 // errReplaced is what the server sees writing after a fault sent its own
 // answer instead.
-var errReplaced = errors.New("behaviors: the answer was replaced by a transport fault")
+var errReplaced = errors.New("server: the answer was replaced by a transport fault")
 
 // replaceWriter sends a fixed answer (status, headers, body) the moment the
 // server starts its own, and discards the server's.
@@ -75,6 +219,9 @@ type cutWriter struct {
 	reset   bool
 	written int
 	cut     bool
+	// onCut, when set, runs when the answer is cut (the gRPC binding
+	// then sends no trailers).
+	onCut func()
 }
 
 func (c *cutWriter) Header() http.Header { return c.w.Header() }
@@ -121,6 +268,9 @@ func (c *cutWriter) FlushError() error {
 // response would send its status line and headers before the reset.
 func (c *cutWriter) takeOver(flush bool) {
 	c.cut = true
+	if c.onCut != nil {
+		c.onCut()
+	}
 	rc := http.NewResponseController(c.w)
 	if flush {
 		_ = rc.Flush()
