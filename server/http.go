@@ -41,7 +41,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true}))
 	e.Use(s.logRequests)
 	e.HTTPErrorHandler = func(err error, c echo.Context) {
-		// A transport fault (behaviors.WrapWriter) may have taken the
+		// A transport fault (behaviors.Transport) may have taken the
 		// connection over: nothing can be written to it any more.
 		if c.Response().Committed || errors.Is(err, http.ErrHijacked) {
 			return
