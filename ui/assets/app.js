@@ -153,10 +153,17 @@
     const nodes = [];
     const r = e.request ? m.requests.get(e.request) : null;
     const group = r ? r.entries : [e];
-    if (e.behaviors && e.behaviors.length) {
+    // A request or card entry names, in acted, the behaviors that changed
+    // it and through which hook; the others in behaviors were in scope and
+    // changed nothing (listed with the quiet ones below).
+    const hooks = new Map();
+    for (const a of e.acted || []) hooks.set(a.behavior, (hooks.has(a.behavior) ? hooks.get(a.behavior) + ", " : "") + a.hook);
+    const scoped = e.kind === "request" || e.kind === "card";
+    const acting = (e.behaviors || []).filter((b) => !scoped || hooks.has(b));
+    if (acting.length) {
       const p = el("p", { class: "faults" }, "Faults that acted: ");
-      for (const b of e.behaviors) {
-        const a = el("a", { href: "#behavior-" + behaviorName(b), class: "badge fault" }, "◆ " + b);
+      for (const b of acting) {
+        const a = el("a", { href: "#behavior-" + behaviorName(b), class: "badge fault" }, "◆ " + b + (hooks.has(b) ? " (" + hooks.get(b) + ")" : ""));
         a.addEventListener("click", () => { $("glossary").open = true; });
         p.append(a);
         if (cfg.docs && cfg.docs[behaviorName(b)]) p.append(el("span", {}, " — " + cfg.docs[behaviorName(b)] + " "));
@@ -167,6 +174,7 @@
     // Why a configured fault did not fire: out of its scope, or in scope
     // and it left the exchange as it was.
     const quiet = [];
+    if (scoped) for (const b of e.behaviors || []) if (!hooks.has(b)) quiet.push([b, "in scope, changed nothing"]);
     for (const x of group) {
       for (const k of x.skipped || []) quiet.push([k.behavior, "out of scope (" + k.key + "): " + k.detail]);
       for (const k of x.notActed || []) quiet.push([k.behavior, "in scope, did not act: " + k.reason]);
