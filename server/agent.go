@@ -103,9 +103,11 @@ type taskEntry struct {
 	moves int64
 }
 
-// streamItem is what a subscriber receives.
+// streamItem is what a subscriber receives. The event is held by pointer:
+// every open stream buffers subscriberBuffer items, and a 16-byte item
+// (rather than 40 with the event inline) keeps that buffer at 4 KiB.
 type streamItem struct {
-	ev         wire.Event
+	ev         *wire.Event
 	endStream  bool // StepEndStream: close now without another event
 	playerDone bool
 }
@@ -683,7 +685,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		}
 		ev := wire.Event{Status: &wire.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, State: st.State})
-		a.broadcastLocked(e, streamItem{ev: ev})
+		a.broadcastLocked(e, streamItem{ev: &ev})
 		a.pushLocked(e, ev)
 	case timeline.StepArtifact:
 		if st.Artifact == nil {
@@ -708,7 +710,7 @@ func (a *agent) apply(e *taskEntry, gen int, st timeline.Step) bool {
 		}
 		ev := wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, ContextID: ctxID, Detail: "artifact " + art.ArtifactID})
-		a.broadcastLocked(e, streamItem{ev: ev})
+		a.broadcastLocked(e, streamItem{ev: &ev})
 		a.pushLocked(e, ev)
 	case timeline.StepEndStream:
 		a.srv.record(Entry{Agent: a.name, Kind: EntryEvent, TaskID: taskID, Detail: "end-stream"})

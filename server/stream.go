@@ -273,10 +273,10 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				closeReason = "ended by timeline without a final event"
 				return nil
 			}
-			if it.playerDone {
+			if it.playerDone || it.ev == nil {
 				continue
 			}
-			ev := it.ev
+			ev := *it.ev
 			if synthesizeTask {
 				synthesizeTask = false
 				t := opening
