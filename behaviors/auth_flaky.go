@@ -70,7 +70,7 @@ func (b *AuthFlaky) Apply(x *Exchange) {
 // card's schemes locate, or an Authorization header.
 func hasCredentials(x *Exchange) bool {
 	r := x.HTTP
-	if r.Header.Get("Authorization") != "" {
+	if r.Header("Authorization") != "" {
 		return true
 	}
 	if x.Card == nil {
@@ -82,15 +82,15 @@ func hasCredentials(x *Exchange) bool {
 		}
 		switch strings.ToLower(sc.In) {
 		case "query":
-			if r.URL.Query().Get(sc.Name) != "" {
+			if r.Query(sc.Name) != "" {
 				return true
 			}
 		case "cookie":
-			if c, err := r.Cookie(sc.Name); err == nil && c.Value != "" {
+			if r.Cookie(sc.Name) != "" {
 				return true
 			}
 		default:
-			if r.Header.Get(sc.Name) != "" {
+			if r.Header(sc.Name) != "" {
 				return true
 			}
 		}

@@ -74,8 +74,8 @@
 package behaviors
 
 import (
+	"context"
 	"math/rand/v2"
-	"net/http"
 	"slices"
 	"time"
 
@@ -107,12 +107,13 @@ type Exchange struct {
 	Binding wire.Binding
 	// Request is the decoded request; nil for card requests.
 	Request *wire.Request
-	// HTTP is the incoming HTTP request (the gRPC binding's too), for the
-	// few behaviors that look at how a request was asked (credentials, the
-	// HTTP method); behaviors must not read its body. It is the transport
-	// part of the Exchange: protocol behaviors do not use it, and it is nil
-	// where no HTTP request exists (unit tests, other transports).
-	HTTP *http.Request
+	// HTTP is how the request arrived (every binding is carried by an HTTP
+	// request, gRPC's too), for the few behaviors that look at how it was
+	// asked (credentials, the HTTP method) and for the request's context
+	// (Context). It is the transport part of the Exchange: protocol
+	// behaviors do not read it, and it is nil where there is no transport
+	// (unit tests).
+	HTTP Incoming
 	// Card is the agent's declared card.
 	Card *cards.Card
 	// Skill is the skill the message addresses, or nil.
@@ -140,6 +141,15 @@ type Exchange struct {
 	// cardScoped is set while a behavior whose scope names OpCard is
 	// applied (ApplyScoped).
 	cardScoped bool
+}
+
+// Context is the request's context: it ends when the client leaves or the
+// server closes. Without a transport (HTTP is nil) it never ends.
+func (x *Exchange) Context() context.Context {
+	if x.HTTP != nil {
+		return x.HTTP.Context()
+	}
+	return context.Background()
 }
 
 // NotActed is a behavior that was in scope of a request but left it as it

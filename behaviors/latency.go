@@ -109,12 +109,7 @@ func sampleDelay(r *rand.Rand, dist string, delay, lo, hi, stddev time.Duration,
 
 // requestContext is the context that ends when the client leaves or the
 // server closes (the server derives request contexts from its own).
-func requestContext(x *Exchange) context.Context {
-	if x.HTTP != nil {
-		return x.HTTP.Context()
-	}
-	return context.Background()
-}
+func requestContext(x *Exchange) context.Context { return x.Context() }
 
 // clockOf is the clock the exchange's delays wait on.
 func clockOf(x *Exchange) timeline.Clock {

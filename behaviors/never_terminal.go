@@ -28,7 +28,7 @@ type NeverTerminal struct {
 // Apply implements Behavior.
 func (b *NeverTerminal) Apply(x *Exchange) {
 	if b.Block && x.Op == wire.OpSend && x.Request != nil && !x.Request.Config.ReturnImmediately && x.HTTP != nil {
-		ctx := x.HTTP.Context()
+		ctx := x.Context()
 		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			// The request's context also ends when the server closes.
 			<-ctx.Done()

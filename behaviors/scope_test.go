@@ -2,7 +2,6 @@ package behaviors_test
 
 import (
 	"math/rand/v2"
-	"net/http"
 	"regexp"
 	"testing"
 
@@ -21,7 +20,6 @@ func scopeExchange() *behaviors.Exchange {
 		Skill: &cards.Skill{ID: "ask"},
 		Request: &wire.Request{Method: "SendMessage", Message: &wire.Message{
 			Parts: []wire.Part{wire.TextPart("please go")}, Metadata: map[string]any{"tenant": "acme"}}},
-		HTTP: &http.Request{},
 		Rand: rand.New(rand.NewPCG(1, 2)),
 	}
 }

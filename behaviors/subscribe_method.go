@@ -44,20 +44,20 @@ func (b *SubscribeMethod) Apply(x *Exchange) {
 		return
 	}
 	legacy := strings.HasSuffix(x.Request.Method, "/tasks/{id}/subscribe")
-	method := x.HTTP.Method
+	method := x.HTTP.Method()
 	switch b.Serve {
 	case "legacy":
 		if legacy {
 			x.ServeLegacySubscribe()
 			return
 		}
-		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, x.HTTP.URL.Path).WithHTTPStatus(http.StatusNotFound))
+		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, x.HTTP.Path()).WithHTTPStatus(http.StatusNotFound))
 	case "get", "post":
 		allow := strings.ToUpper(b.Serve)
 		if legacy || method == allow {
 			return
 		}
-		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, x.HTTP.URL.Path, allow).WithHTTPStatus(http.StatusMethodNotAllowed))
+		x.RejectWith(wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, x.HTTP.Path(), allow).WithHTTPStatus(http.StatusMethodNotAllowed))
 		x.OnTransport(func(t Transport) {
 			t.Rewrite(func(status int, h textproto.MIMEHeader, body []byte) (int, []byte) {
 				h.Set("Allow", allow)

@@ -1,6 +1,7 @@
 package behaviors
 
 import (
+	"context"
 	"net/textproto"
 	"time"
 )
@@ -63,6 +64,22 @@ type Transport interface {
 	// comments. gRPC: nothing to hold (liveness is HTTP/2 PING, answered
 	// below the binding); it reports false.
 	HoldKeepAlives(hold func() bool) bool
+}
+
+// Incoming is how a request arrived, as its binding tells the behaviors
+// (Exchange.HTTP): the transport part of an Exchange, so that neither the
+// Exchange nor the protocol behaviors need net/http.
+type Incoming interface {
+	// Context ends when the client leaves or the server closes.
+	Context() context.Context
+	// Method is the HTTP method; Path the URL path, unescaped.
+	Method() string
+	Path() string
+	// Header, Query and Cookie return the named header, query parameter
+	// or cookie; "" when absent.
+	Header(name string) string
+	Query(name string) string
+	Cookie(name string) string
 }
 
 // Phase is where in an answer a Transport delay falls.

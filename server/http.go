@@ -32,7 +32,24 @@ const (
 	contentTypeA2A  = "application/a2a+json"
 )
 
-type exchangeHTTP struct{ r *http.Request }
+// exchangeHTTP is what the server tells the behaviors of a request's
+// transport (behaviors.Exchange.HTTP).
+type exchangeHTTP struct{ r behaviors.Incoming }
+
+// incomingHTTP is an HTTP request as behaviors.Incoming.
+type incomingHTTP struct{ r *http.Request }
+
+func (i incomingHTTP) Context() context.Context  { return i.r.Context() }
+func (i incomingHTTP) Method() string            { return i.r.Method }
+func (i incomingHTTP) Path() string              { return i.r.URL.Path }
+func (i incomingHTTP) Header(name string) string { return i.r.Header.Get(name) }
+func (i incomingHTTP) Query(name string) string  { return i.r.URL.Query().Get(name) }
+func (i incomingHTTP) Cookie(name string) string {
+	if c, err := i.r.Cookie(name); err == nil {
+		return c.Value
+	}
+	return ""
+}
 
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
@@ -156,7 +173,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		w.Header().Set("Allow", "GET, HEAD")
 		return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
-	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{r})
+	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
 	x.Signing = a.signing(origin(r), base)
 	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}
 	if e := x.Hooks().Reject; e != nil {
@@ -446,7 +463,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		}
 		return rp.fail(w, rp.authError(e))
 	}
-	x, rep := a.exchange(req.Op, req, exchangeHTTP{r})
+	x, rep := a.exchange(req.Op, req, exchangeHTTP{incomingHTTP{r}})
 	s.noteBehaviors(a, seq, rep)
 	acted := s.instrument(x, rep.owners, seq)
 	if req.Op == wire.OpExtendedCard {
