@@ -7,7 +7,9 @@ event but never close the stream: the connection stays open, fed with SSE
 keep-alive comments, until the client goes away. Tests that a client ends
 its read loop on the terminal (or final) event instead of waiting for the
 end of the stream, and that it closes the connection itself; a client that
-waits for EOF hangs for ever.`,
+waits for EOF hangs for ever. All bindings: on gRPC the call sends its
+last message and never its trailers (no grpc-status), with the HTTP/2
+stream left open until the client cancels.`,
 	New: func() Behavior { return &StreamHang{} },
 }
 

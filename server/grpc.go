@@ -141,9 +141,6 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	req.Method, req.Binding, req.Dialect = method, BindingGRPC, grpcDialect
 	rp.st = &grpcStream{codec: codec}
-	if d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout")); ok {
-		rp.st.deadline = s.clock.Now().Add(d)
-	}
 	err := s.serveRequest(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
@@ -255,7 +252,8 @@ type grpcStream struct {
 	done    bool
 	err     *wire.Error
 	// deadline is when the call's grpc-timeout runs out (zero: none), on
-	// the server's clock; deadlineHit says a transport delay ran past it.
+	// the server's clock, read only when a transport behavior acts on the
+	// call (newGRPCTransport); deadlineHit says a delay ran past it.
 	deadline    time.Time
 	deadlineHit bool
 }

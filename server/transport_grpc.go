@@ -29,7 +29,13 @@ type grpcTransport struct {
 	answered *wire.Error
 }
 
+// newGRPCTransport is the Transport of the call st on w. The call's
+// deadline is read here, off the hot path: a call no transport behavior
+// acts on never needs it.
 func newGRPCTransport(s *Server, w http.ResponseWriter, r *http.Request, st *grpcStream) *grpcTransport {
+	if d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout")); ok {
+		st.deadline = s.clock.Now().Add(d)
+	}
 	return &grpcTransport{w: w, ctx: r.Context(), s: s, st: st}
 }
 
@@ -160,9 +166,21 @@ func grpcTimeout(v string) (time.Duration, bool) {
 	if err != nil || n < 0 {
 		return 0, false
 	}
-	unit := map[byte]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second,
-		'm': time.Millisecond, 'u': time.Microsecond, 'n': time.Nanosecond}[v[len(v)-1]]
-	if unit == 0 {
+	var unit time.Duration
+	switch v[len(v)-1] {
+	case 'H':
+		unit = time.Hour
+	case 'M':
+		unit = time.Minute
+	case 'S':
+		unit = time.Second
+	case 'm':
+		unit = time.Millisecond
+	case 'u':
+		unit = time.Microsecond
+	case 'n':
+		unit = time.Nanosecond
+	default:
 		return 0, false
 	}
 	return time.Duration(n) * unit, true
