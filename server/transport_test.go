@@ -146,6 +146,15 @@ func TestGRPCTransportMeanings(t *testing.T) {
 			}
 		}
 	})
+	t.Run("binding=GRPC scopes a fault to the gRPC binding", func(t *testing.T) {
+		t.Parallel()
+		h, c := grpcRig(t, false, "http-error:binding=GRPC,status=503")
+		_, err := c.GetTask(grpcCtx(t), &a2apb.GetTaskRequest{Id: "x"})
+		assert.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
+		resp, _ := h.rpc("/", "GetTask", map[string]any{"id": "x"}, map[string]string{"A2A-Version": "1.0"})
+		require.NotNil(t, resp.Error, "JSON-RPC is answered by the agent")
+		assert.Equal(t, wire.CodeTaskNotFound, resp.Error.Code)
+	})
 	t.Run("empty-response is a trailers-only OK without a message", func(t *testing.T) {
 		t.Parallel()
 		h, c := grpcRig(t, false, "empty-response")
@@ -179,6 +188,18 @@ func TestGRPCTransportMeanings(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
 		assert.NotContains(t, err.Error(), "RST_STREAM", "a clean end of stream, not a reset")
+	})
+	t.Run("stream faults cut the stream's first message", func(t *testing.T) {
+		t.Parallel()
+		for spec, reset := range map[string]bool{"truncated-body:bytes=4": false, "connection-reset:after=4": true} {
+			_, c := grpcRig(t, false, spec)
+			s, err := c.SendStreamingMessage(grpcCtx(t), grpcSend("x"))
+			require.NoError(t, err, spec)
+			_, err = s.Recv()
+			require.Error(t, err, spec)
+			assert.Equal(t, codes.Internal, status.Code(err), "%s: %v", spec, err)
+			assert.Equal(t, reset, strings.Contains(err.Error(), "RST_STREAM"), "%s: %v", spec, err)
+		}
 	})
 	t.Run("malformed-json is a message that does not decode", func(t *testing.T) {
 		t.Parallel()
