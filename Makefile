@@ -115,6 +115,8 @@ bench:
 ## perf: a2amock beside a bare handler (internal/perf/bare) and a2a-go v2's server (interop/perf/sdkserver), in one run:
 ## wrk on JSON-RPC and HTTP+JSON SendMessage, perf's own gRPC load on unary SendMessage; figures in docs/perf.md
 PERF_FLAGS ?= -d 10s -rounds 3
+## PERF_BEFORE: an older a2amock binary measured in the same rounds (before/after)
+PERF_BEFORE ?=
 .PHONY: perf perf-streams
 perf:
 	@command -v wrk >/dev/null || { echo "make perf needs wrk (apt-get install -y wrk)"; exit 1; }
@@ -122,7 +124,7 @@ perf:
 	$(GO) build -o bin/perf ./internal/perf
 	$(GO) build -o bin/perf-bare ./internal/perf/bare
 	cd interop && $(GO) build -o ../bin/perf-sdkserver ./perf/sdkserver
-	bin/perf compare -mock bin/a2amock -bare bin/perf-bare -sdk bin/perf-sdkserver $(PERF_FLAGS)
+	bin/perf compare -mock bin/a2amock -bare bin/perf-bare -sdk bin/perf-sdkserver $(if $(PERF_BEFORE),-before $(PERF_BEFORE)) $(PERF_FLAGS)
 
 ## perf-streams: 10,000 concurrent SSE streams against one in-process mock: memory and goroutines per open stream, every stream ends
 PERF_STREAMS ?= 10000

@@ -74,6 +74,7 @@ func compare(args []string) error {
 	mockBin := fs.String("mock", "", "the a2amock binary (required)")
 	bareBin := fs.String("bare", "", "the bare handler binary, ./internal/perf/bare (required)")
 	sdkBin := fs.String("sdk", "", "a2a-go v2's server, interop/perf/sdkserver (optional)")
+	beforeBin := fs.String("before", "", "another a2amock binary (an older commit) measured in the same rounds, as \"a2amock before\" (optional)")
 	d := fs.Duration("d", 10*time.Second, "duration of each run")
 	conns := fs.Int("c", 32, "connections (wrk) and concurrent callers (gRPC)")
 	threads := fs.Int("t", 2, "wrk threads")
@@ -119,6 +120,15 @@ func compare(args []string) error {
 	grpcTargets := []target{{"a2amock", strings.TrimPrefix(mock.urls["http"], "http://"), mock},
 		{"bare", strings.TrimPrefix(bare.urls["grpc"], "grpc://"), bare},
 		{"bare h2c", strings.TrimPrefix(bare.urls["h2c"], "h2c://"), bare}}
+	if *beforeBin != "" {
+		before, err := startServer(*beforeBin, "serve", "--addr", "127.0.0.1:0", "--step-delay", "0", "--log-level", "warn", "--grpc")
+		if err != nil {
+			return err
+		}
+		defer before.stop()
+		targets = slices.Insert(targets, 1, target{"a2amock before", before.urls["http"], before})
+		grpcTargets = slices.Insert(grpcTargets, 1, target{"a2amock before", strings.TrimPrefix(before.urls["http"], "http://"), before})
+	}
 
 	for _, b := range httpBindings {
 		for _, t := range targets {

@@ -2,7 +2,7 @@
 // machine, so the figures of docs/perf.md are ratios taken under the same
 // load (make perf builds the binaries and runs every part):
 //
-//	perf compare -mock BIN -bare BIN -sdk BIN   wrk on JSON-RPC and HTTP+JSON SendMessage,
+//	perf compare -mock BIN -bare BIN -sdk BIN   wrk on JSON-RPC and HTTP+JSON SendMessage (-before BIN: an older mock in the same rounds),
 //	                                            gRPC unary SendMessage with perf's own load
 //	perf grpcload -target HOST:PORT             the gRPC load alone
 //	perf streams -n 10000                       N concurrent SSE streams against one mock
