@@ -259,13 +259,20 @@ func TestPyBehaviorDuplicateOnRetry(t *testing.T) {
 }
 
 // TestPyBehaviorCardUnderclaims: a2a-sdk believes a card denying streaming
-// and sends SendMessage instead (one Task event); it ignores a wrong
-// interface protocolVersion as long as it is not 0.x and streams as usual.
+// and sends SendMessage instead (one Task event). It picks its method set
+// from the interface's protocolVersion: 2.0 is treated as v1.0 and streams
+// as usual; 0.3.0 (the fault's default) switches it to its v0.3
+// compatibility client, which over JSON-RPC still streams (the mock also
+// answers v0.3 method names) but over HTTP+JSON posts to v0.3's
+// /v1/message:stream, which a v1.0 agent reads as tenant "v1" with a body it
+// cannot parse: HTTP 400, an untyped A2AClientError.
 func TestPyBehaviorCardUnderclaims(t *testing.T) {
 	t.Parallel()
 	s := underclaimingMock(t, "card-underclaims:claims=streaming|pushNotifications|extendedAgentCard")
 	pv := underclaimingMock(t, "card-underclaims:claims=protocol-version,version=2.0")
-	res := pyProbe(t, append(pyEach(s.URL(), "stream", ""), pyEach(pv.URL(), "stream", "")...)...)
+	pv03 := underclaimingMock(t, "card-underclaims:claims=protocol-version")
+	jobs := append(pyEach(s.URL(), "stream", ""), pyEach(pv.URL(), "stream", "")...)
+	res := pyProbe(t, append(jobs, pyEach(pv03.URL(), "stream", "")...)...)
 	for k, tr := range pyTransports {
 		require.Nil(t, res[k].Error, res[k].Raw)
 		assert.False(t, res[k].Card.Streaming)
@@ -275,6 +282,24 @@ func TestPyBehaviorCardUnderclaims(t *testing.T) {
 	}
 	assert.Zero(t, ops(s, wire.OpStream), "the SDK did not ask to stream")
 	assert.Equal(t, 2, ops(pv, wire.OpStream))
+
+	r := res[4]
+	require.Nil(t, r.Error, r.Raw)
+	assert.Len(t, r.Events, 4, "JSON-RPC in v0.3: %s", r.Raw)
+	assert.Equal(t, "statusUpdate:TASK_STATE_COMPLETED", r.eventKinds()[len(r.Events)-1])
+	for _, e := range pv03.Journal().Entries() {
+		if e.Kind == server.EntryRequest && e.Op == wire.OpStream {
+			assert.Equal(t, wire.BindingJSONRPC, e.Binding)
+			assert.NotEqual(t, wire.V10, e.Dialect, "the SDK spoke v0.3")
+		}
+	}
+	r = res[5]
+	assert.Empty(t, r.Events)
+	if assert.NotNil(t, r.Error, r.Raw) {
+		assert.Equal(t, "A2AClientError", r.Error.Name)
+		assert.Contains(t, r.Error.Message, "HTTP Error 400")
+		assert.Contains(t, r.Error.Message, "/rest/v1/message:stream")
+	}
 }
 
 // TestPyBehaviorSubscribeMethod: a2a-sdk subscribes over HTTP+JSON with
