@@ -27,12 +27,12 @@ from .errors import (
     NotFoundError,
     ServerStartError,
 )
-from .journal import Entry, SkippedBehavior
+from .journal import ActedBehavior, Entry, SkippedBehavior
 from .mock import Agent, Mock
 from .server import Server, find_binary
 
 __all__ = [
-    "A2amockError", "Agent", "BinaryNotFoundError", "ConflictError", "ControlAPIError", "Entry",
+    "A2amockError", "ActedBehavior", "Agent", "BinaryNotFoundError", "ConflictError", "ControlAPIError", "Entry",
     "InvalidRequestError", "Mock", "NotFoundError", "Server", "ServerStartError", "SkippedBehavior",
     "assert_canceled", "assert_no_continuation_to", "assert_no_orphans", "assert_polled_at_most",
     "assert_stopped_polling_within", "assert_used_declared_interface", "find_binary",

@@ -46,6 +46,15 @@ class SkippedBehavior:
 
 
 @dataclass(frozen=True)
+class ActedBehavior:
+    """A behavior that changed what a request got, and the hook it acted
+    through (``decide``, ``plan``, ``result``, ``stream-event``, ``delay``, ...)."""
+
+    behavior: str
+    hook: str
+
+
+@dataclass(frozen=True)
 class Entry:
     """One line of the journal. Fields that do not apply are empty."""
 
@@ -70,6 +79,7 @@ class Entry:
     metadata_keys: tuple[str, ...] = ()
     behaviors: tuple[str, ...] = ()
     skipped: tuple[SkippedBehavior, ...] = field(default_factory=tuple)
+    acted: tuple[ActedBehavior, ...] = field(default_factory=tuple)
 
     @property
     def timestamp(self) -> datetime:
@@ -88,4 +98,5 @@ class Entry:
             detail=d.get("detail", ""), path=d.get("path", ""),
             metadata_keys=tuple(d.get("metadataKeys") or ()), behaviors=tuple(d.get("behaviors") or ()),
             skipped=tuple(SkippedBehavior(s["behavior"], s["key"], s["detail"]) for s in d.get("skipped") or ()),
+            acted=tuple(ActedBehavior(a["behavior"], a["hook"]) for a in d.get("acted") or ()),
         )
