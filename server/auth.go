@@ -189,14 +189,7 @@ func bearer(r *http.Request) credResult {
 }
 
 // taskState returns the state of task id, or "".
-func (a *agent) taskState(id string) wire.TaskState {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if e, ok := a.tasks[id]; ok {
-		return e.task.Status.State
-	}
-	return ""
-}
+func (a *agent) taskState(id string) wire.TaskState { return a.eng.TaskState(id) }
 
 // rpcAuthError is e for the JSON-RPC binding: the JSON-RPC error in the body,
 // and 401 or 403 as the HTTP status, as a2a-go's server does.

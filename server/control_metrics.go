@@ -224,17 +224,8 @@ func (s *Server) serveMetrics(c echo.Context) error {
 	agents := s.allAgents()
 	live := make([]agentState, 0, len(agents))
 	for _, a := range agents {
-		st := agentState{name: a.name, states: map[wire.TaskState]int{}}
-		a.mu.Lock()
-		for _, e := range a.tasks {
-			st.states[e.task.Status.State]++
-			for sub := range e.subs {
-				if !sub.lossy {
-					st.streams++
-				}
-			}
-		}
-		a.mu.Unlock()
+		st := agentState{name: a.name}
+		st.states, st.streams = a.eng.Stats()
 		live = append(live, st)
 	}
 

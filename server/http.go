@@ -433,7 +433,7 @@ func (a *agent) sharedMethodTaskDialect(d wire.Dialect, method, id string) wire.
 	if id == "" {
 		return ""
 	}
-	return wire.TaskAnswerDialect(d, method, func() wire.Dialect { return a.taskDialect(id) })
+	return wire.TaskAnswerDialect(d, method, func() wire.Dialect { return a.eng.TaskDialect(id) })
 }
 
 // serveRequest is what both bindings do with a decoded request: journal it,

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -53,9 +54,9 @@ func (s *Server) checkSizes(req *wire.Request) *wire.Error {
 		}
 	}
 	if m := req.Message; m != nil {
-		total := valueBytes(m.Metadata)
+		total := engine.ValueBytes(m.Metadata)
 		for i := range m.Parts {
-			n := partsBytes(m.Parts[i : i+1])
+			n := engine.PartsBytes(m.Parts[i : i+1])
 			if n > int64(s.cfg.MaxPartBytes) {
 				return wire.ErrInvalidParams("message.parts["+strconv.Itoa(i)+"]", "holds "+strconv.FormatInt(n, 10)+" bytes; a part is at most "+strconv.Itoa(s.cfg.MaxPartBytes)+" bytes (MaxPartBytes)")
 			}

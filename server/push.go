@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -43,114 +43,11 @@ const (
 // webhook's status, Detail the config, the redacted URL and any error.
 const EntryPush EntryKind = "push"
 
-// taskPush is the push state of one task. Guarded by agent.mu.
-type taskPush struct {
-	hooks   *behaviors.PushHooks
-	deliver behaviors.PushDeliver
-	queue   []pushJob
-	running bool
-	// firstDone is closed when the task's first delivery has been tried.
-	firstDone chan struct{}
-	firstSeen bool
-}
+// pushDeliverer is the engines' Deliverer: it POSTs notifications.
+type pushDeliverer struct{ s *Server }
 
-type pushJob struct {
-	cfg     wire.PushConfig
-	dialect wire.Dialect
-	ev      wire.Event
-	opts    behaviors.PushOptions
-}
-
-// initPushLocked keeps the push hooks of the request that created e.
-func (a *agent) initPushLocked(e *taskEntry, x *behaviors.Exchange) {
-	ps := &taskPush{firstDone: make(chan struct{})}
-	if x != nil && !x.Hooks().Push.Empty() {
-		h := x.Hooks().Push
-		ps.hooks = &h
-	}
-	e.pushState = ps
-}
-
-// pushLocked hands an event of e to its push hooks and then its webhooks.
-func (a *agent) pushLocked(e *taskEntry, ev wire.Event) {
-	if len(e.push) == 0 {
-		return
-	}
-	ps := e.pushState
-	if ps == nil {
-		a.initPushLocked(e, nil)
-		ps = e.pushState
-	}
-	payload := ev
-	if e.dialect != wire.V10 && ev.TaskID() == e.task.ID {
-		// v0.x webhooks receive the Task object, as the docs and SDKs
-		// send it; the store already holds the change.
-		payload = wire.Event{Task: e.task.Clone()}
-	}
-	if ps.deliver == nil {
-		ps.deliver = ps.hooks.Chain(func(ev wire.Event, opts behaviors.PushOptions) { a.enqueuePushLocked(e, ev, opts) })
-	}
-	ps.deliver(payload, behaviors.PushOptions{})
-}
-
-func (a *agent) enqueuePushLocked(e *taskEntry, ev wire.Event, opts behaviors.PushOptions) {
-	ps := e.pushState
-	for _, pc := range e.push {
-		ps.queue = append(ps.queue, pushJob{cfg: pc, dialect: e.dialect, ev: ev, opts: opts})
-	}
-	if ps.running || len(ps.queue) == 0 || a.srv.ctx.Err() != nil {
-		return
-	}
-	ps.running = true
-	a.srv.players.Add(1)
-	go a.drainPush(e, ps)
-}
-
-func (a *agent) drainPush(e *taskEntry, ps *taskPush) {
-	defer a.srv.players.Done()
-	for {
-		a.mu.Lock()
-		if len(ps.queue) == 0 {
-			ps.running = false
-			a.mu.Unlock()
-			return
-		}
-		job := ps.queue[0]
-		ps.queue[0] = pushJob{}
-		ps.queue = ps.queue[1:]
-		a.mu.Unlock()
-		a.srv.deliverPush(a.name, job)
-		a.mu.Lock()
-		if !ps.firstSeen {
-			ps.firstSeen = true
-			close(ps.firstDone)
-		}
-		a.mu.Unlock()
-	}
-}
-
-// waitFirstPush waits until task id's first push delivery was tried, for
-// push-before-response; it is bounded by the delivery's own bounds.
-func (a *agent) waitFirstPush(ctx context.Context, id string) {
-	a.mu.Lock()
-	e, ok := a.tasks[id]
-	if !ok || e.pushState == nil || len(e.push) == 0 {
-		a.mu.Unlock()
-		return
-	}
-	done := e.pushState.firstDone
-	a.mu.Unlock()
-	cfg := a.srv.pushSettings()
-	bound := time.Duration(cfg.retries+1)*cfg.timeout + cfg.backoff<<cfg.retries + time.Second
-	t := time.NewTimer(bound)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-	case <-ctx.Done():
-	case <-a.srv.ctx.Done():
-	}
-}
+// Deliver POSTs one notification (engine.Deliverer).
+func (d pushDeliverer) Deliver(agent string, job engine.PushJob) { d.s.deliverPush(agent, job) }
 
 type pushSettings struct {
 	timeout time.Duration
@@ -175,48 +72,48 @@ func (s *Server) pushSettings() pushSettings {
 
 // deliverPush POSTs one notification, retrying when configured, and
 // journals every attempt.
-func (s *Server) deliverPush(agentName string, job pushJob) {
+func (s *Server) deliverPush(agentName string, job engine.PushJob) {
 	rec := func(status int, detail string) {
-		e := Entry{Agent: agentName, Kind: EntryPush, Dialect: job.dialect, TaskID: job.ev.TaskID(),
-			State: job.ev.State(), HTTP: status, Detail: "config " + job.cfg.ID + " " + redactURL(job.cfg.URL) + ": " + detail}
-		if job.ev.Artifact != nil {
-			e.Detail += " (artifact " + job.ev.Artifact.Artifact.ArtifactID + ")"
+		e := Entry{Agent: agentName, Kind: EntryPush, Dialect: job.Dialect, TaskID: job.Event.TaskID(),
+			State: job.Event.State(), HTTP: status, Detail: "config " + job.Config.ID + " " + redactURL(job.Config.URL) + ": " + detail}
+		if job.Event.Artifact != nil {
+			e.Detail += " (artifact " + job.Event.Artifact.Artifact.ArtifactID + ")"
 		}
 		s.record(e)
 	}
-	if job.opts.Delay > 0 {
-		if !timeline.Sleep(s.ctx, s.clock, job.opts.Delay) {
+	if job.Options.Delay > 0 {
+		if !timeline.Sleep(s.ctx, s.clock, job.Options.Delay) {
 			rec(0, "not delivered: server closed during the delay")
 			return
 		}
 	}
-	target, err := s.pushTarget(job.cfg.URL)
+	target, err := s.pushTarget(job.Config.URL)
 	if err != nil {
 		rec(0, "not delivered: "+err.Error())
 		return
 	}
-	desc := wire.Describe(job.dialect)
+	desc := wire.Describe(job.Dialect)
 	if desc.Dialect == "" {
 		desc = wire.Describe(wire.Newest())
 	}
 	codec := wire.CodecFor(desc.Dialect)
-	body, encErr := codec.EncodePush(job.ev)
+	body, encErr := codec.EncodePush(job.Event)
 	if encErr != nil {
 		rec(0, "not delivered: encode: "+encErr.Error())
 		return
 	}
 	ct, tokenHeader := desc.PushContentType, desc.PushTokenHeader
-	token := job.cfg.Token
-	if job.opts.Token != nil {
-		token = *job.opts.Token
+	token := job.Config.Token
+	if job.Options.Token != nil {
+		token = *job.Options.Token
 	}
 	ps := s.pushSettings()
 	for attempt := 0; ; attempt++ {
-		status, err := s.postPush(target, job.cfg, body, ct, tokenHeader, token, ps.timeout, job.opts.Rewrite)
+		status, err := s.postPush(target, job.Config, body, ct, tokenHeader, token, ps.timeout, job.Options.Rewrite)
 		what := fmt.Sprintf("attempt %d/%d: ", attempt+1, ps.retries+1)
 		switch {
 		case err != nil:
-			rec(0, what+redactError(err, job.cfg.URL))
+			rec(0, what+redactError(err, job.Config.URL))
 		case status < 200 || status > 299:
 			rec(status, what+"webhook answered "+http.StatusText(status))
 		default:
@@ -378,15 +275,6 @@ func (s *Server) pushTarget(raw string) (pushTarget, error) {
 		return pushTarget{}, errReservedHost
 	}
 	return pushTarget{}, errors.New("the host is not allowed")
-}
-
-// pushURLField names the webhook URL parameter in dialect d: of a push
-// config given inline in a send, or of set-push-config's.
-func pushURLField(d wire.Dialect, inline bool) string {
-	if inline {
-		return wire.Describe(d).InlinePushURLField
-	}
-	return wire.Describe(d).PushURLField
 }
 
 // redactURL keeps scheme, host and path: userinfo and query may carry

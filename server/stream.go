@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -138,7 +139,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		s.recordResponse(a, req, reqNo, nil, &wire.Error{Message: "answered a stream request with " + ct})
 		return writeJSON(w, status, ct, body)
 	}
-	sub := newSubscriber()
+	sub := engine.NewSubscriber()
 	var taskID string
 	var first []wire.Event
 	synthesizeTask := false
@@ -148,28 +149,27 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var opening *wire.Task
 	switch req.Op {
 	case wire.OpStream:
-		d, _ := a.decide(x, req)
-		a.recordDecision(req, x, d)
+		d, _ := a.eng.Decide(x, req)
 		switch d.Kind {
 		case timeline.DecideReject:
 			return refuse(d.Err)
 		case timeline.DecideMessage:
-			first = []wire.Event{{Message: a.replyMessage(req.Message)}}
+			first = []wire.Event{{Message: a.eng.ReplyMessage(req.Message)}}
 		case timeline.DecideDuplicate:
 			// A resent message re-attaches to its task, as SubscribeToTask
 			// would, whatever state the task is in (idempotency.go).
-			t, _, e := a.subscribe(d.TaskID, sub)
+			t, _, e := a.eng.Subscribe(d.TaskID, sub)
 			if e != nil {
 				return refuse(e)
 			}
 			taskID, reattached = t.ID, true
 			if t.Status.State.Terminal() {
-				a.unsubscribe(taskID, sub)
+				a.eng.Unsubscribe(taskID, sub)
 				sub = nil
 			}
-			first = []wire.Event{{Task: trimHistory(t, req.Config.HistoryLength)}}
+			first = []wire.Event{{Task: engine.TrimHistory(t, req.Config.HistoryLength)}}
 		default:
-			id, e := a.start(req, x, d, sub, &opening)
+			id, e := a.eng.Start(req, x, d, sub, &opening)
 			if e != nil {
 				return refuse(e)
 			}
@@ -182,13 +182,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			}
 		}
 	case wire.OpSubscribe:
-		t, _, e := a.subscribe(req.TaskID, sub)
+		t, _, e := a.eng.Subscribe(req.TaskID, sub)
 		if e != nil {
 			return refuse(e)
 		}
 		taskID = t.ID
 		if t.Status.State.Terminal() {
-			a.unsubscribe(taskID, sub)
+			a.eng.Unsubscribe(taskID, sub)
 			if wire.Describe(req.Dialect).SubscribeTerminalFails {
 				return refuse(wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
 			}
@@ -198,7 +198,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		first = []wire.Event{{Task: t}}
 	}
 	if sub != nil && taskID != "" {
-		defer a.unsubscribe(taskID, sub)
+		defer a.eng.Unsubscribe(taskID, sub)
 	}
 	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
@@ -257,11 +257,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			kaFired, kaStop = s.clock.NewTimer(ka)
 		}
 		select {
-		case it, ok := <-sub.ch:
+		case it, ok := <-sub.C():
 			kaStop()
 			kaFired = nil
 			if !ok {
-				if sub.overflow.Load() {
+				if sub.Overflowed() {
 					closeReason = "client too slow: events overflowed"
 					_ = sw.Event(sse.Event{Data: f.errorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
 				} else {
@@ -269,21 +269,21 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				}
 				return nil
 			}
-			if it.endStream {
+			if it.EndStream {
 				closeReason = "ended by timeline without a final event"
 				return nil
 			}
-			if it.playerDone || it.ev == nil {
+			if it.PlayerDone || it.Event == nil {
 				continue
 			}
-			ev := *it.ev
+			ev := *it.Event
 			if synthesizeTask {
 				synthesizeTask = false
 				t := opening
 				if t == nil {
 					t = &wire.Task{ID: taskID, ContextID: req.Message.ContextID, History: []wire.Message{*req.Message},
 						Status: wire.TaskStatus{State: wire.StateSubmitted}}
-					if cur := a.snapshot(taskID); cur != nil {
+					if cur := a.eng.Snapshot(taskID); cur != nil {
 						t.ContextID = cur.ContextID
 						t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
 					}
@@ -295,8 +295,8 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 					// stream never opens on the interrupted state the client
 					// just answered.
 					t.Status = ev.Status.Status
-					ev = wire.Event{Task: trimHistory(t, req.Config.HistoryLength)}
-				} else if err := emit(wire.Event{Task: trimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+					ev = wire.Event{Task: engine.TrimHistory(t, req.Config.HistoryLength)}
+				} else if err := emit(wire.Event{Task: engine.TrimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
 					closeReason = "closed by behavior"
 					return nil
 				}
@@ -345,7 +345,7 @@ func stateOf(evs []wire.Event) wire.TaskState {
 // for it, it keeps the stream open with keep-alives until the client leaves
 // or the server closes, and reports true.
 func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw streamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
-	hold := a.holdsStreams(taskID)
+	hold := a.eng.HoldsStreams(taskID)
 	for _, f := range hooks.StreamEnd {
 		if f(raw) {
 			hold = true

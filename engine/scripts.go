@@ -1,4 +1,4 @@
-package server
+package engine
 
 import (
 	"fmt"
@@ -29,7 +29,9 @@ type ScriptedTimeline struct {
 	Timeline timeline.Timeline
 }
 
-func checkScripts(card *cards.Card, scripts []ScriptedTimeline) error {
+// CheckScripts reports a script naming a skill the card does not declare,
+// or AnswerNewTask on a script that does not match continuations.
+func CheckScripts(card *cards.Card, scripts []ScriptedTimeline) error {
 	for i, sc := range scripts {
 		if sc.Skill != "" && card.Skill(sc.Skill) == nil {
 			return fmt.Errorf("scripts[%d]: unknown skill %q", i, sc.Skill)
@@ -43,9 +45,9 @@ func checkScripts(card *cards.Card, scripts []ScriptedTimeline) error {
 
 // scriptFor returns the first scripted timeline matching a message that
 // starts (continuation false) or continues a task of skill, or nil.
-func (a *agent) scriptFor(skill *cards.Skill, m *wire.Message, continuation bool) *ScriptedTimeline {
-	for i := range a.scripted {
-		sc := &a.scripted[i]
+func (a *Agent) scriptFor(skill *cards.Skill, m *wire.Message, continuation bool) *ScriptedTimeline {
+	for i := range a.cfg.Scripts {
+		sc := &a.cfg.Scripts[i]
 		if sc.Continuation != continuation {
 			continue
 		}
@@ -62,7 +64,7 @@ func (a *agent) scriptFor(skill *cards.Skill, m *wire.Message, continuation bool
 
 // scriptedDecision lets a continuation script answer a continuation of a
 // task of skill with a new task.
-func (a *agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *wire.Message) {
+func (a *Agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *wire.Message) {
 	if d.Kind != timeline.DecideContinue {
 		return
 	}
@@ -76,7 +78,7 @@ func (a *agent) scriptedDecision(d *timeline.Decision, skill *cards.Skill, m *wi
 // cont is the skill of the live task the message names, if any: a new task
 // that answers such a continuation plays the continuation script that
 // decided so.
-func (a *agent) scriptedPlan(d timeline.Decision, m *wire.Message, skill, cont *cards.Skill) (timeline.Timeline, bool) {
+func (a *Agent) scriptedPlan(d timeline.Decision, m *wire.Message, skill, cont *cards.Skill) (timeline.Timeline, bool) {
 	var sc *ScriptedTimeline
 	switch {
 	case d.Kind == timeline.DecideContinue:

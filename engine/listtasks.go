@@ -1,4 +1,4 @@
-package server
+package engine
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ const maxPageTokens = 1024
 // tokens differ between two runs of the same seed. One place has one
 // token, so a page asked for twice answers the same nextPageToken (a
 // client's loop over a page that never advances shows as a repeated
-// token). Guarded by agent.mu.
+// token). Guarded by Agent.mu.
 type pageTokens struct {
 	issued  uint64
 	places  map[string]listCursor
@@ -56,11 +56,11 @@ func (p *pageTokens) lookup(tok string) (listCursor, bool) {
 	return c, ok
 }
 
-// list answers ListTasks: newest status first, paged by an opaque token.
 // q.PageSize is what the request asked for, 0 when it did not say: the
 // codecs refuse an explicit 0, as the proto's optional field allows
 // only 1 to 100.
-func (a *agent) list(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
+// List answers ListTasks: newest status first, paged by an opaque token.
+func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 	size := q.PageSize
 	if size == 0 {
 		size = 50
@@ -83,7 +83,7 @@ func (a *agent) list(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 		after = &c
 	}
 	var matched []ref
-	for _, e := range a.order {
+	for _, e := range a.store.order {
 		t := e.task
 		if q.ContextID != "" && t.ContextID != q.ContextID {
 			continue
@@ -117,7 +117,7 @@ func (a *agent) list(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range matched[start:end] {
-		t := trimHistory(r.e.task.Clone(), q.HistoryLength)
+		t := TrimHistory(r.e.task.Clone(), q.HistoryLength)
 		if !q.IncludeArtifacts {
 			t.Artifacts = nil
 		}

@@ -1,4 +1,4 @@
-package server
+package engine
 
 import (
 	"context"
@@ -17,16 +17,16 @@ import (
 // The behavior duplicate-on-retry turns this off.
 
 // rememberMessageLocked records that message id went to task.
-func (a *agent) rememberMessageLocked(id, task string) {
+func (a *Agent) rememberMessageLocked(id, task string) {
 	if id == "" {
 		return
 	}
 	a.seenMsg[id] = task
-	if len(a.seenMsg) > 2*len(a.tasks)+1024 {
+	if len(a.seenMsg) > 2*len(a.store.tasks)+1024 {
 		// Forget messages of tasks the store no longer holds, so the map
 		// stays bounded by the task store's own bounds.
 		for mid, tid := range a.seenMsg {
-			if _, ok := a.tasks[tid]; !ok {
+			if _, ok := a.store.tasks[tid]; !ok {
 				delete(a.seenMsg, mid)
 			}
 		}
@@ -35,7 +35,7 @@ func (a *agent) rememberMessageLocked(id, task string) {
 
 // duplicateLocked reports whether m repeats a message the agent took, and
 // the decision answering it.
-func (a *agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
+func (a *Agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
 	if m == nil || m.MessageID == "" {
 		return timeline.Decision{}, false
 	}
@@ -43,7 +43,7 @@ func (a *agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
 	if !ok || (m.TaskID != "" && m.TaskID != tid) {
 		return timeline.Decision{}, false
 	}
-	e, ok := a.tasks[tid]
+	e, ok := a.store.tasks[tid]
 	if !ok {
 		return timeline.Decision{}, false
 	}
@@ -54,16 +54,16 @@ func (a *agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
 // answerDuplicate answers a resent unary send with the task its first
 // sending went to, waiting for it to settle unless the client asked to
 // return immediately.
-func (a *agent) answerDuplicate(ctx context.Context, req *wire.Request, id string) (*wire.Result, *wire.Error) {
-	sub := newWaiter()
-	if _, _, e := a.subscribe(id, sub); e != nil {
+func (a *Agent) answerDuplicate(ctx context.Context, req *wire.Request, id string) (*wire.Result, *wire.Error) {
+	sub := NewWaiter()
+	if _, _, e := a.Subscribe(id, sub); e != nil {
 		return nil, e
 	}
-	defer a.unsubscribe(id, sub)
+	defer a.Unsubscribe(id, sub)
 	if !req.Config.ReturnImmediately {
 		a.waitSettled(ctx, id, sub, -1)
 	}
-	t, e := a.taskSnapshot(id, req.Config.HistoryLength)
+	t, e := a.TaskSnapshot(id, req.Config.HistoryLength)
 	if e != nil {
 		return nil, e
 	}

@@ -1,0 +1,94 @@
+package engine
+
+import "github.com/a2amock/a2amock/wire"
+
+// Read-only views of the store.
+
+// state returns the task's state, how many status changes it went through
+// and whether its player runs, without copying the task.
+func (a *Agent) state(id string) (st wire.TaskState, moves int64, playing, ok bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.store.tasks[id]
+	if !ok {
+		return "", 0, false, false
+	}
+	return e.task.Status.State, e.moves, e.playing, true
+}
+
+// TaskState returns the state of task id, or "".
+func (a *Agent) TaskState(id string) wire.TaskState {
+	st, _, _, _ := a.state(id)
+	return st
+}
+
+// TaskDialect returns the dialect task id was created in, or "".
+func (a *Agent) TaskDialect(id string) wire.Dialect {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.store.tasks[id]; ok {
+		return e.dialect
+	}
+	return ""
+}
+
+// Snapshot returns a copy of the task, or nil.
+func (a *Agent) Snapshot(id string) *wire.Task {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.store.tasks[id]
+	if !ok {
+		return nil
+	}
+	return e.task.Clone()
+}
+
+// HoldsStreams reports whether the task's timeline asked to keep its
+// streams open after the end.
+func (a *Agent) HoldsStreams(id string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	e, ok := a.store.tasks[id]
+	return ok && e.holdOpen
+}
+
+// TaskSnapshot returns a copy of the task with at most historyLength
+// messages of history (nil: all), or TaskNotFoundError.
+func (a *Agent) TaskSnapshot(id string, historyLength *int) (*wire.Task, *wire.Error) {
+	t := a.Snapshot(id)
+	if t == nil {
+		return nil, wire.ErrTaskNotFound(id)
+	}
+	return TrimHistory(t, historyLength), nil
+}
+
+// TrimHistory keeps the last n messages of t's history (n nil or negative:
+// all) and returns t.
+func TrimHistory(t *wire.Task, n *int) *wire.Task {
+	if n == nil || *n < 0 {
+		return t
+	}
+	if *n == 0 {
+		t.History = nil
+	} else if len(t.History) > *n {
+		t.History = t.History[len(t.History)-*n:]
+	}
+	return t
+}
+
+// Stats counts the stored tasks per state and the open streams (the
+// subscribers that are not waiting sends).
+func (a *Agent) Stats() (states map[wire.TaskState]int, streams int) {
+	states = map[wire.TaskState]int{}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range a.store.tasks {
+		states[e.task.Status.State]++
+		for sub := range e.subs {
+			if !sub.lossy {
+				streams++
+			}
+		}
+	}
+	return states, streams
+}
