@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 )
 
 // docs/behaviors.md is generated from the registry; whoever changes the
@@ -62,7 +63,7 @@ func TestFirstSentenceSkipsAbbreviations(t *testing.T) {
 		"Ends at `x`. `y` next.":              "Ends at `x`.",
 		"Ends at version 1.0. Next sentence.": "Ends at version 1.0.",
 	} {
-		assert.Equal(t, want, behaviors.FirstSentenceForTest(doc), doc)
+		assert.Equal(t, want, core.FirstSentence(doc), doc)
 	}
 	assert.NotContains(t, behaviors.Summary(behaviors.Catalogue()), "e.g. |", "no summary is cut at an abbreviation")
 }

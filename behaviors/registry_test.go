@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/lifecycle"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -65,7 +66,7 @@ func TestParseParamsAndScope(t *testing.T) {
 	s, err := behaviors.Parse(" duplicate-terminal : count=3, after=250ms, skill=ask, op=send|stream, dialect=1.0|0.3, binding=HTTP+JSON, if-metadata=a, unless-metadata=tenant, text=^go, calls=2-4, probability=0.25 ")
 	require.NoError(t, err)
 	assert.Equal(t, "duplicate-terminal", s.Name)
-	b := s.Behavior.(*behaviors.DuplicateTerminal)
+	b := s.Behavior.(*lifecycle.DuplicateTerminal)
 	assert.Equal(t, 3, b.Count)
 	assert.Equal(t, 250*time.Millisecond, b.After)
 	sc := s.Scope
@@ -84,7 +85,7 @@ func TestParseParamsAndScope(t *testing.T) {
 	// Defaults survive when a spec names no parameters.
 	s, err = behaviors.Parse("new-task-id-on-continuation")
 	require.NoError(t, err)
-	assert.True(t, s.Behavior.(*behaviors.NewTaskIDOnContinuation).KeepContext)
+	assert.True(t, s.Behavior.(*lifecycle.NewTaskIDOnContinuation).KeepContext)
 	s, err = behaviors.Parse("never-terminal:calls=3-")
 	require.NoError(t, err)
 	assert.Equal(t, 3, s.Scope.CallFrom)
@@ -121,7 +122,7 @@ func TestRegistryParams(t *testing.T) {
 func TestRegistryRegister(t *testing.T) {
 	t.Parallel()
 	reg := behaviors.NewRegistry()
-	nb := func() behaviors.Behavior { return &behaviors.NeverTerminal{} }
+	nb := func() behaviors.Behavior { return &lifecycle.NeverTerminal{} }
 	require.NoError(t, reg.Register(behaviors.Spec{Name: "mine", New: nb}))
 	assert.ErrorContains(t, reg.Register(behaviors.Spec{Name: "mine", New: nb}), "already registered")
 	assert.ErrorContains(t, reg.Register(behaviors.Spec{Name: "Not_Kebab", New: nb}), "kebab-case")

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/sse"
 )
 
@@ -117,7 +117,7 @@ func TestSSEFramingScope(t *testing.T) {
 func TestSSEFramingSplitIsSeeded(t *testing.T) {
 	t.Parallel()
 	cuts := func(seed uint64) []int {
-		return behaviors.CutPoints(rand.New(rand.NewPCG(seed, 1)), 200, 10, 5)
+		return core.CutPoints(rand.New(rand.NewPCG(seed, 1)), 200, 10, 5)
 	}
 	a := cuts(7)
 	assert.Equal(t, a, cuts(7), "same seed, same cuts")

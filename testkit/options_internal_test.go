@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/lifecycle"
 	"github.com/a2amock/a2amock/server"
 )
 
@@ -14,7 +15,7 @@ import (
 // Go values interleaved.
 func TestBehaviorsKeepTheOrderGiven(t *testing.T) {
 	t.Parallel()
-	value := &behaviors.SkipWorking{}
+	value := &lifecycle.SkipWorking{}
 	cfg, err := buildConfig([]Option{
 		WithAgents("a", "b"),
 		WithBehavior("b", "never-terminal"),
@@ -50,7 +51,7 @@ func TestBehaviorForUnknownAgentIsAnError(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"never-terminal:agent=b" is scoped to agent "b"`)
 
-	_, err = buildConfig([]Option{WithBehaviorValue("ghost", &behaviors.SkipWorking{})})
+	_, err = buildConfig([]Option{WithBehaviorValue("ghost", &lifecycle.SkipWorking{})})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `no agent "ghost" is configured (agents: agent)`)
 
@@ -64,7 +65,7 @@ func TestBehaviorForUnknownAgentIsAnError(t *testing.T) {
 func TestSetBehaviorUsesTheConfiguredRegistry(t *testing.T) {
 	t.Parallel()
 	reg := behaviors.NewRegistry().MustRegister(behaviors.Spec{Name: "team-fault", Doc: "a team's own fault.",
-		New: func() behaviors.Behavior { return &behaviors.SkipWorking{} }})
+		New: func() behaviors.Behavior { return &lifecycle.SkipWorking{} }})
 	m := Start(t, WithServerConfig(func(c *server.Config) { c.Registry = reg }))
 	require.NoError(t, m.setBehavior("agent", []string{"team-fault"}))
 	err := m.setBehavior("agent", []string{"never-terminal"})
