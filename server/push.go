@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
@@ -162,7 +163,7 @@ type pushTarget struct {
 }
 
 func (s *Server) postPush(t pushTarget, pc wire.PushConfig, body []byte, ct, tokenHeader, token string, timeout time.Duration,
-	rewrite func(http.Header, []byte) []byte) (int, error) {
+	rewrite func(textproto.MIMEHeader, []byte) []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(context.WithValue(s.ctx, loopbackOnlyKey{}, t.loopbackOnly), timeout)
 	defer cancel()
 	h := http.Header{}
@@ -174,7 +175,7 @@ func (s *Server) postPush(t pushTarget, pc wire.PushConfig, body []byte, ct, tok
 		h.Set("Authorization", pc.AuthSchemes[0]+" "+pc.AuthCredentials)
 	}
 	if rewrite != nil {
-		body = rewrite(h, slices.Clone(body))
+		body = rewrite(textproto.MIMEHeader(h), slices.Clone(body))
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, strings.NewReader(string(body)))
 	if err != nil {

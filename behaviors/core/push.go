@@ -1,7 +1,7 @@
 package core
 
 import (
-	"net/http"
+	"net/textproto"
 	"time"
 
 	"github.com/a2amock/a2amock/wire"
@@ -17,7 +17,7 @@ type PushOptions struct {
 	// Rewrite, when not nil, changes the webhook POST's headers (in place)
 	// and body just before it is sent, for faults in how a notification is
 	// presented rather than what it says.
-	Rewrite func(h http.Header, body []byte) []byte
+	Rewrite func(h textproto.MIMEHeader, body []byte) []byte
 }
 
 // PushDeliver hands a notification on: to the next push hook, and after the

@@ -15,11 +15,12 @@ import (
 // through Exchange.OnTransport; the server calls those hooks, in the order
 // they were registered, when the answer is about to start.
 //
-// Every method may be called more than once and by several behaviors: the
-// effects stack in call order, each one acting on what the previous ones
-// let through (a Cut after a Rewrite cuts the rewritten body; the first
-// Fail replaces the answer, so what is stacked after it acts on the
-// replacement).
+// Every method may be called more than once and by several behaviors: each
+// call wraps the answer as the earlier calls left it, so the first call is
+// nearest the wire and the latest one sees the answer first, as the agent
+// wrote it, and hands on what it lets through (a Rewrite called after a Cut
+// rewrites the whole body, which the Cut then cuts; a Fail replaces the
+// answer, and the calls made before it act on the replacement).
 type Transport interface {
 	// Fail answers with f instead of the answer, as something in front of
 	// the agent would. HTTP: f's status, headers and body. gRPC: a

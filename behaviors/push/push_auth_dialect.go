@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/a2amock/a2amock/behaviors/core"
-	"net/http"
+	"net/textproto"
 	"slices"
 
 	"github.com/a2amock/a2amock/wire"
@@ -58,7 +58,7 @@ const (
 
 // Apply implements Behavior.
 func (b *PushAuthDialect) Apply(x *core.Exchange) {
-	rewrite := func(h http.Header, body []byte) []byte {
+	rewrite := func(h textproto.MIMEHeader, body []byte) []byte {
 		tok := h.Get(pushTokenV10)
 		if tok == "" {
 			tok = h.Get(pushTokenV0)
