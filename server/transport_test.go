@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -200,6 +201,24 @@ func TestGRPCTransportMeanings(t *testing.T) {
 			assert.Equal(t, codes.Internal, status.Code(err), "%s: %v", spec, err)
 			assert.Equal(t, reset, strings.Contains(err.Error(), "RST_STREAM"), "%s: %v", spec, err)
 		}
+	})
+	t.Run("sse-framing leaves gRPC streams alone", func(t *testing.T) {
+		t.Parallel()
+		_, c := grpcRig(t, false, "sse-framing:variant=split|crlf|comments")
+		s, err := c.SendStreamingMessage(grpcCtx(t), grpcSend("x"))
+		require.NoError(t, err)
+		var last a2apb.TaskState
+		for {
+			ev, err := s.Recv()
+			if err != nil {
+				assert.ErrorIs(t, err, io.EOF)
+				break
+			}
+			if su := ev.GetStatusUpdate(); su != nil {
+				last = su.GetStatus().GetState()
+			}
+		}
+		assert.Equal(t, a2apb.TaskState_TASK_STATE_COMPLETED, last)
 	})
 	t.Run("malformed-json is a message that does not decode", func(t *testing.T) {
 		t.Parallel()

@@ -16,7 +16,8 @@ client's idle timeout: after 'after' events the agent writes nothing at
 all for 'gap' (no event, no keep-alive comment), then sends the rest of
 the stream. Real agents do this while a model thinks; a proxy with a 60s
 idle timeout (nginx proxy_read_timeout, cloud load balancers) then cuts
-the connection. Every streaming operation, both bindings, every dialect.
+the connection. Every streaming operation, binding and dialect (gRPC
+streams have no keep-alive messages to withhold).
 Tests that a client's idle timeout is a deliberate choice it reports
 (and recovers from, by resubscribing or polling GetTask), and that a
 client with no idle timeout keeps reading. Evidence: xagent#1358,

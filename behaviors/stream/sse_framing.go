@@ -28,7 +28,8 @@ separated by a single "\n": non-compliant, the events run together into
 one), no-trailing-blank (the last event of the stream lacks the blank line
 that dispatches it before the connection closes). Applies to every
 streaming operation (SendStreamingMessage, SubscribeToTask and their v0.x
-names) on both bindings and every dialect. The first six are valid SSE
+names) on the HTTP bindings (JSON-RPC, HTTP+JSON) and every dialect; gRPC
+streams have no SSE framing, so they are left alone. The first six are valid SSE
 that a conforming reader must accept; the last two are broken framings
 seen in the field that a robust client may reject but must not hang on.
 Evidence: a2a-java#841 (each data: line dispatched as its own event),
@@ -77,6 +78,10 @@ func (b *SSEFraming) has(v string) bool { return slices.Contains(b.Variants, v) 
 // Apply implements Behavior.
 func (b *SSEFraming) Apply(x *core.Exchange) {
 	if !x.Op.Streaming() {
+		return
+	}
+	if x.Binding == wire.BindingGRPC {
+		x.Declined()("gRPC streams are length-prefixed messages: there is no SSE framing to break")
 		return
 	}
 	r := core.Rand(x)

@@ -12,7 +12,9 @@ var streamEOFMidFrameSpec = core.Spec{
 process, a proxy timeout or a load balancer recycling the connection. After
 'after' complete events, the first half of the next event's SSE frame is
 written and the connection is closed, with no blank line ending the frame.
-Tests that a client reports the truncated stream as an error (an unexpected
+All bindings: on gRPC the first half of the next length-prefixed message
+is written and the call ends (gRPC clients report INTERNAL: unexpected
+EOF). Tests that a client reports the truncated stream as an error (an unexpected
 EOF) instead of silently dropping the partial event and treating the end of
 input as a normal end of the stream.`,
 	New: func() core.Behavior { return &StreamEOFMidFrame{After: 1} },

@@ -12,7 +12,9 @@ var streamErrorAsJSONSpec = core.Spec{
 	Doc: `Reproduces servers that answer a streaming request they fail with a
 plain application/json error instead of an event stream: the JSON-RPC error
 envelope (with the request's id) for JSON-RPC, a google.rpc.Status body for
-HTTP+JSON. No task is created. Some SDK clients only look for events and
+HTTP+JSON. No task is created. On gRPC the call is answered with the
+JSON-RPC error body as application/json, which gRPC clients refuse
+(UNKNOWN: unexpected content-type). Some SDK clients only look for events and
 report zero events and no error. Tests that a client checks the
 Content-Type of a stream reply and surfaces the error it carries.`,
 	New: func() core.Behavior {
