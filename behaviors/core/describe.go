@@ -49,10 +49,10 @@ func Describe(r *Registry) string {
 var scopeKeyDocs = map[string]string{
 	"agent":           "the agent of that name",
 	"skill":           "messages addressed to that skill id (metadata skillId)",
-	"op":              "canonical operations, e.g. send|stream|get-task|cancel-task|subscribe|agent-card",
+	"op":              "canonical operations, e.g. send|stream|get-task|cancel-task|subscribe|agent-card (agent-card: card fetches, which transport behaviors fault only when scoped to them)",
 	"method":          "JSON-RPC method names or REST routes as sent, e.g. message/send|SendMessage",
 	"dialect":         "wire dialects: " + wire.DialectNames(", ", ", "),
-	"binding":         "JSONRPC or HTTP+JSON",
+	"binding":         "JSONRPC, HTTP+JSON or GRPC",
 	"if-metadata":     "messages whose metadata has that key",
 	"unless-metadata": "requests whose message metadata lacks that key",
 	"text":            "messages whose text matches that regular expression",
