@@ -23,7 +23,7 @@ func HonestDecision(m *wire.Message, d wire.Dialect, task *wire.Task) timeline.D
 		return timeline.Decision{Kind: timeline.DecideNew, ContextID: m.ContextID, Reason: "new message"}
 	}
 	switch {
-	case task == nil && d == wire.V01:
+	case task == nil && wire.Describe(d).ClientTaskIDs:
 		// v0.1 let the client choose the task id.
 		return timeline.Decision{Kind: timeline.DecideNew, TaskID: m.TaskID, ContextID: m.ContextID, Reason: "v0.1 send with a new client-chosen task id"}
 	case task == nil:

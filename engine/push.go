@@ -81,7 +81,7 @@ func (a *Agent) pushItemLocked(e *taskEntry, ev wire.Event) *pushItem {
 		e.initPush(nil)
 	}
 	payload := ev
-	if e.dialect != wire.V10 && ev.TaskID() == e.task.ID {
+	if wire.Describe(e.dialect).PushSendsTask && ev.TaskID() == e.task.ID {
 		// v0.x webhooks receive the Task object, as the docs and SDKs
 		// send it; the store already holds the change.
 		payload = wire.Event{Task: e.task.Clone()}

@@ -57,7 +57,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 			switch wire.Binding(b) {
 			case wire.BindingJSONRPC:
 			case wire.BindingREST:
-				if ac.Card != nil && ac.Card.Dialect != wire.V10 {
+				if ac.Card != nil && !slices.Contains(wire.Describe(ac.Card.Dialect).Bindings, wire.BindingREST) {
 					ps.add(s.pos.at(bp), bp, "HTTP+JSON is served for v1.0 cards only (this card's dialect is %s)", ac.Card.Dialect)
 				}
 			default:

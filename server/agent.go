@@ -80,7 +80,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		card = &c
 	}
 	if card.Dialect == "" {
-		card.Dialect = wire.V10
+		card.Dialect = wire.Newest()
 	}
 	if wire.CodecFor(card.Dialect) == nil {
 		return nil, fmt.Errorf("card dialect %q is not one of 1.0, 0.3, 0.2, 0.1", card.Dialect)

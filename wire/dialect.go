@@ -5,6 +5,20 @@ import (
 	"strings"
 )
 
+// Adding a dialect touches this package and its tests: a Dialect constant
+// and its place in Dialects, a codec (codec_vXY.go, registered in init), a
+// descriptor in descriptors (TestDescriptorsConsistent checks it against
+// the codec), and the dialect's JSON Schema vendored in
+// internal/schemacheck/schema under the descriptor's SchemaFile. Only a new
+// card shape needs more: a CardShape constant here and its parser and
+// renderer in the cards package (checkRequired, fromWire, Render). The
+// HTTP+JSON and gRPC bindings serve one dialect each, the newest that lists
+// them (ForBinding); serving two dialects on one of them would need version
+// negotiation there. testkit.Client speaks v1.0 and v0.3 with its own
+// shapes, on purpose, and is taught a dialect separately if at all.
+// TestNoDialectRulesOutsideWire keeps dialect comparisons out of the rest
+// of the tree.
+
 // A Descriptor holds the rules of one dialect that the rest of the tree
 // needs beyond the codec: what differs between dialects is looked up here
 // rather than compared (`d == V10`) where it is used, so that adding a
