@@ -19,6 +19,10 @@ import (
 // net/http's goroutine: they would hold a worker for as long as they last.
 type callPool struct {
 	work chan func()
+	// idle is how long a worker waits for a call before it exits
+	// (callPoolIdle; tests lengthen it so that a worker cannot leave while
+	// they hand it work).
+	idle time.Duration
 	// started counts the workers ever started.
 	started atomic.Int64
 }
@@ -26,7 +30,7 @@ type callPool struct {
 // callPoolIdle is how long a worker waits for a call before it exits.
 const callPoolIdle = 2 * time.Second
 
-func newCallPool() *callPool { return &callPool{work: make(chan func())} }
+func newCallPool() *callPool { return &callPool{work: make(chan func()), idle: callPoolIdle} }
 
 // run calls f on a worker and waits for it to return; a panic in f is
 // raised again on the caller's goroutine, where the server's recovery
@@ -65,13 +69,13 @@ func (p *callPool) run(ctx context.Context, wg *sync.WaitGroup, f func()) {
 func (p *callPool) worker(ctx context.Context, wg *sync.WaitGroup, task func()) {
 	defer wg.Done()
 	task()
-	idle := time.NewTimer(callPoolIdle)
+	idle := time.NewTimer(p.idle)
 	defer idle.Stop()
 	for {
 		select {
 		case task := <-p.work:
 			task()
-			idle.Reset(callPoolIdle)
+			idle.Reset(p.idle)
 		case <-idle.C:
 			return
 		case <-ctx.Done():
