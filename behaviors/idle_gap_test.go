@@ -8,20 +8,36 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
 
 func TestIdleGap(t *testing.T) {
 	t.Parallel()
-	gap := 300 * time.Millisecond
-	r := newRig(t, rigOptions{keepAlive: 10 * time.Millisecond}, parse(t, "idle-gap:after=2,gap=300ms,call=1"))
-	at := arrivals(t, r)
-	require.Len(t, at, 4)
-	// Measured from the request, which the silence follows: the gap between
-	// two client-side arrivals can read a little short when the earlier
-	// one was read late.
-	assert.GreaterOrEqual(t, at[2], gap, "silence after two events: %v", at)
-	assert.Less(t, at[1], gap/2)
+	// On the fake clock the honest lifecycle takes no time, so the only
+	// wait on the stream is the behavior's silence.
+	gap := 5 * time.Minute
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r := newRig(t, rigOptions{keepAlive: time.Minute, clock: clk}, parse(t, "idle-gap:after=2,gap=5m,call=1"))
+	events := liveEvents(t, r)
+	for i := 1; i <= 2; i++ {
+		_, ok := next(t, events)
+		require.True(t, ok, "event %d comes before the silence", i)
+	}
+	blockUntilDue(t, clk, gap) // the silence has begun
+	nothingYet(t, events, "nothing during the silence")
+	clk.Advance(gap)
+	var rest []string
+	for {
+		ev, ok := next(t, events)
+		if !ok {
+			break
+		}
+		rest = append(rest, ev)
+	}
+	require.Len(t, rest, 2, "the rest of the stream after the silence")
+	assert.Contains(t, rest[1], "TASK_STATE_COMPLETED")
+	assert.Equal(t, "idle-gap", firstActed(lastRequestEntry(t, r)))
 
 	// No keep-alive during the silence: nothing at all is written.
 	r2 := newRig(t, rigOptions{keepAlive: 10 * time.Millisecond}, parse(t, "idle-gap:after=1,gap=200ms"))
@@ -30,9 +46,19 @@ func TestIdleGap(t *testing.T) {
 	assert.NotContains(t, string(body), "keep-alive")
 	assert.Equal(t, 4, strings.Count(string(body), "data: "))
 
-	at = arrivals(t, r)
-	require.Len(t, at, 4)
-	assert.Less(t, at[3], gap, "call 2 is out of scope: %v", at)
+	// Call 2 is out of scope: the whole stream comes without the clock
+	// moving.
+	events = liveEvents(t, r)
+	n := 0
+	for {
+		if _, ok := next(t, events); !ok {
+			break
+		}
+		n++
+	}
+	assert.Equal(t, 4, n, "call 2: every event without a silence")
+	out := lastRequestEntry(t, r)
+	assert.Empty(t, out.Behaviors, "call 2 is out of scope")
 }
 
 func TestIdleGapEndsWhenClientLeaves(t *testing.T) {

@@ -41,6 +41,8 @@ type rigOptions struct {
 	keepAlive time.Duration
 	// extended gives the agent an extended card.
 	extended bool
+	// clock is the server's clock (the wall clock when nil).
+	clock timeline.Clock
 }
 
 // testCard is a small card: skill "s1" completes, skill "s2" too (a second
@@ -74,6 +76,7 @@ func newRig(t *testing.T, o rigOptions, bs ...behaviors.Behavior) *rig {
 		Seed:              o.seed,
 		StepDelay:         -1,
 		KeepAliveInterval: o.keepAlive,
+		Clock:             o.clock,
 		Agents: []server.AgentConfig{{Name: "a", Card: testCard(o.dialect, caps),
 			Behaviors: bs, Timelines: o.timelines, ExtendedCard: extendedCard(o)}},
 	})
