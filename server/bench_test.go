@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,7 +25,18 @@ func benchServer(b *testing.B, cfg server.Config) *harness {
 	return start(b, cfg)
 }
 
-var benchSend = []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"bench","role":"ROLE_USER","parts":[{"text":"hello"}]}}}`)
+// benchSeq numbers the benchmarks' messages.
+var benchSeq atomic.Int64
+
+// benchBody is a v1.0 JSON-RPC call of method (SendMessage or
+// SendStreamingMessage) whose message has an id of its own: the agent
+// answers a repeated messageId as a retry of the first message (the task it
+// made, or a stream re-attached to it), which would measure that path
+// instead of a new task.
+func benchBody(method string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":%q,"params":{"message":{"messageId":"bench-%d","role":"ROLE_USER","parts":[{"text":"hello"}]}}}`,
+		method, benchSeq.Add(1))
+}
 
 func postBench(b *testing.B, h *harness, body []byte) {
 	req, err := http.NewRequest(http.MethodPost, h.url+"/", bytes.NewReader(body))
@@ -53,7 +65,7 @@ func BenchmarkSendMessage(b *testing.B) {
 	b.ResetTimer()
 	began := time.Now()
 	for b.Loop() {
-		postBench(b, h, benchSend)
+		postBench(b, h, benchBody("SendMessage"))
 	}
 	b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "req/s")
 }
@@ -67,7 +79,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 	began := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			postBench(b, h, benchSend)
+			postBench(b, h, benchBody("SendMessage"))
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(began).Seconds(), "req/s")
@@ -77,13 +89,12 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 // iteration and reads its events (Task, working, artifact, completed).
 func BenchmarkStreamEvents(b *testing.B) {
 	h := benchServer(b, server.Config{Seed: 1, StepDelay: -1, JournalRetention: 10_000, TaskRetention: 1_000})
-	body := []byte(strings.Replace(string(benchSend), "SendMessage", "SendStreamingMessage", 1))
 	b.ReportAllocs()
 	b.ResetTimer()
 	began := time.Now()
 	events := 0
 	for b.Loop() {
-		req, _ := http.NewRequest(http.MethodPost, h.url+"/", bytes.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, h.url+"/", bytes.NewReader(benchBody("SendStreamingMessage")))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("A2A-Version", "1.0")
 		resp, err := h.client.Do(req)
@@ -124,7 +135,7 @@ func BenchmarkMemoryPerTask(b *testing.B) {
 	b.Cleanup(func() { _ = s.Close() })
 	h := s.Handler()
 	send := func() {
-		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(benchSend))
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(benchBody("SendMessage")))
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
@@ -175,7 +186,6 @@ func BenchmarkOpenStreams(b *testing.B) {
 	}
 	b.Cleanup(func() { _ = s.Close() })
 	h := s.Handler()
-	body := []byte(strings.Replace(string(benchSend), "SendMessage", "SendStreamingMessage", 1))
 	const batch = 1000
 	var bytesTotal, goroutinesTotal float64
 	b.ReportAllocs()
@@ -188,7 +198,7 @@ func BenchmarkOpenStreams(b *testing.B) {
 		var wg sync.WaitGroup
 		for range n {
 			w := &streamWriter{hdr: http.Header{}, ready: make(chan struct{})}
-			req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(body))
+			req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/", bytes.NewReader(benchBody("SendStreamingMessage")))
 			req.Header.Set("Content-Type", "application/json")
 			wg.Add(1)
 			go func() {
@@ -223,7 +233,7 @@ func BenchmarkSendMessageFullStore(b *testing.B) {
 			b.Cleanup(func() { _ = s.Close() })
 			h := s.Handler()
 			send := func() {
-				req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(benchSend))
+				req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(benchBody("SendMessage")))
 				req.Header.Set("Content-Type", "application/json")
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, req)
