@@ -138,6 +138,9 @@ func (r *run) statesSummary() string {
 		st, _ := tf.lastState(r.exit)
 		parts[i] = fmt.Sprintf("%s/%s=%s", tf.Agent, tf.ID, orDefault(string(st), "none"))
 	}
+	// Sorted, so that a client working several agents at once gets the
+	// same reason whichever it reached first (the ids come from the seed).
+	slices.Sort(parts)
 	return "observed (agent/task=last state at exit): " + strings.Join(parts, ", ")
 }
 
