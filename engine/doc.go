@@ -1,5 +1,5 @@
 // Package engine is the transport-free core of a hosted fake agent: a
-// canonical request (wire.Request, with the behaviors.Exchange that carries
+// canonical request (wire.Request, with the core.Exchange that carries
 // the protocol behaviors' hooks) goes in, a result or a subscription to the
 // task's events comes out. No net/http type appears in its API; the HTTP
 // and gRPC bindings in package server are thin adapters over it.
@@ -35,7 +35,7 @@
 //     subscriber channels.
 //   - Behaviors' hooks never run under Agent.mu: Decide hooks run on a
 //     snapshot after the store lock is released, Plan hooks on the
-//     timeline before it is played, and push filters (behaviors.PushHooks)
+//     timeline before it is played, and push filters (core.PushHooks)
 //     run in the player's goroutine after the step was applied and the
 //     lock released; only the resulting enqueue takes the lock again.
 //   - Push delivery (Deliverer.Deliver) runs in the queue's drain

@@ -9,7 +9,7 @@ import (
 
 	"github.com/brianvoe/gofakeit/v6"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -97,7 +97,7 @@ type Note struct {
 	State     wire.TaskState
 	Detail    string
 	ErrorCode int
-	NotActed  []behaviors.NotActed
+	NotActed  []core.NotActed
 }
 
 // Agent is the engine of one hosted fake agent. See the package doc for
@@ -184,7 +184,7 @@ func (a *Agent) Reset() {
 }
 
 // NextCall counts a request of op and returns its number since the last
-// reset (behaviors.Exchange.Call).
+// reset (core.Exchange.Call).
 func (a *Agent) NextCall(op wire.Op) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()

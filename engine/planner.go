@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -41,7 +41,7 @@ func HonestDecision(m *wire.Message, d wire.Dialect, task *wire.Task) timeline.D
 // Decide takes the honest decision for a send, lets the behaviors change
 // it and journals it. It returns the decision and the task the message
 // named as it stood (nil when none).
-func (a *Agent) Decide(x *behaviors.Exchange, req *wire.Request) (timeline.Decision, *wire.Task) {
+func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, *wire.Task) {
 	m := req.Message
 	var d timeline.Decision
 	var existing *wire.Task
@@ -68,7 +68,7 @@ func (a *Agent) Decide(x *behaviors.Exchange, req *wire.Request) (timeline.Decis
 	return d, existing
 }
 
-func (a *Agent) recordDecision(req *wire.Request, x *behaviors.Exchange, d timeline.Decision) {
+func (a *Agent) recordDecision(req *wire.Request, x *core.Exchange, d timeline.Decision) {
 	n := Note{Kind: NoteDecision, Op: req.Op, Dialect: req.Dialect, Binding: req.Binding,
 		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason, NotActed: x.NotActed()}
 	if req.Message != nil {
@@ -114,7 +114,7 @@ func HonestPlan(d timeline.Decision, skill *cards.Skill, prior wire.TaskState, t
 
 // plan is the timeline the agent plays for a decision: a matching script,
 // else the honest plan, then the behaviors' Plan hooks.
-func (a *Agent) plan(x *behaviors.Exchange, d timeline.Decision, m *wire.Message, skill, cont *cards.Skill, prior wire.TaskState) timeline.Timeline {
+func (a *Agent) plan(x *core.Exchange, d timeline.Decision, m *wire.Message, skill, cont *cards.Skill, prior wire.TaskState) timeline.Timeline {
 	tl, scripted := a.scriptedPlan(d, m, skill, cont)
 	if !scripted {
 		tl = HonestPlan(d, skill, prior, a.cfg.Timelines, a.cfg.StepDelay, func() *wire.Artifact {

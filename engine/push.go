@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -27,7 +27,7 @@ type PushJob struct {
 	// Event is the notification (v0.x: a Task event).
 	Event wire.Event
 	// Options are the push behaviors' changes to its delivery.
-	Options behaviors.PushOptions
+	Options core.PushOptions
 }
 
 // Deliverer delivers push notifications: package server POSTs them. Deliver
@@ -40,8 +40,8 @@ type Deliverer interface {
 // taskPush is the push state of one task. Guarded by Agent.mu, except
 // deliver, which only the drain goroutine uses.
 type taskPush struct {
-	hooks   *behaviors.PushHooks
-	deliver behaviors.PushDeliver
+	hooks   *core.PushHooks
+	deliver core.PushDeliver
 	queue   []pushItem
 	running bool
 	// firstDone is closed when the task's first delivery has been tried.
@@ -62,7 +62,7 @@ type pushItem struct {
 }
 
 // initPush keeps the push hooks of the request that created e.
-func (e *taskEntry) initPush(x *behaviors.Exchange) {
+func (e *taskEntry) initPush(x *core.Exchange) {
 	ps := &taskPush{firstDone: make(chan struct{})}
 	if x != nil && !x.Hooks().Push.Empty() {
 		h := x.Hooks().Push
@@ -120,14 +120,14 @@ func (a *Agent) drainPush(ps *taskPush) {
 		// The filters see the notifications one at a time, in order, in
 		// this goroutine only.
 		if ps.deliver == nil {
-			ps.deliver = ps.hooks.Chain(func(ev wire.Event, opts behaviors.PushOptions) {
+			ps.deliver = ps.hooks.Chain(func(ev wire.Event, opts core.PushOptions) {
 				for _, pc := range ps.cur.cfgs {
 					a.deliver(ps, PushJob{Config: pc, Dialect: ps.cur.dialect, Event: ev, Options: opts})
 				}
 			})
 		}
 		ps.cur = it
-		ps.deliver(it.ev, behaviors.PushOptions{})
+		ps.deliver(it.ev, core.PushOptions{})
 	}
 }
 

@@ -3,7 +3,7 @@ package engine
 import (
 	"context"
 
-	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -49,7 +49,7 @@ func (a *Agent) GateRequest(req *wire.Request) *wire.Error {
 // Unary answers every non-streaming operation but GetExtendedAgentCard
 // (rendering a card is the transport's: it names the transport's URLs),
 // after the capability gate.
-func (a *Agent) Unary(ctx context.Context, req *wire.Request, x *behaviors.Exchange) (*wire.Result, *wire.Error) {
+func (a *Agent) Unary(ctx context.Context, req *wire.Request, x *core.Exchange) (*wire.Result, *wire.Error) {
 	if err := a.GateRequest(req); err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (a *Agent) checkPushURL(raw string, d wire.Dialect, inline bool) *wire.Erro
 // Send answers a unary send: it waits until the task is terminal or
 // interrupted (or its timeline ran out) unless the client asked to return
 // immediately.
-func (a *Agent) Send(ctx context.Context, req *wire.Request, x *behaviors.Exchange) (*wire.Result, *wire.Error) {
+func (a *Agent) Send(ctx context.Context, req *wire.Request, x *core.Exchange) (*wire.Result, *wire.Error) {
 	d, _ := a.Decide(x, req)
 	switch d.Kind {
 	case timeline.DecideReject:
@@ -185,7 +185,7 @@ func (a *Agent) waitSettled(ctx context.Context, id string, sub *Subscriber, tak
 // taken and before any step plays: the first event of a stream that
 // continues a task, so the stream shows every state the continuation goes
 // through.
-func (a *Agent) Start(req *wire.Request, x *behaviors.Exchange, d timeline.Decision, sub *Subscriber, opening **wire.Task) (string, *wire.Error) {
+func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, sub *Subscriber, opening **wire.Task) (string, *wire.Error) {
 	m := req.Message
 	if pc := req.Config.PushConfig; pc != nil {
 		if err := a.checkPushURL(pc.URL, req.Dialect, true); err != nil {
@@ -262,7 +262,7 @@ func (a *Agent) Start(req *wire.Request, x *behaviors.Exchange, d timeline.Decis
 }
 
 // newTaskLocked builds the entry of a new task for a decision.
-func (a *Agent) newTaskLocked(req *wire.Request, x *behaviors.Exchange, d timeline.Decision, skill *cards.Skill) *taskEntry {
+func (a *Agent) newTaskLocked(req *wire.Request, x *core.Exchange, d timeline.Decision, skill *cards.Skill) *taskEntry {
 	m := req.Message
 	id := d.TaskID
 	if id == "" || a.store.tasks[id] != nil {
@@ -302,7 +302,7 @@ func (a *Agent) newTaskLocked(req *wire.Request, x *behaviors.Exchange, d timeli
 }
 
 // Cancel moves a non-terminal task to canceled.
-func (a *Agent) Cancel(x *behaviors.Exchange, id string) (*wire.Task, *wire.Error) {
+func (a *Agent) Cancel(x *core.Exchange, id string) (*wire.Task, *wire.Error) {
 	d := timeline.Decision{Kind: timeline.DecideCancel, TaskID: id}
 	a.mu.Lock()
 	e, ok := a.store.tasks[id]

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 )
 
@@ -510,24 +509,24 @@ func (v10Codec) EncodeErrorData(e *Error) []byte {
 // v10GRPCNames maps HTTP statuses to google.rpc.Code names, for errors whose
 // HTTP status was overridden and so has no name from Error.Status.
 var v10GRPCNames = map[int]string{
-	http.StatusBadRequest:   "INVALID_ARGUMENT",
-	http.StatusUnauthorized: "UNAUTHENTICATED",
-	http.StatusForbidden:    "PERMISSION_DENIED",
-	http.StatusNotFound:     "NOT_FOUND",
+	statusBadRequest:   "INVALID_ARGUMENT",
+	statusUnauthorized: "UNAUTHENTICATED",
+	statusForbidden:    "PERMISSION_DENIED",
+	statusNotFound:     "NOT_FOUND",
 	// A method the path does not allow: what grpc-gateway answers.
-	http.StatusMethodNotAllowed: "UNIMPLEMENTED",
+	statusMethodNotAllowed: "UNIMPLEMENTED",
 	// ContentTypeNotSupportedError's code (v1.0.0 gave it HTTP 415).
-	http.StatusUnsupportedMediaType: "INVALID_ARGUMENT",
+	statusUnsupportedMediaType: "INVALID_ARGUMENT",
 	// A body over the size limit: gRPC's code for a message too large.
-	http.StatusRequestEntityTooLarge: "RESOURCE_EXHAUSTED",
-	http.StatusConflict:              "ABORTED",
-	http.StatusPreconditionFailed:    "FAILED_PRECONDITION",
-	http.StatusTooManyRequests:       "RESOURCE_EXHAUSTED",
-	http.StatusNotImplemented:        "UNIMPLEMENTED",
-	http.StatusServiceUnavailable:    "UNAVAILABLE",
-	http.StatusGatewayTimeout:        "DEADLINE_EXCEEDED",
-	http.StatusInternalServerError:   "INTERNAL",
-	499:                              "CANCELLED",
+	statusRequestEntityTooLarge: "RESOURCE_EXHAUSTED",
+	statusConflict:              "ABORTED",
+	statusPreconditionFailed:    "FAILED_PRECONDITION",
+	statusTooManyRequests:       "RESOURCE_EXHAUSTED",
+	statusNotImplemented:        "UNIMPLEMENTED",
+	statusServiceUnavailable:    "UNAVAILABLE",
+	statusGatewayTimeout:        "DEADLINE_EXCEEDED",
+	statusInternalServerError:   "INTERNAL",
+	499:                         "CANCELLED",
 }
 
 // GRPCStatusName is the google.rpc.Code name an HTTP+JSON error body
@@ -551,18 +550,13 @@ func EncodeRESTError(e *Error) (status int, body []byte) {
 		e = Errorf(CodeInternal, "internal error")
 	}
 	status, name := e.Status()
-	if e.HTTPStatus != 0 {
-		// Status names an overridden status by its HTTP text; the body
-		// wants the gRPC code name.
-		name = GRPCStatusName(status)
-	}
 	out := v10RESTError{Error: v10RPCStatus{Code: status, Status: name, Message: e.Message}}
 	if info, ok := errorInfo10(e); ok {
 		out.Error.Details = []v10ErrorInfo{info}
 	}
 	b, err := json.Marshal(&out)
 	if err != nil {
-		return http.StatusInternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
+		return statusInternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
 	}
 	return status, b
 }

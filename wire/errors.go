@@ -2,7 +2,6 @@ package wire
 
 import (
 	"fmt"
-	"net/http"
 )
 
 // JSON-RPC and A2A error codes (spec §6.1; the same in every dialect).
@@ -97,25 +96,26 @@ func Reason(code int) string {
 }
 
 // Status returns the HTTP status the REST binding answers e with (v1.0.1
-// table) and its google.rpc status name.
+// table) and its google.rpc status name (for a status set by
+// WithHTTPStatus, the name GRPCStatusName gives it).
 func (e *Error) Status() (int, string) {
 	if e.HTTPStatus != 0 {
-		return e.HTTPStatus, http.StatusText(e.HTTPStatus)
+		return e.HTTPStatus, GRPCStatusName(e.HTTPStatus)
 	}
 	switch e.Code {
 	case CodeTaskNotFound, CodeMethodNotFound:
-		return http.StatusNotFound, "NOT_FOUND"
+		return statusNotFound, "NOT_FOUND"
 	case CodeTaskNotCancelable, CodePushNotSupported, CodeUnsupportedOperation,
 		CodeExtendedCardNotConfigured, CodeExtensionSupportRequired, CodeVersionNotSupported:
-		return http.StatusBadRequest, "FAILED_PRECONDITION"
+		return statusBadRequest, "FAILED_PRECONDITION"
 	case CodeContentTypeNotSupported, CodeInvalidParams, CodeParseError, CodeInvalidRequest:
-		return http.StatusBadRequest, "INVALID_ARGUMENT"
+		return statusBadRequest, "INVALID_ARGUMENT"
 	case CodeUnauthenticated:
-		return http.StatusUnauthorized, "UNAUTHENTICATED"
+		return statusUnauthorized, "UNAUTHENTICATED"
 	case CodeUnauthorized:
-		return http.StatusForbidden, "PERMISSION_DENIED"
+		return statusForbidden, "PERMISSION_DENIED"
 	}
-	return http.StatusInternalServerError, "INTERNAL"
+	return statusInternalServerError, "INTERNAL"
 }
 
 // WithHTTPStatus returns e with the HTTP status it must be answered with,
