@@ -21,7 +21,7 @@ type ActedBehavior struct {
 	// Behavior is the behavior's spec text.
 	Behavior string `json:"behavior"`
 	// Hook is where it acted: reject, decide, plan, result, stream-event,
-	// stream-end, stream-not-stream, delay, wrap-writer (a transport
+	// stream-end, stream-not-stream, delay, transport (a transport
 	// fault: behaviors.Exchange.OnTransport), legacy-subscribe,
 	// push (the push notifications of the task the request created),
 	// push-before-reply, card, card-json, signed-card or hide-card-path.
@@ -38,7 +38,7 @@ const (
 	HookStreamEnd       = "stream-end"
 	HookStreamNotStream = "stream-not-stream"
 	HookDelay           = "delay"
-	HookWrapWriter      = "wrap-writer" // a transport fault (OnTransport)
+	HookTransport       = "transport" // a transport fault (OnTransport)
 	HookLegacySubscribe = "legacy-subscribe"
 	HookCard            = "card"
 	HookCardJSON        = "card-json"
@@ -203,7 +203,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 	for i, f := range h.Transport {
 		name := own.wrapWriter[i]
 		h.Transport[i] = func(t behaviors.Transport) {
-			f(actedTransport{t: t, acted: func() { l.add(name, HookWrapWriter) }})
+			f(actedTransport{t: t, acted: func() { l.add(name, HookTransport) }})
 		}
 	}
 	for i, f := range h.Card {

@@ -53,7 +53,7 @@ func TestRequestEntryNamesWhoActed(t *testing.T) {
 		{"wrong-error-code", server.HookResult, func(h *harness) { h.do("GET", "/rest/tasks/nope", nil, v1) }},
 		{"latency:delay=1ms", server.HookDelay, func(h *harness) { h.rpc("/", "GetTask", map[string]any{"id": "nope"}, v1) }},
 		{"http-error:status=503", server.HookReject, func(h *harness) { h.post("/", rpcBody("GetTask", map[string]any{"id": "nope"}), v1) }},
-		{"connection-reset", server.HookWrapWriter, func(h *harness) {
+		{"connection-reset", server.HookTransport, func(h *harness) {
 			req := rpcBody("GetTask", map[string]any{"id": "nope"})
 			if resp, err := h.client.Post(h.url+"/", "application/json", bytes.NewReader(req)); err == nil {
 				resp.Body.Close()

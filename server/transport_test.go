@@ -58,7 +58,7 @@ func TestCardFetchFaultedWhenScoped(t *testing.T) {
 		assert.Contains(t, entries[0].Detail, "HTTP 503")
 		spec := "http-error:op=agent-card,status=503,body=card store down"
 		assert.Contains(t, entries[0].Acted, server.ActedBehavior{Behavior: spec, Hook: server.HookReject})
-		assert.Contains(t, entries[0].Acted, server.ActedBehavior{Behavior: spec, Hook: server.HookWrapWriter}, "the transport fault is named on the card entry")
+		assert.Contains(t, entries[0].Acted, server.ActedBehavior{Behavior: spec, Hook: server.HookTransport}, "the transport fault is named on the card entry")
 		wstatus, x, raw := h.wire("?seq=" + strconv.FormatInt(entries[0].Seq, 10))
 		require.Equal(t, http.StatusOK, wstatus, "%s", raw)
 		assert.Equal(t, http.StatusServiceUnavailable, x.Status, "the raw view holds what went on the wire")
