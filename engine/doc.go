@@ -6,11 +6,11 @@
 //
 // An Agent is made of parts with one job each:
 //
-//   - the planner (planner.go, scripts.go): decide and plan. Decide takes
-//     the honest decision for a message from the task it names (a snapshot
-//     read from the store), then lets the behaviors' Decide hooks change
-//     it; Plan is a pure function of the decision, the skill, the scripts
-//     and the prior state, then the behaviors' Plan hooks.
+//   - the planner: decide and plan. Package plan holds the pure functions
+//     (HonestDecision, HonestPlan, the scripts' matching), tested without
+//     an agent; planner.go reads the task a message names (a snapshot from
+//     the store), calls them, then lets the behaviors' Decide and Plan
+//     hooks change the result.
 //   - the task store (store.go, listtasks.go, idempotency.go): the tasks in
 //     creation order, retention by count (TaskRetention), by running tasks
 //     (MaxRunningTasks) and by content bytes (TaskRetentionBytes),
