@@ -24,23 +24,32 @@
 //
 // # Lock discipline
 //
-// One mutex, Agent.mu, guards the store and everything hanging off a task
-// entry: the task, its subscribers, its player generation, its push configs
-// and push queue, the page tokens, the idempotency map and the seeded
-// random sources. Rules:
+// Two kinds of mutex, never held together:
 //
-//   - Agent.mu is a leaf lock: nothing else is locked while it is held, and
-//     no callback supplied from outside runs under it except Config.Record
-//     (the journal's own short lock) and the non-blocking sends to
-//     subscriber channels.
-//   - Behaviors' hooks never run under Agent.mu: Decide hooks run on a
-//     snapshot after the store lock is released, Plan hooks on the
-//     timeline before it is played, and push filters (core.PushHooks)
-//     run in the player's goroutine after the step was applied and the
-//     lock released; only the resulting enqueue takes the lock again.
+//   - Agent.mu guards the store and everything hanging off a task entry
+//     but its push queue: the task, its subscribers, its player
+//     generation, its push configs, the page tokens, the idempotency map
+//     and the seeded random sources.
+//   - Each task's push queue (taskPush.mu) guards that queue, whether its
+//     drain goroutine runs, and whether the first delivery was tried.
+//
+// Rules:
+//
+//   - Both are leaf locks: nothing else is locked while one is held, and
+//     no callback supplied from outside runs under them except
+//     Config.Record (the journal's own short lock, under Agent.mu) and the
+//     non-blocking sends to subscriber channels.
+//   - Behaviors' hooks never run under a lock: Decide hooks run on a
+//     snapshot after Agent.mu is released, Plan hooks on the timeline
+//     before it is played, and push filters (core.PushHooks) in the task's
+//     drain goroutine, on one notification at a time.
+//   - An event's notification is built under Agent.mu (the configs the
+//     task holds then are copied into it) and queued after Agent.mu is
+//     released, under the queue's own lock only.
 //   - Push delivery (Deliverer.Deliver) runs in the queue's drain
 //     goroutine without any lock; a task's notifications are delivered in
-//     the order they were enqueued.
+//     the order they were queued, and a hung webhook holds back only its
+//     own task's later notifications.
 //   - A player holds no lock while it sleeps; each step re-takes Agent.mu
 //     and checks the task entry's generation, so a replaced or stopped
 //     player's step is ignored.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors/core"
@@ -37,9 +38,13 @@ type Deliverer interface {
 	Deliver(agent string, job PushJob)
 }
 
-// taskPush is the push state of one task. Guarded by Agent.mu, except
-// deliver, which only the drain goroutine uses.
+// taskPush is the push queue of one task. Its own mutex guards queue,
+// running and firstSeen: queueing and draining never take Agent.mu, so a
+// task's notifications contend with nothing but each other. hooks is set
+// once when the task is created; deliver and cur belong to the drain
+// goroutine alone.
 type taskPush struct {
+	mu      sync.Mutex
 	hooks   *core.PushHooks
 	deliver core.PushDeliver
 	queue   []pushItem
@@ -92,9 +97,9 @@ func (a *Agent) pushItemLocked(e *taskEntry, ev wire.Event) *pushItem {
 // push queues a notification and starts the task's drain goroutine when
 // none runs.
 func (a *Agent) push(it *pushItem) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	ps := it.ps
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
 	ps.queue = append(ps.queue, *it)
 	if ps.running || a.cfg.HostContext.Err() != nil {
 		return
@@ -107,16 +112,16 @@ func (a *Agent) push(it *pushItem) {
 func (a *Agent) drainPush(ps *taskPush) {
 	defer a.cfg.Players.Done()
 	for {
-		a.mu.Lock()
+		ps.mu.Lock()
 		if len(ps.queue) == 0 {
 			ps.running = false
-			a.mu.Unlock()
+			ps.mu.Unlock()
 			return
 		}
 		it := ps.queue[0]
 		ps.queue[0] = pushItem{}
 		ps.queue = ps.queue[1:]
-		a.mu.Unlock()
+		ps.mu.Unlock()
 		// The filters see the notifications one at a time, in order, in
 		// this goroutine only.
 		if ps.deliver == nil {
@@ -137,8 +142,8 @@ func (a *Agent) deliver(ps *taskPush, job PushJob) {
 	if a.cfg.Deliverer != nil {
 		a.cfg.Deliverer.Deliver(a.cfg.Name, job)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
 	if !ps.firstSeen {
 		ps.firstSeen = true
 		close(ps.firstDone)
