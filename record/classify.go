@@ -7,16 +7,18 @@ import (
 	"strings"
 )
 
-const controlPrefix = "/_a2amock/"
+// ControlPrefix is where a2amock's control API lives: the proxy does not
+// record calls under it, and a replay serves its own there.
+const ControlPrefix = "/_a2amock/"
 
 // isCardPath reports whether path is a well-known card location.
 func isCardPath(path string) bool {
 	return strings.HasSuffix(path, "/.well-known/agent-card.json") || strings.HasSuffix(path, "/.well-known/agent.json")
 }
 
-// classify names a request for matching: its kind and method. body is the
+// Classify names a request for matching: its kind and method. body is the
 // request body; the JSON-RPC id is returned for JSON-RPC calls.
-func classify(method, path string, body []byte) (Kind, string, json.RawMessage) {
+func Classify(method, path string, body []byte) (Kind, string, json.RawMessage) {
 	if method == http.MethodGet || method == http.MethodHead {
 		if isCardPath(path) {
 			return KindCard, "GET " + path, nil
@@ -54,10 +56,10 @@ func restRoute(path string) string {
 	return strings.Join(segs, "/")
 }
 
-// isCardAnswer reports whether the answer to this request carries a card
+// IsCardAnswer reports whether the answer to this request carries a card
 // whose interface URLs must be rewritten, and for JSON-RPC whether the card
 // is the envelope's result.
-func isCardAnswer(kind Kind, method, path string) (card, inResult bool) {
+func IsCardAnswer(kind Kind, method, path string) (card, inResult bool) {
 	switch {
 	case kind == KindCard:
 		return true, false
@@ -69,20 +71,20 @@ func isCardAnswer(kind Kind, method, path string) (card, inResult bool) {
 	return false, false
 }
 
-// rewriteCard points the interface URLs of a card (v1.0
+// RewriteCard points the interface URLs of a card (v1.0
 // supportedInterfaces[].url, v0.3 url and additionalInterfaces[].url,
 // v0.1/v0.2 url) at toBase. A URL is rewritten when its path lies under
 // fromPath, the path of the recorded agent's base URL; its host is not
 // compared, because agents often advertise a public name or "localhost"
 // for the address they were reached by. Other URLs and bodies that are not
 // JSON objects are left as they are.
-func rewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
+func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 	if inResult {
 		var env map[string]json.RawMessage
 		if json.Unmarshal(body, &env) != nil || env["result"] == nil {
 			return body
 		}
-		env["result"] = rewriteCard(env["result"], false, fromPath, toBase)
+		env["result"] = RewriteCard(env["result"], false, fromPath, toBase)
 		out, err := json.Marshal(env)
 		if err != nil {
 			return body
@@ -161,8 +163,8 @@ func rewriteURL(s, fromPath, toBase string) (string, bool) {
 	return out, true
 }
 
-// origin is the base URL a client reached this handler by.
-func origin(r *http.Request) string {
+// Origin is the base URL a client reached this handler by.
+func Origin(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil {
 		scheme = "https"
@@ -170,9 +172,9 @@ func origin(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// withID replaces the "id" member of a JSON-RPC envelope; anything else is
+// WithID replaces the "id" member of a JSON-RPC envelope; anything else is
 // returned unchanged.
-func withID(b []byte, id json.RawMessage) []byte {
+func WithID(b []byte, id json.RawMessage) []byte {
 	if len(id) == 0 {
 		return b
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
 )
@@ -179,8 +180,8 @@ func recordHonest(t *testing.T, step time.Duration) (*record.Recording, observat
 	return proxy.Recording(), obs, srv
 }
 
-func replay(t *testing.T, rec *record.Recording, opts record.ReplayOptions) (*record.Replayer, string) {
-	rp, err := record.NewReplayer(rec, opts)
+func replayOf(t *testing.T, rec *record.Recording, opts replay.Options) (*replay.Replayer, string) {
+	rp, err := replay.New(rec, opts)
 	require.NoError(t, err)
 	rs := httptest.NewServer(rp)
 	t.Cleanup(func() { rp.Close(); rs.Close() })
@@ -230,7 +231,7 @@ func TestRecordAndReplayEndToEnd(t *testing.T) {
 		assert.Equal(t, stream.States(), loaded.Exchanges[2].States())
 		assert.Equal(t, stream.Events[3].After, loaded.Exchanges[2].Events[3].After)
 
-		rp, base := replay(t, loaded, record.ReplayOptions{Speed: 1})
+		rp, base := replayOf(t, loaded, replay.Options{Speed: 1})
 		start := time.Now()
 		replayed := newClient(t).run(base)
 		took := time.Since(start)
@@ -336,14 +337,14 @@ func TestReplaySplice(t *testing.T) {
 	rec := streamOnly(t)
 	all := []string{"task:TASK_STATE_SUBMITTED", "statusUpdate:TASK_STATE_WORKING", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}
 
-	_, base := replay(t, rec, record.ReplayOptions{})
+	_, base := replayOf(t, rec, replay.Options{})
 	got, err := readStream(t, base, 5*time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "no splice: the stream as recorded")
 
-	sp, err := record.ParseSplice("1:end-stream")
+	sp, err := replay.ParseSplice("1:end-stream")
 	require.NoError(t, err)
-	rp, base := replay(t, rec, record.ReplayOptions{Splice: sp})
+	rp, base := replayOf(t, rec, replay.Options{Splice: sp})
 	got, err = readStream(t, base, 5*time.Second)
 	require.NoError(t, err, "the stream ends cleanly, without a terminal event")
 	assert.Equal(t, all[:1], got)
@@ -363,16 +364,16 @@ func TestReplaySplice(t *testing.T) {
 	assert.Equal(t, []string{"replay", "splice:at=1,fault=end-stream"}, req.Behaviors)
 	assert.Equal(t, "closed by behavior", closed.Detail)
 
-	sp, err = record.ParseSplice("2:drop")
+	sp, err = replay.ParseSplice("2:drop")
 	require.NoError(t, err)
-	_, base = replay(t, rec, record.ReplayOptions{Splice: sp})
+	_, base = replayOf(t, rec, replay.Options{Splice: sp})
 	got, err = readStream(t, base, 5*time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, []string{all[0], all[1], all[3]}, got)
 
-	sp, err = record.ParseSplice("3:hang")
+	sp, err = replay.ParseSplice("3:hang")
 	require.NoError(t, err)
-	_, base = replay(t, rec, record.ReplayOptions{Splice: sp})
+	_, base = replayOf(t, rec, replay.Options{Splice: sp})
 	got, err = readStream(t, base, time.Second)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "the stream hangs until the client gives up")
 	assert.Equal(t, all[:3], got)
@@ -387,7 +388,7 @@ func TestReplaySplice(t *testing.T) {
 func TestReplayUnrecordedAndRepeated(t *testing.T) {
 	t.Parallel()
 	rec := streamOnly(t)
-	rp, base := replay(t, rec, record.ReplayOptions{})
+	rp, base := replayOf(t, rec, replay.Options{})
 	c := newClient(t)
 
 	res := c.do(c.rpc(base+"/", "CancelTask", "c1", map[string]any{"id": "x"}))
@@ -445,7 +446,7 @@ func TestReplayUnrecordedAndRepeated(t *testing.T) {
 func TestReplayControlToken(t *testing.T) {
 	t.Parallel()
 	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://x/"}
-	_, base := replay(t, rec, record.ReplayOptions{ControlToken: "s3cret"})
+	_, base := replayOf(t, rec, replay.Options{ControlToken: "s3cret"})
 	c := newClient(t)
 	resp, err := c.http.Get(base + "/_a2amock/healthz")
 	require.NoError(t, err)
@@ -465,13 +466,13 @@ func TestReplayRecordedStreamEnds(t *testing.T) {
 			Kind: record.KindJSONRPC, Method: "SendStreamingMessage", HTTPMethod: "POST", Path: "/", Status: 200,
 			ContentType: "text/event-stream", Events: []record.Event{{Data: data}}, End: end, Tail: tail}}}
 	}
-	_, base := replay(t, mk(record.EndTruncated, "data: {\"jsonrpc\""), record.ReplayOptions{})
+	_, base := replayOf(t, mk(record.EndTruncated, "data: {\"jsonrpc\""), replay.Options{})
 	got, err := readStreamAnyID(t, base, 5*time.Second)
 	var te *sse.TruncatedError
 	require.ErrorAs(t, err, &te, "a stream recorded as cut mid-frame is cut the same way")
 	assert.Equal(t, 1, got)
 
-	_, base = replay(t, mk(record.EndClientGone, ""), record.ReplayOptions{})
+	_, base = replayOf(t, mk(record.EndClientGone, ""), replay.Options{})
 	got, err = readStreamAnyID(t, base, time.Second)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "a stream the client left open stays open")
 	assert.Equal(t, 1, got)
@@ -522,7 +523,7 @@ func TestProxyUpstreamDown(t *testing.T) {
 func TestReplayControlRefusesCrossSite(t *testing.T) {
 	t.Parallel()
 	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://x/"}
-	_, base := replay(t, rec, record.ReplayOptions{})
+	_, base := replayOf(t, rec, replay.Options{})
 	c := newClient(t)
 	for _, tc := range []struct {
 		hdr    map[string]string

@@ -35,17 +35,6 @@ func TestLoadRejectsBadRecordings(t *testing.T) {
 	}
 }
 
-func TestParseSplice(t *testing.T) {
-	t.Parallel()
-	sp, err := ParseSplice(" 3:hang ")
-	require.NoError(t, err)
-	assert.Equal(t, &Splice{At: 3, Fault: FaultHang}, sp)
-	for _, bad := range []string{"", "3", "x:drop", "-1:drop", "2:explode", "2:"} {
-		_, err := ParseSplice(bad)
-		assert.Error(t, err, bad)
-	}
-}
-
 func TestRewriteCard(t *testing.T) {
 	t.Parallel()
 	// A v0.3 card whose agent lives under /agents/p on a public name: every
@@ -53,7 +42,7 @@ func TestRewriteCard(t *testing.T) {
 	in := `{"name":"p","url":"https://agent.example.com/agents/p","preferredTransport":"JSONRPC",
 		"additionalInterfaces":[{"url":"https://agent.example.com/agents/p/rest","transport":"HTTP+JSON"},
 		{"url":"https://other.example.com/elsewhere","transport":"GRPC"}],"iconUrl":"https://agent.example.com/agents/p/icon.png"}`
-	out := rewriteCard([]byte(in), false, "/agents/p", "http://127.0.0.1:9")
+	out := RewriteCard([]byte(in), false, "/agents/p", "http://127.0.0.1:9")
 	var card map[string]any
 	require.NoError(t, json.Unmarshal(out, &card))
 	assert.Equal(t, "http://127.0.0.1:9", card["url"])
@@ -65,26 +54,26 @@ func TestRewriteCard(t *testing.T) {
 
 	// v1.0 inside a JSON-RPC result (GetExtendedAgentCard).
 	env := `{"jsonrpc":"2.0","id":4,"result":{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"}]}}`
-	out = rewriteCard([]byte(env), true, "", "http://127.0.0.1:9")
+	out = RewriteCard([]byte(env), true, "", "http://127.0.0.1:9")
 	assert.JSONEq(t, `{"jsonrpc":"2.0","id":4,"result":{"supportedInterfaces":[{"url":"http://127.0.0.1:9/","protocolBinding":"JSONRPC"}]}}`, string(out))
 
 	for _, notCard := range []string{`[1,2]`, `not json`, `{"url":42}`} {
-		assert.Equal(t, notCard, string(rewriteCard([]byte(notCard), false, "", "http://x")))
+		assert.Equal(t, notCard, string(RewriteCard([]byte(notCard), false, "", "http://x")))
 	}
 }
 
 func TestClassify(t *testing.T) {
 	t.Parallel()
-	k, m, id := classify("POST", "/", []byte(`{"jsonrpc":"2.0","id":7,"method":"message/send"}`))
+	k, m, id := Classify("POST", "/", []byte(`{"jsonrpc":"2.0","id":7,"method":"message/send"}`))
 	assert.Equal(t, KindJSONRPC, k)
 	assert.Equal(t, "message/send", m)
 	assert.JSONEq(t, "7", string(id))
-	k, m, _ = classify("POST", "/rest/tasks/abc:cancel", []byte(`{}`))
+	k, m, _ = Classify("POST", "/rest/tasks/abc:cancel", []byte(`{}`))
 	assert.Equal(t, KindREST, k)
 	assert.Equal(t, "POST /rest/tasks/{id}:cancel", m)
-	k, m, _ = classify("GET", "/agents/x/.well-known/agent.json", nil)
+	k, m, _ = Classify("GET", "/agents/x/.well-known/agent.json", nil)
 	assert.Equal(t, KindCard, k)
 	assert.Equal(t, "GET /agents/x/.well-known/agent.json", m)
-	_, m, _ = classify("GET", "/rest/tasks/t1/pushNotificationConfigs/c9", nil)
+	_, m, _ = Classify("GET", "/rest/tasks/t1/pushNotificationConfigs/c9", nil)
 	assert.Equal(t, "GET /rest/tasks/{id}/pushNotificationConfigs/{id}", m)
 }

@@ -128,8 +128,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The control API of an upstream a2amock is passed through but is not
 	// part of the agent's behavior, so it is not recorded.
-	recorded := !strings.HasPrefix(r.URL.Path, controlPrefix)
-	kind, method, _ := classify(r.Method, r.URL.Path, body)
+	recorded := !strings.HasPrefix(r.URL.Path, ControlPrefix)
+	kind, method, _ := Classify(r.Method, r.URL.Path, body)
 	var sl *slot
 	if recorded {
 		sl = &slot{x: Exchange{Kind: kind, Method: method, HTTPMethod: r.Method, Path: r.URL.RequestURI(),
@@ -195,8 +195,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		x.Body = string(rb)
 	}
 	send := rb
-	if card, inResult := isCardAnswer(kind, method, r.URL.Path); card && resp.StatusCode == http.StatusOK {
-		send = rewriteCard(rb, inResult, p.upstream.Path, origin(r))
+	if card, inResult := IsCardAnswer(kind, method, r.URL.Path); card && resp.StatusCode == http.StatusOK {
+		send = RewriteCard(rb, inResult, p.upstream.Path, Origin(r))
 	}
 	w.WriteHeader(resp.StatusCode)
 	if r.Method != http.MethodHead {

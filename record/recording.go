@@ -135,16 +135,16 @@ func (x *Exchange) States() []string {
 	var out []string
 	if x.Streamed() {
 		for _, ev := range x.Events {
-			out = append(out, statesIn(ev.Data)...)
+			out = append(out, StatesIn(ev.Data)...)
 		}
 		return out
 	}
-	return statesIn(x.Response)
+	return StatesIn(x.Response)
 }
 
-// statesIn finds status.state in a JSON-RPC envelope or bare A2A object
+// StatesIn finds status.state in a JSON-RPC envelope or bare A2A object
 // (v0.x task or status update, v1.0 StreamResponse or SendMessageResponse).
-func statesIn(b json.RawMessage) []string {
+func StatesIn(b json.RawMessage) []string {
 	if len(b) == 0 {
 		return nil
 	}
@@ -153,11 +153,11 @@ func statesIn(b json.RawMessage) []string {
 		return nil
 	}
 	if r, ok := env["result"]; ok {
-		return statesIn(r)
+		return StatesIn(r)
 	}
 	for _, k := range []string{"task", "statusUpdate"} {
 		if inner, ok := env[k]; ok {
-			return statesIn(inner)
+			return StatesIn(inner)
 		}
 	}
 	var st struct {
@@ -221,13 +221,15 @@ func Load(rd io.Reader) (*Recording, error) {
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	if err := r.validate(); err != nil {
+	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	return &r, nil
 }
 
-func (r *Recording) validate() error {
+// Validate reports a recording this version cannot replay: an unknown
+// format version, or an exchange without the fields replay matches on.
+func (r *Recording) Validate() error {
 	var errs []error
 	if r.Version != FormatVersion {
 		errs = append(errs, fmt.Errorf("version %d: this a2amock reads version %d", r.Version, FormatVersion))

@@ -21,6 +21,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/testkit"
@@ -113,7 +114,7 @@ func TestReplayIsJudgedByTheSameAssertions(t *testing.T) {
 	}
 	liveCont, liveOrphans := judge(live.Journal())
 
-	_, base := replay(t, rec, record.ReplayOptions{})
+	_, base := replayOf(t, rec, replay.Options{})
 	conversation(newClient(t), base)
 	journal := testkit.FetchJournal(t, base)
 	replayCont, replayOrphans := judge(journal)
@@ -147,7 +148,7 @@ func TestReplayWithRegistryBehaviors(t *testing.T) {
 	rec := streamOnly(t)
 	b, err := behaviors.Catalogue().Parse("stream-no-final")
 	require.NoError(t, err)
-	rp, base := replay(t, rec, record.ReplayOptions{Behaviors: []behaviors.Behavior{b}})
+	rp, base := replayOf(t, rec, replay.Options{Behaviors: []behaviors.Behavior{b}})
 	got, err := readStream(t, base, 5*time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"task:TASK_STATE_SUBMITTED", "statusUpdate:TASK_STATE_WORKING", "artifactUpdate"}, got,
@@ -200,7 +201,7 @@ func TestReplayPlaysObservedTimeline(t *testing.T) {
 	}
 	require.Positive(t, gap)
 
-	rp, base := replay(t, rec, record.ReplayOptions{Speed: 1})
+	rp, base := replayOf(t, rec, replay.Options{Speed: 1})
 	// The client asks to block this time: the recorded agent answered at
 	// once, and so does its replay.
 	again := c.send(base, "m1", "", "", nil)
@@ -234,7 +235,7 @@ func TestReplayRawWhereTheModelCannot(t *testing.T) {
 	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://up/", Exchanges: []record.Exchange{{
 		Kind: record.KindJSONRPC, Method: "SendMessage", HTTPMethod: "POST", Path: "/", Status: 200,
 		ContentType: "application/json", Response: json.RawMessage(answer)}}}
-	rp, base := replay(t, rec, record.ReplayOptions{})
+	rp, base := replayOf(t, rec, replay.Options{})
 	c := newClient(t)
 	req := c.rpc(base+"/", "SendMessage", "mine", message("x"))
 	resp, err := c.http.Do(req)
@@ -264,7 +265,7 @@ func TestReplayRecordedErrorThroughEngine(t *testing.T) {
 	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://up/", Exchanges: []record.Exchange{{
 		Kind: record.KindJSONRPC, Method: "SendMessage", HTTPMethod: "POST", Path: "/", Status: 200,
 		ContentType: "application/json", Response: json.RawMessage(answer)}}}
-	rp, base := replay(t, rec, record.ReplayOptions{})
+	rp, base := replayOf(t, rec, replay.Options{})
 	c := newClient(t)
 	res := c.do(c.rpc(base+"/", "SendMessage", "e", message("x")))
 	assert.EqualValues(t, -32602, dig(res, "error", "code"))
@@ -284,8 +285,8 @@ func TestReplayRecordedErrorThroughEngine(t *testing.T) {
 func TestReplayControlIsTheServers(t *testing.T) {
 	t.Parallel()
 	rec := streamOnly(t)
-	_, base := replay(t, rec, record.ReplayOptions{})
-	body, err := json.Marshal(map[string]any{"agent": record.AgentName, "behaviors": []string{"stream-hang"}})
+	_, base := replayOf(t, rec, replay.Options{})
+	body, err := json.Marshal(map[string]any{"agent": replay.AgentName, "behaviors": []string{"stream-hang"}})
 	require.NoError(t, err)
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodPut, base+"/_a2amock/behaviors", bytes.NewReader(body))
 	require.NoError(t, err)
@@ -329,7 +330,7 @@ func TestReplayV03ThroughEngine(t *testing.T) {
 	rec := proxy.Recording()
 	require.Len(t, rec.Exchanges, 2)
 
-	rp, base := replay(t, rec, record.ReplayOptions{})
+	rp, base := replayOf(t, rec, replay.Options{})
 	assert.Equal(t, sent, c.do(v03(base, "message/send", "1")))
 	assert.Equal(t, streamed, stream(base))
 	var decisions int
@@ -356,9 +357,9 @@ func TestReplayRawStreamJournal(t *testing.T) {
 		Kind: record.KindJSONRPC, Method: "SendStreamingMessage", HTTPMethod: "POST", Path: "/", Status: 200,
 		ContentType: "text/event-stream", Events: []record.Event{ev("TASK_STATE_WORKING"), ev("TASK_STATE_WORKING"), ev("TASK_STATE_COMPLETED")},
 		End: record.EndTruncated, Tail: "data: {"}}}
-	sp, err := record.ParseSplice("1:drop")
+	sp, err := replay.ParseSplice("1:drop")
 	require.NoError(t, err)
-	rp, base := replay(t, rec, record.ReplayOptions{Splice: sp})
+	rp, base := replayOf(t, rec, replay.Options{Splice: sp})
 	n, err := readStreamAnyID(t, base, 5*time.Second)
 	var te *sse.TruncatedError
 	require.ErrorAs(t, err, &te)

@@ -17,6 +17,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay"
 )
 
 // recordCmd runs `a2amock record`: a recording proxy until ctx ends or
@@ -170,9 +171,9 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock replay: --speed %v: use 0 or more\n", *speed)
 		return 2
 	}
-	opts := record.ReplayOptions{Speed: *speed, ControlToken: *token}
+	opts := replay.Options{Speed: *speed, ControlToken: *token}
 	if *spliceSpec != "" {
-		sp, err := record.ParseSplice(*spliceSpec)
+		sp, err := replay.ParseSplice(*spliceSpec)
 		if err != nil {
 			fmt.Fprintf(stderr, "a2amock replay: --splice: %v\n", err)
 			return 2
@@ -199,7 +200,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock replay: %s: %v\n", *file, err)
 		return 2
 	}
-	rp, err := record.NewReplayer(rec, opts)
+	rp, err := replay.New(rec, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
 		return 2

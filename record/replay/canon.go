@@ -1,10 +1,11 @@
-package record
+package replay
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/a2amock/a2amock/record"
 	"reflect"
 	"strings"
 	"time"
@@ -29,15 +30,15 @@ type answer struct {
 
 // dialectOf is the codec a recorded exchange is decoded with: the JSON-RPC
 // method's dialect, v1.0 for HTTP+JSON.
-func dialectOf(x *Exchange) (wire.Dialect, wire.Op, wire.Binding) {
+func dialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 	switch x.Kind {
-	case KindJSONRPC:
+	case record.KindJSONRPC:
 		d, op, ok := wire.LookupMethod(x.Method)
 		if !ok {
 			return "", "", wire.BindingJSONRPC
 		}
 		return d, op, wire.BindingJSONRPC
-	case KindREST:
+	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
 		return wire.ForBinding(wire.BindingREST), restOp(httpMethod, route), wire.BindingREST
 	}

@@ -1,10 +1,11 @@
-package record
+package replay
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/a2amock/a2amock/record"
 	"io"
 	"net/http"
 	"net/url"
@@ -108,8 +109,8 @@ func (sp *Splice) Apply(x *behaviors.Exchange) {
 	x.OnStreamEnd(func(behaviors.RawStream) bool { return hanging })
 }
 
-// ReplayOptions configure a Replayer.
-type ReplayOptions struct {
+// Options configure a Replayer.
+type Options struct {
 	// Speed divides every recorded delay: 1 replays in recorded time, 2
 	// twice as fast; 0 replays without waiting.
 	Speed float64
@@ -143,8 +144,8 @@ const AgentName = "agent"
 // the exchanges the model cannot express are answered with the recorded
 // bytes. It is an http.Handler.
 type Replayer struct {
-	rec      *Recording
-	opts     ReplayOptions
+	rec      *record.Recording
+	opts     Options
 	fromPath string
 	byKey    map[string][]int
 	plans    []*plan
@@ -159,12 +160,12 @@ type Replayer struct {
 	stash map[string][]*plan
 }
 
-// NewReplayer returns a handler replaying rec.
-func NewReplayer(rec *Recording, opts ReplayOptions) (*Replayer, error) {
+// New returns a handler replaying rec.
+func New(rec *record.Recording, opts Options) (*Replayer, error) {
 	if rec == nil {
 		return nil, fmt.Errorf("record: nil recording")
 	}
-	if err := rec.validate(); err != nil {
+	if err := rec.Validate(); err != nil {
 		return nil, err
 	}
 	if opts.Speed < 0 {
@@ -187,7 +188,7 @@ func NewReplayer(rec *Recording, opts ReplayOptions) (*Replayer, error) {
 	rp.plans = makePlans(rec, rp.scale)
 	var card *cards.Card
 	for _, x := range rec.Exchanges {
-		if x.Kind == KindCard && x.Status == http.StatusOK {
+		if x.Kind == record.KindCard && x.Status == http.StatusOK {
 			if c, err := cards.Parse(x.Response); err == nil {
 				card = c
 				break
@@ -258,7 +259,7 @@ func (rp *Replayer) rewind() {
 	rp.mu.Unlock()
 }
 
-func key(k Kind, method string) string { return string(k) + " " + method }
+func key(k record.Kind, method string) string { return string(k) + " " + method }
 
 // pick returns the next recorded exchange of this kind, or the last one
 // again when they are used up (a client polling GetTask keeps seeing the
@@ -316,7 +317,7 @@ func (rp *Replayer) take(k string) *plan {
 // the rest are answered with the recorded bytes.
 func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := rp.srv.Handler()
-	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+	if strings.HasPrefix(r.URL.Path, record.ControlPrefix) {
 		h.ServeHTTP(w, keepReplay(r))
 		return
 	}
@@ -328,7 +329,7 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	kind, method, _ := classify(r.Method, r.URL.Path, body)
+	kind, method, _ := record.Classify(r.Method, r.URL.Path, body)
 	i, repeated := rp.pick(key(kind, method))
 	if i < 0 {
 		h.ServeHTTP(w, r)
@@ -339,7 +340,7 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rp.serveRaw(w, r, body, kind, method, p, repeated)
 		return
 	}
-	rpc := kind == KindJSONRPC
+	rpc := kind == record.KindJSONRPC
 	id := requestTaskID(kind, r.URL.Path, body)
 	if p.op == wire.OpSend || p.op == wire.OpStream {
 		_, _, id = requestMessage(body, rpc)
@@ -355,11 +356,11 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // enginePath is where the engine serves a request the recorded agent
 // served at path: JSON-RPC at the root, HTTP+JSON under /rest.
-func enginePath(kind Kind, path string) string {
+func enginePath(kind record.Kind, path string) string {
 	switch kind {
-	case KindJSONRPC:
+	case record.KindJSONRPC:
 		return "/"
-	case KindREST:
+	case record.KindREST:
 		if strings.HasPrefix(path, "/rest/") {
 			return path
 		}
@@ -387,7 +388,7 @@ before it and holds the stream open until the client leaves.`
 // agent's behaviors so that the replay stays its first behavior; other
 // calls are returned as they are.
 func keepReplay(r *http.Request) *http.Request {
-	if r.URL.Path != controlPrefix+"behaviors" || r.Method != http.MethodPut && r.Method != http.MethodDelete {
+	if r.URL.Path != record.ControlPrefix+"behaviors" || r.Method != http.MethodPut && r.Method != http.MethodDelete {
 		return r
 	}
 	if a := r.URL.Query().Get("agent"); a != "" && a != AgentName {

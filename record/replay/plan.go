@@ -1,8 +1,9 @@
-package record
+package replay
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/a2amock/a2amock/record"
 	"net/http"
 	"sort"
 	"strings"
@@ -75,8 +76,8 @@ func requestMessage(body json.RawMessage, rpc bool) (taskID, contextID, messageI
 
 // requestTaskID reads the task id a recorded request named (params.id, or
 // the id in an HTTP+JSON path).
-func requestTaskID(kind Kind, path string, body json.RawMessage) string {
-	if kind == KindREST {
+func requestTaskID(kind record.Kind, path string, body json.RawMessage) string {
+	if kind == record.KindREST {
 		segs := strings.Split(path, "/")
 		for i := 1; i < len(segs); i++ {
 			if segs[i-1] == "tasks" {
@@ -108,7 +109,7 @@ func isJSON(ct string) bool {
 // send's own answer, then in the polls and subscriptions that followed it
 // until the next message to the task). scale turns a recorded delay into a
 // replay delay.
-func makePlans(rec *Recording, scale func(time.Duration) time.Duration) []*plan {
+func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) []*plan {
 	plans := make([]*plan, len(rec.Exchanges))
 	byTask := map[string][]obs{}
 	for i := range rec.Exchanges {
@@ -119,7 +120,7 @@ func makePlans(rec *Recording, scale func(time.Duration) time.Duration) []*plan 
 		p.op = op
 		rpc := binding == wire.BindingJSONRPC
 		switch {
-		case x.Kind == KindCard:
+		case x.Kind == record.KindCard:
 			p.raw = "a card is served as the agent wrote it (the model would render it anew)"
 			continue
 		case op == "":
@@ -216,9 +217,9 @@ func errText(err error, a answer) string {
 
 // planSend fills in the decision and timeline of a recorded send; false
 // when the engine cannot play it.
-func planSend(rec *Recording, p *plan, x *Exchange, known map[string]bool, byTask map[string][]obs, scale func(time.Duration) time.Duration) bool {
+func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[string]bool, byTask map[string][]obs, scale func(time.Duration) time.Duration) bool {
 	sp := p.send
-	rpc := x.Kind == KindJSONRPC
+	rpc := x.Kind == record.KindJSONRPC
 	refTask, _, _ := requestMessage(x.Request, rpc)
 	begin := time.Duration(x.At)
 	reason := fmt.Sprintf("replay of recorded exchange %d", p.idx)
@@ -301,17 +302,17 @@ func planSend(rec *Recording, p *plan, x *Exchange, known map[string]bool, byTas
 		}
 		end := begin + time.Duration(x.EndAfter)
 		switch x.End {
-		case EndEOF, EndError:
+		case record.EndEOF, record.EndError:
 			if !ended {
 				step(end, timeline.Step{Kind: timeline.StepEndStream})
 			}
-		case EndClientGone:
+		case record.EndClientGone:
 			if ended {
 				// Hold the stream open past its last event, as the agent did.
 				hold := timeline.Step{Kind: timeline.StepHoldStream}
 				tl = append(tl[:len(tl)-1], hold, tl[len(tl)-1])
 			}
-		case EndTruncated:
+		case record.EndTruncated:
 			sp.tail = x.Tail
 		}
 		if cont {
@@ -367,7 +368,7 @@ func planSend(rec *Recording, p *plan, x *Exchange, known map[string]bool, byTas
 	for j := p.idx + 1; j < len(rec.Exchanges); j++ {
 		y := &rec.Exchanges[j]
 		if _, op, _ := dialectOf(y); op == wire.OpSend || op == wire.OpStream || op == wire.OpCancelTask {
-			ref, _, _ := requestMessage(y.Request, y.Kind == KindJSONRPC)
+			ref, _, _ := requestMessage(y.Request, y.Kind == record.KindJSONRPC)
 			if ref == task || op == wire.OpCancelTask && requestTaskID(y.Kind, y.Path, y.Request) == task {
 				until = time.Duration(y.At)
 				break

@@ -1,9 +1,10 @@
-package record
+package replay
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/a2amock/a2amock/record"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,7 +22,7 @@ import (
 
 // wait sleeps the recorded delay d (scaled) measured from begin; false
 // when the client left or the replayer closed first.
-func (rp *Replayer) wait(ctx context.Context, begin time.Time, d Duration) bool {
+func (rp *Replayer) wait(ctx context.Context, begin time.Time, d record.Duration) bool {
 	left := begin.Add(rp.scale(time.Duration(d))).Sub(rp.clock.Now())
 	if left <= 0 {
 		return ctx.Err() == nil
@@ -49,18 +50,18 @@ func (rp *Replayer) hold(r *http.Request) {
 
 // journalRequest journals a request the front answers itself and returns
 // the entry the answer's entries start from.
-func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind Kind, method string, p *plan, repeated bool) server.Entry {
-	x := Exchange{Kind: kind, Method: method}
+func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind record.Kind, method string, p *plan, repeated bool) server.Entry {
+	x := record.Exchange{Kind: kind, Method: method}
 	d, op, binding := dialectOf(&x)
 	base := server.Entry{Agent: AgentName, Op: op, Dialect: d, Binding: binding}
-	if kind == KindCard {
+	if kind == record.KindCard {
 		base.Op = behaviors.OpCard
 	}
 	detail := fmt.Sprintf("recorded bytes of exchange %d: %s", p.idx, p.raw)
 	if repeated {
 		detail += " (the recorded exchanges of this kind are used up: the last one again)"
 	}
-	if kind == KindCard {
+	if kind == record.KindCard {
 		e := base
 		e.Kind, e.Path, e.Detail = server.EntryCard, r.URL.Path, detail
 		rp.srv.Append(e)
@@ -74,15 +75,15 @@ func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind Kind, meth
 		e.Version = r.URL.Query().Get("A2A-Version")
 	}
 	switch kind {
-	case KindJSONRPC:
+	case record.KindJSONRPC:
 		e.Method = method
-	case KindREST:
+	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(method, " ")
 		e.Method = httpMethod + " " + strings.TrimPrefix(route, "/rest")
 		e.Path = r.URL.Path
 	}
 	if op == wire.OpSend || op == wire.OpStream {
-		e.RefTaskID, e.ContextID, e.MessageID = requestMessage(body, kind == KindJSONRPC)
+		e.RefTaskID, e.ContextID, e.MessageID = requestMessage(body, kind == record.KindJSONRPC)
 	} else {
 		e.TaskID = requestTaskID(kind, r.URL.Path, body)
 	}
@@ -95,15 +96,15 @@ func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind Kind, meth
 }
 
 // serveRaw answers a request with the recorded bytes of exchange p.idx.
-func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte, kind Kind, method string, p *plan, repeated bool) {
+func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte, kind record.Kind, method string, p *plan, repeated bool) {
 	begin := rp.clock.Now()
 	base := rp.journalRequest(r, body, kind, method, p, repeated)
 	x := &rp.rec.Exchanges[p.idx]
-	_, _, rpcID := classify(r.Method, r.URL.Path, body)
+	_, _, rpcID := record.Classify(r.Method, r.URL.Path, body)
 	resp := base
 	resp.Kind, resp.HTTP = server.EntryResponse, x.Status
 	if !rp.wait(r.Context(), begin, x.HeadersAfter) {
-		if kind != KindCard {
+		if kind != record.KindCard {
 			resp.Detail = "client left before the answer"
 			rp.srv.Append(resp)
 		}
@@ -116,13 +117,13 @@ func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte
 		out := []byte(x.Body)
 		if len(x.Response) > 0 {
 			out = x.Response
-			if card, inResult := isCardAnswer(kind, method, r.URL.Path); card && x.Status == http.StatusOK {
-				out = rewriteCard(out, inResult, rp.fromPath, origin(r))
+			if card, inResult := record.IsCardAnswer(kind, method, r.URL.Path); card && x.Status == http.StatusOK {
+				out = record.RewriteCard(out, inResult, rp.fromPath, record.Origin(r))
 			}
-			out = withID(out, rpcID)
+			out = record.WithID(out, rpcID)
 			describeAnswer(&resp, out)
 		}
-		if kind != KindCard {
+		if kind != record.KindCard {
 			rp.srv.Append(resp)
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
@@ -151,7 +152,7 @@ func describeAnswer(e *server.Entry, b []byte) {
 	if json.Unmarshal(b, &env) == nil && env.Error != nil && env.Error.Code != 0 {
 		e.ErrorCode, e.Detail = env.Error.Code, env.Error.Message
 	}
-	if st := statesIn(b); len(st) > 0 {
+	if st := record.StatesIn(b); len(st) > 0 {
 		e.State = stateFromWire(st[len(st)-1])
 	}
 	if id := taskIDIn(b); id != "" {
@@ -199,7 +200,7 @@ func taskIDIn(b json.RawMessage) string {
 
 // replayStream plays the recorded events at their recorded offsets and
 // journals each one it wrote; it returns how the stream ended.
-func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exchange, id json.RawMessage, begin time.Time, base server.Entry) string {
+func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *record.Exchange, id json.RawMessage, begin time.Time, base server.Entry) string {
 	// A stream is replayed with status 200, as sse.Writer sends; agents
 	// answer streams with anything else so rarely that it is not worth a
 	// second framing path.
@@ -214,7 +215,7 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exch
 		}
 		data := []byte(ev.Text)
 		if len(ev.Data) > 0 {
-			data = withID(ev.Data, id)
+			data = record.WithID(ev.Data, id)
 		}
 		// As on a stream the engine plays: the agent's event (what the
 		// recorded agent did to the task), then what the client got.
@@ -249,13 +250,13 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *Exch
 		return "client gone"
 	}
 	switch x.End {
-	case EndTruncated:
+	case record.EndTruncated:
 		_ = sw.WriteRaw([]byte(x.Tail))
 		cut := base
 		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-frame as recorded: %d bytes written", len(x.Tail))
 		rp.srv.Append(cut)
 		return "ended mid-frame as recorded"
-	case EndClientGone:
+	case record.EndClientGone:
 		rp.hold(r)
 		return "held open until client left, as recorded"
 	}

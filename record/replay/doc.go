@@ -1,0 +1,53 @@
+// Package replay serves a recording made by package record as a fake agent.
+//
+// # Replay through the engine
+//
+// [New] serves a recording on an a2amock server (package server):
+// the journal is the server's journal ([server.Entry]), the control API is
+// the server's (/_a2amock/journal, /journal/stream, /reset, /behaviors,
+// ...; loopback only unless a control token is given), and so the testkit's
+// assertions and the conform checks read a replay as they read a mock.
+// Faults are behaviors: any behavior of the registry
+// ([Options.Behaviors], or PUT /_a2amock/behaviors on a running
+// replay) and the [Splice] shorthand, itself a registry behavior
+// ("splice:at=N,fault=F").
+//
+// Each request is matched with the next recorded exchange of the same kind
+// (same JSON-RPC method, or same HTTP method and REST route; the last one
+// again when they are used up). A recorded send is played by the engine as
+// a scripted timeline: the decision (a new task with the recorded task and
+// context ids, the continuation of a recorded task, a rejection with the
+// recorded error, a plain message) and the states and artifacts the task
+// went through at the times they were observed — in the send's own answer
+// or stream, then in the polls and subscriptions that followed until the
+// next message to the task. A send answered before its task settled is
+// answered at the recorded time with the recorded state, whatever the
+// client asked. The engine renders its answers with the recorded values
+// (timestamps, message ids, artifacts), so a client sees the bytes it saw
+// from the agent; GetTask, ListTasks, CancelTask, subscriptions and push
+// configs are answered by the engine from the tasks the replay played (a
+// recorded GetTask or CancelTask answer stands in when it names the same
+// task in the same state, a recorded error always), and a request the
+// recording has no exchange for is answered by the engine as a2amock's
+// honest agent would.
+//
+// # Raw bytes, where the model cannot express them
+//
+// A recorded value is taken into the model only when the dialect's codec
+// renders the decoded value back to the same JSON. The exchanges replayed
+// as the recorded bytes (with the request's JSON-RPC id), and journaled as
+// such with the reason in the request entry's detail, are:
+//   - agent card fetches (served as the agent wrote them, with the interface
+//     URLs pointed at the replay; the engine plays the parsed card);
+//   - answers that are not HTTP 200, not JSON, or carry a member, spelling
+//     or shape the model does not (a vendor extension, a v0.1 shape, an
+//     HTTP+JSON error body);
+//   - streams whose events carry SSE id or event fields or non-JSON data, an
+//     error inside the stream, a stream that does not open with the task
+//     (a new task's stream opening on working, say) or a JSON body answering
+//     a streaming request.
+//
+// A stream cut mid-frame is played by the engine and its cut frame written
+// as recorded after the last event. Behaviors other than [Splice] do not
+// act on raw exchanges.
+package replay
