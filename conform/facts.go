@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"slices"
 	"time"
 
@@ -17,7 +18,7 @@ type run struct {
 	sc      *Scenario
 	journal []server.Entry
 	wire    []WireRecord
-	proc    *Process
+	proc    *clientrun.Process
 	// exit is when the client exited (or was killed); states the agent
 	// reached later do not count for it.
 	exit time.Time

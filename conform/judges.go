@@ -2,6 +2,7 @@ package conform
 
 import (
 	"fmt"
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"net/http"
 	"slices"
 	"strconv"
@@ -20,13 +21,13 @@ func judgeExitsInTime(r *run) verdict {
 	case p.Killed:
 		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period, %s; the runner killed it and everything it started after %dms", r.sc.Deadline, startupText(p), p.DurationMS)
 	case p.Strays > 0:
-		return fail(Evidence{}, "the client exited after %dms but left %d process(es) running (in its process group, or carrying its %s marker after leaving it); the runner killed them", p.DurationMS, p.Strays, markerVar)
+		return fail(Evidence{}, "the client exited after %dms but left %d process(es) running (in its process group, or carrying its %s marker after leaving it); the runner killed them", p.DurationMS, p.Strays, clientrun.MarkerVar)
 	}
 	return pass(fmt.Sprintf("exited after %dms (deadline %s, %s)", p.DurationMS, r.sc.Deadline, startupText(p)), Evidence{})
 }
 
 // startupText says from when the deadline was counted.
-func startupText(p *Process) string {
+func startupText(p *clientrun.Process) string {
 	if p.NoRequest {
 		return fmt.Sprintf("counted from %dms after its start (it made no request to the agent before)", p.StartupMS)
 	}
@@ -50,7 +51,7 @@ func judgeNoCrash(r *run) verdict {
 	return pass(fmt.Sprintf("exit 0, outcome %q", p.Outcome.Outcome), Evidence{})
 }
 
-func outcomeSummary(p *Process) string {
+func outcomeSummary(p *clientrun.Process) string {
 	if p.Outcome != nil {
 		return fmt.Sprintf("it had printed outcome %q", p.Outcome.Outcome)
 	}
@@ -306,7 +307,7 @@ func judgeCancelsOnDivergence(r *run) verdict {
 	return pass("every task the agent left running was canceled by the client"+note, ev)
 }
 
-func outcomeOf(p *Process) string {
+func outcomeOf(p *clientrun.Process) string {
 	if p.Outcome == nil {
 		return "no outcome reported"
 	}

@@ -2,6 +2,7 @@ package conform
 
 import (
 	"encoding/json"
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"time"
 
 	"github.com/a2amock/a2amock/server"
@@ -48,18 +49,18 @@ type Summary struct {
 
 // ScenarioResult is one scenario's run and verdicts.
 type ScenarioResult struct {
-	ID         string         `json:"id"`
-	Title      string         `json:"title,omitempty"`
-	Pass       bool           `json:"pass"`
-	Agents     []AgentRef     `json:"agents"`
-	Prompt     string         `json:"prompt"`
-	Input      string         `json:"input"`
-	Mode       string         `json:"mode,omitempty"`
-	DeadlineMS int64          `json:"deadlineMs"`
-	Outcomes   []string       `json:"truthfulOutcomes"`
-	DurationMS int64          `json:"durationMs"`
-	Process    *Process       `json:"process,omitempty"`
-	Checks     []*CheckResult `json:"checks"`
+	ID         string             `json:"id"`
+	Title      string             `json:"title,omitempty"`
+	Pass       bool               `json:"pass"`
+	Agents     []AgentRef         `json:"agents"`
+	Prompt     string             `json:"prompt"`
+	Input      string             `json:"input"`
+	Mode       string             `json:"mode,omitempty"`
+	DeadlineMS int64              `json:"deadlineMs"`
+	Outcomes   []string           `json:"truthfulOutcomes"`
+	DurationMS int64              `json:"durationMs"`
+	Process    *clientrun.Process `json:"process,omitempty"`
+	Checks     []*CheckResult     `json:"checks"`
 	// Error is a problem of the runner itself (the mock could not start);
 	// every check then fails with it.
 	Error string `json:"error,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -67,7 +68,7 @@ const DefaultStartup = 10 * time.Second
 // for problems that prevent the run as a whole (an empty client command, an
 // unknown scenario id); a client that crashes or hangs is a result.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	argv, err := SplitCommand(opts.Client)
+	argv, err := clientrun.SplitCommand(opts.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -179,12 +180,12 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 		res.Agents = append(res.Agents, AgentRef{Name: name, URL: u})
 	}
 	env := contractEnv(opts.Env, sc, urls)
-	cr := clientRun{argv: substitute(argv, urls[0], sc.Prompt, sc.Input), env: env, deadline: sc.Deadline, grace: opts.Grace,
-		startup: opts.Startup, ready: m.ready, readyAt: m.firstRequest, marker: newMarker()}
-	proc := cr.run(ctx)
+	cr := clientrun.Command{Argv: clientrun.Substitute(argv, urls[0], sc.Prompt, sc.Input), Env: env, Deadline: sc.Deadline, Grace: opts.Grace,
+		Startup: opts.Startup, Ready: m.ready, ReadyAt: m.firstRequest, Marker: clientrun.NewMarker()}
+	proc := cr.Run(ctx)
 	res.Process = proc
 	closeErr := m.close()
-	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.exited, origin: m.url, signsCards: cfg.SignCards}
+	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.Exited, origin: m.url, signsCards: cfg.SignCards}
 	if closeErr != nil {
 		res.Error = closeErr.Error()
 	}

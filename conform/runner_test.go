@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"net"
 	"net/url"
 	"os"
@@ -196,8 +197,8 @@ func TestClientFloodsStdout(t *testing.T) {
 	if p.StdoutBytes < 24<<20 {
 		t.Errorf("StdoutBytes = %d, want the whole flood counted", p.StdoutBytes)
 	}
-	if len(p.Stdout) > stdoutKeep {
-		t.Errorf("kept %d bytes of stdout, more than %d", len(p.Stdout), stdoutKeep)
+	if len(p.Stdout) > clientrun.StdoutKeep {
+		t.Errorf("kept %d bytes of stdout, more than %d", len(p.Stdout), clientrun.StdoutKeep)
 	}
 	if p.Outcome == nil || p.Outcome.Outcome != "error" {
 		t.Errorf("the outcome line after the flood was not read: %+v (%s)", p.Outcome, p.OutcomeProblem)

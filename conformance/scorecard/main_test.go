@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/a2amock/a2amock/conform/clientrun"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,9 +24,9 @@ func report(suite string, scenarios ...*conform.ScenarioResult) *conform.Report 
 }
 
 func scenario(id, outcome string, killed bool, checks map[string]bool) *conform.ScenarioResult {
-	s := &conform.ScenarioResult{ID: id, Process: &conform.Process{Killed: killed}}
+	s := &conform.ScenarioResult{ID: id, Process: &clientrun.Process{Killed: killed}}
 	if outcome != "" {
-		s.Process.Outcome = &conform.Outcome{Outcome: outcome}
+		s.Process.Outcome = &clientrun.Outcome{Outcome: outcome}
 	}
 	for _, id := range []string{"exits-in-time", "truthful-outcome"} {
 		if pass, ok := checks[id]; ok {

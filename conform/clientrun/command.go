@@ -1,4 +1,4 @@
-package conform
+package clientrun
 
 import (
 	"fmt"
@@ -73,8 +73,8 @@ func SplitCommand(cmd string) ([]string, error) {
 	return words, nil
 }
 
-// substitute replaces {agent_url}, {prompt} and {input} in every word.
-func substitute(words []string, agentURL, prompt, input string) []string {
+// Substitute replaces {agent_url}, {prompt} and {input} in every word.
+func Substitute(words []string, agentURL, prompt, input string) []string {
 	r := strings.NewReplacer("{agent_url}", agentURL, "{prompt}", prompt, "{input}", input)
 	out := make([]string, len(words))
 	for i, w := range words {

@@ -1,4 +1,4 @@
-package conform
+package clientrun
 
 import (
 	"bytes"
@@ -55,17 +55,17 @@ func procGroup(pid int) (int, bool) {
 	return g, err == nil
 }
 
-// markerVar names the environment variable that marks every process of one
+// MarkerVar names the environment variable that marks every process of one
 // client run: the runner finds by it what the client left running outside
 // its process group (a child that called setsid), as long as the child
 // kept its environment.
-const markerVar = "A2AMOCK_CONFORM_RUN"
+const MarkerVar = "A2AMOCK_CONFORM_RUN"
 
-// newMarker returns a fresh NAME=value marker for one client run.
-func newMarker() string {
+// NewMarker returns a fresh NAME=value marker for one client run.
+func NewMarker() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	return markerVar + "=" + hex.EncodeToString(b[:])
+	return MarkerVar + "=" + hex.EncodeToString(b[:])
 }
 
 // markedProcesses lists the live processes whose environment holds marker

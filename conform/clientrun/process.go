@@ -1,4 +1,4 @@
-package conform
+package clientrun
 
 import (
 	"bytes"
@@ -30,8 +30,8 @@ var Outcomes = []string{"completed", "failed", "canceled", "rejected", "input-re
 // whole (a client that floods it is not blocked) but only its start is kept,
 // and only the end of stderr, where a crash is explained.
 const (
-	stdoutKeep  = 16 << 10
-	stderrKeep  = 16 << 10
+	StdoutKeep  = 16 << 10
+	StderrKeep  = 16 << 10
 	maxLineSize = 64 << 10
 )
 
@@ -76,34 +76,40 @@ type Process struct {
 	// anything.
 	OutcomeProblem string `json:"outcomeProblem,omitempty"`
 
-	started, exited time.Time
+	// Started and Exited are when the process started and ended (not
+	// in the report).
+	Started, Exited time.Time `json:"-"`
 }
 
-// clientRun is one execution of the client command.
-type clientRun struct {
-	argv     []string
-	env      []string
-	deadline time.Duration // the scenario's deadline
-	grace    time.Duration // kill at deadline + grace
-	// startup is the most start-up time not charged to the client: the
-	// deadline counts from its first request (ready closed), or from
-	// startup after the start when it made none by then.
-	startup time.Duration
-	ready   <-chan struct{}
-	readyAt func() time.Time // when ready was closed
-	// marker is the NAME=value put in the client's environment, by which
-	// the runner finds what the client left running outside its process
-	// group.
-	marker string
+// Command is one execution of a client command, as the runner starts it.
+type Command struct {
+	// Argv is the command and its arguments, after substitution.
+	Argv []string
+	// Env is the client's whole environment.
+	Env []string
+	// Deadline is the scenario's deadline; the client is killed at
+	// Deadline + Grace.
+	Deadline, Grace time.Duration
+	// Startup is the most start-up time not charged to the client: the
+	// deadline counts from its first request (Ready closed), or from
+	// Startup after the start when it made none by then.
+	Startup time.Duration
+	Ready   <-chan struct{}
+	// ReadyAt says when Ready was closed.
+	ReadyAt func() time.Time
+	// Marker is the NAME=value put in the client's environment (NewMarker),
+	// by which the runner finds what the client left running outside its
+	// process group.
+	Marker string
 }
 
-// run starts the client in its own process group, waits for it (killing the
+// Run starts the client in its own process group, waits for it (killing the
 // whole group and every process carrying its marker at startup + deadline
 // + grace, and any stray left after it exits) and collects its output. It
 // never waits longer than startup + deadline + grace plus a short bound for
 // the pipes.
-func (cr clientRun) run(ctx context.Context) *Process {
-	p := &Process{Command: cr.argv, ExitCode: -1}
+func (cr Command) Run(ctx context.Context) *Process {
+	p := &Process{Command: cr.Argv, ExitCode: -1}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		p.StartError = err.Error()
@@ -116,14 +122,14 @@ func (cr clientRun) run(ctx context.Context) *Process {
 		p.StartError = err.Error()
 		return p
 	}
-	cmd := exec.Command(cr.argv[0], cr.argv[1:]...)
-	cmd.Env = cr.env
-	if cr.marker != "" {
-		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], cr.marker)
+	cmd := exec.Command(cr.Argv[0], cr.Argv[1:]...)
+	cmd.Env = cr.Env
+	if cr.Marker != "" {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], cr.Marker)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p.started = time.Now()
+	p.Started = time.Now()
 	err = cmd.Start()
 	// The child has its own copies of the write ends; ours must go, or the
 	// readers never see EOF.
@@ -132,8 +138,8 @@ func (cr clientRun) run(ctx context.Context) *Process {
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		p.exited = time.Now()
-		p.StartError = describeStartError(cr.argv[0], err)
+		p.Exited = time.Now()
+		p.StartError = describeStartError(cr.Argv[0], err)
 		return p
 	}
 	pgid := cmd.Process.Pid
@@ -147,8 +153,8 @@ func (cr clientRun) run(ctx context.Context) *Process {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	werr := cr.wait(ctx, p, pgid, waited)
-	p.exited = time.Now()
-	p.DurationMS = p.exited.Sub(p.started).Milliseconds()
+	p.Exited = time.Now()
+	p.DurationMS = p.Exited.Sub(p.Started).Milliseconds()
 	// Whatever the client left running dies with it: its process group,
 	// and what carries its marker (a child that called setsid).
 	if n := len(cr.leftovers(pgid)); n > 0 && !p.Killed {
@@ -199,15 +205,15 @@ func (cr clientRun) run(ctx context.Context) *Process {
 // seconds), or from the end of the start-up allowance when it has made
 // none by then; at its end the client and everything it started are
 // killed.
-func (cr clientRun) wait(ctx context.Context, p *Process, pgid int, waited <-chan error) error {
-	startup := time.NewTimer(cr.startup)
+func (cr Command) wait(ctx context.Context, p *Process, pgid int, waited <-chan error) error {
+	startup := time.NewTimer(cr.Startup)
 	defer startup.Stop()
-	ready, startupC := cr.ready, startup.C
+	ready, startupC := cr.Ready, startup.C
 	var kill <-chan time.Time
 	arm := func(at time.Time, noRequest bool) {
 		ready, startupC = nil, nil
-		p.StartupMS, p.NoRequest = at.Sub(p.started).Milliseconds(), noRequest
-		t := time.NewTimer(time.Until(at.Add(cr.deadline + cr.grace)))
+		p.StartupMS, p.NoRequest = at.Sub(p.Started).Milliseconds(), noRequest
+		t := time.NewTimer(time.Until(at.Add(cr.Deadline + cr.Grace)))
 		kill = t.C
 	}
 	for {
@@ -216,7 +222,7 @@ func (cr clientRun) wait(ctx context.Context, p *Process, pgid int, waited <-cha
 			if ready != nil {
 				select {
 				case <-ready:
-					arm(cr.readyAt(), false)
+					arm(cr.ReadyAt(), false)
 				default:
 					// It exited before any request.
 					arm(time.Now(), true)
@@ -224,7 +230,7 @@ func (cr clientRun) wait(ctx context.Context, p *Process, pgid int, waited <-cha
 			}
 			return err
 		case <-ready:
-			arm(cr.readyAt(), false)
+			arm(cr.ReadyAt(), false)
 		case <-startupC:
 			arm(time.Now(), true)
 		case <-kill:
@@ -241,9 +247,9 @@ func (cr clientRun) wait(ctx context.Context, p *Process, pgid int, waited <-cha
 
 // leftovers lists the live processes of the client's process group and
 // those elsewhere that carry its marker.
-func (cr clientRun) leftovers(pgid int) []int {
+func (cr Command) leftovers(pgid int) []int {
 	pids := groupMembers(pgid)
-	for _, pid := range markedProcesses(cr.marker) {
+	for _, pid := range markedProcesses(cr.Marker) {
 		if !slices.Contains(pids, pid) {
 			pids = append(pids, pid)
 		}
@@ -253,16 +259,16 @@ func (cr clientRun) leftovers(pgid int) []int {
 
 // killAll kills the client's process group and every process carrying its
 // marker.
-func (cr clientRun) killAll(pgid int) {
+func (cr Command) killAll(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	for _, pid := range markedProcesses(cr.marker) {
+	for _, pid := range markedProcesses(cr.Marker) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 
 // waitGone waits until nothing of the client is left, killing again what
 // appeared meanwhile (a fork in flight), at most for d.
-func (cr clientRun) waitGone(pgid int, d time.Duration) bool {
+func (cr Command) waitGone(pgid int, d time.Duration) bool {
 	end := time.Now().Add(d)
 	for {
 		if len(cr.leftovers(pgid)) == 0 {
@@ -310,7 +316,7 @@ func (s *stdoutReader) consume(r io.Reader) {
 
 func (s *stdoutReader) feed(b []byte) {
 	s.total += int64(len(b))
-	if room := stdoutKeep - len(s.head); room > 0 {
+	if room := StdoutKeep - len(s.head); room > 0 {
 		s.head = append(s.head, b[:min(room, len(b))]...)
 	}
 	for len(b) > 0 {
@@ -354,14 +360,14 @@ func (s *stdoutReader) endLine() {
 		s.badOutcome = fmt.Sprintf("outcome line %.200q does not match {\"outcome\": string, \"taskId\": string, \"detail\": string}: %v", text, err)
 		return
 	}
-	if !validOutcome(o.Outcome) {
+	if !ValidOutcome(o.Outcome) {
 		s.badOutcome = fmt.Sprintf("outcome %q is not one of %s", o.Outcome, strings.Join(Outcomes, ", "))
 		return
 	}
 	s.outcomes = append(s.outcomes, o)
 }
 
-func validOutcome(o string) bool {
+func ValidOutcome(o string) bool {
 	for _, v := range Outcomes {
 		if v == o {
 			return true
@@ -370,20 +376,20 @@ func validOutcome(o string) bool {
 	return false
 }
 
-// tailBuffer keeps the last stderrKeep bytes written to it.
+// tailBuffer keeps the last StderrKeep bytes written to it.
 type tailBuffer struct{ b []byte }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.b = append(t.b, p...)
-	if len(t.b) > 2*stderrKeep {
-		t.b = append(t.b[:0], t.b[len(t.b)-stderrKeep:]...)
+	if len(t.b) > 2*StderrKeep {
+		t.b = append(t.b[:0], t.b[len(t.b)-StderrKeep:]...)
 	}
 	return len(p), nil
 }
 
 func (t *tailBuffer) String() string {
-	if len(t.b) > stderrKeep {
-		return string(t.b[len(t.b)-stderrKeep:])
+	if len(t.b) > StderrKeep {
+		return string(t.b[len(t.b)-StderrKeep:])
 	}
 	return string(t.b)
 }
