@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -61,29 +62,84 @@ func TestLatencyDistributions(t *testing.T) {
 
 func TestLatencyOverHTTP(t *testing.T) {
 	t.Parallel()
-	const d = 300 * time.Millisecond
-	r := newRig(t, rigOptions{}, parse(t, "latency:delay=300ms,phase=start,call=1"), parse(t, "latency:delay=300ms,phase=body,call=2"))
-	timed := func() (head, body time.Duration) {
-		start := time.Now()
-		resp, err := r.client.Do(r.rpcRequest("SendMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")}))
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		head = time.Since(start)
-		require.Equal(t, http.StatusOK, resp.StatusCode)
-		b, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		require.Contains(t, string(b), "TASK_STATE_COMPLETED")
-		return head, time.Since(start)
+	// On the fake clock the honest lifecycle takes no time, so the only
+	// timer a call waits on is the latency's: what arrives before the clock
+	// moves by the delay, and what only after, is what the phase holds
+	// back (wall-time bounds failed on a loaded machine).
+	const d = 5 * time.Minute
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r := newRig(t, rigOptions{clock: clk}, parse(t, "latency:delay=5m,phase=start,call=1"), parse(t, "latency:delay=5m,phase=body,call=2"))
+	type answer struct {
+		resp *http.Response
+		err  error
 	}
-	head, body := timed()
-	assert.GreaterOrEqual(t, head, d, "phase=start holds the headers back")
-	assert.GreaterOrEqual(t, body, d)
+	// call starts a send; the first channel yields the response once its
+	// headers arrive, the second its body once read.
+	call := func() (<-chan answer, <-chan string) {
+		head, body := make(chan answer, 1), make(chan string, 1)
+		req := r.rpcRequest("SendMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
+		go func() {
+			resp, err := r.client.Do(req)
+			head <- answer{resp, err}
+			if err != nil {
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			body <- string(b)
+		}()
+		return head, body
+	}
+	await := func(what string, ch <-chan answer) *http.Response {
+		t.Helper()
+		select {
+		case a := <-ch:
+			require.NoError(t, a.err, what)
+			require.Equal(t, http.StatusOK, a.resp.StatusCode, what)
+			return a.resp
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no response within 10s", what)
+			return nil
+		}
+	}
+	awaitBody := func(what string, ch <-chan string) string {
+		t.Helper()
+		select {
+		case b := <-ch:
+			return b
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no body within 10s", what)
+			return ""
+		}
+	}
 
-	head, body = timed()
-	assert.Less(t, head, d, "phase=body sends the headers at once")
-	assert.GreaterOrEqual(t, body, d, "and holds the body back")
+	head, body := call()
+	blockUntilDue(t, clk, d)
+	select {
+	case <-head:
+		t.Fatal("phase=start: the headers came before the clock moved")
+	default:
+	}
+	clk.Advance(d)
+	await("phase=start", head)
+	assert.Contains(t, awaitBody("phase=start", body), "TASK_STATE_COMPLETED")
+	assert.Equal(t, "latency", firstActed(lastRequestEntry(t, r)))
 
-	head, body = timed()
-	assert.Less(t, body, d, "call 3 is out of scope")
-	_ = head
+	head, body = call()
+	await("phase=body sends the headers at once", head)
+	blockUntilDue(t, clk, d)
+	select {
+	case b := <-body:
+		t.Fatalf("phase=body: the body came before the clock moved: %s", b)
+	default:
+	}
+	clk.Advance(d)
+	assert.Contains(t, awaitBody("phase=body holds the body back", body), "TASK_STATE_COMPLETED")
+	assert.Equal(t, "latency", firstActed(lastRequestEntry(t, r)))
+
+	head, body = call()
+	await("call 3", head)
+	assert.Contains(t, awaitBody("call 3 is out of scope: it completes without the clock moving", body), "TASK_STATE_COMPLETED")
+	assert.Empty(t, lastRequestEntry(t, r).Behaviors, "call 3 is out of scope")
+	assert.Zero(t, clk.Waiters())
 }

@@ -23,7 +23,14 @@ type pushRig struct {
 
 func newPushRig(t *testing.T, specs ...string) *pushRig {
 	t.Helper()
-	r := newRig(t, rigOptions{caps: &cards.Capabilities{Streaming: true, PushNotifications: true}}, parseAll(t, specs)...)
+	return newPushRigWith(t, rigOptions{}, specs...)
+}
+
+// newPushRigWith is newPushRig on a server tuned by o (its clock, say).
+func newPushRigWith(t *testing.T, o rigOptions, specs ...string) *pushRig {
+	t.Helper()
+	o.caps = &cards.Capabilities{Streaming: true, PushNotifications: true}
+	r := newRig(t, o, parseAll(t, specs)...)
 	return &pushRig{rig: r, hook: testkit.Webhook(t)}
 }
 

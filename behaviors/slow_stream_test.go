@@ -44,19 +44,26 @@ func TestSlowStream(t *testing.T) {
 	})
 	t.Run("ends promptly when the client leaves", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, rigOptions{}, parse(t, "slow-stream:delay=1h"))
-		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		// The client leaves while the stream sleeps on the fake clock
+		// before its first event (a 150 ms deadline on the wall clock could
+		// expire before the headers came on a loaded machine).
+		mock, clk := clockMock(t, "slow-stream:delay=1h")
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		req := r.rpcRequest("SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
-		resp, err := r.client.Do(req.WithContext(ctx))
+		cl, req := rpcTo(t, ctx, mock.AgentURL("a")+"/", "SendStreamingMessage", map[string]any{"message": message(wire.V10, "hi", "s1", "")})
+		resp, err := cl.Do(req)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
+		blockUntilDue(t, clk, time.Hour) // the stream sleeps before its first event
+		cancel()
 		buf := make([]byte, 64)
 		_, err = resp.Body.Read(buf)
-		require.Error(t, err, "no event within the hour")
+		require.Error(t, err, "no event before the hour passed")
 		require.NoError(t, resp.Body.Close())
-		// The cleanup's server Close must return quickly: the hook's sleep
-		// ends with the request context (goleak checks the rest).
+		// The hook's sleep ends with the request context: its timer is
+		// released without the clock moving (goleak checks the rest).
+		require.Eventually(t, func() bool { return clk.Waiters() == 0 }, 10*time.Second, time.Millisecond,
+			"the sleep still holds its timer after the client left")
 	})
 	t.Run("ends promptly when the server closes", func(t *testing.T) {
 		t.Parallel()
@@ -77,7 +84,7 @@ func TestSlowStream(t *testing.T) {
 		go func() { mock.Close(); close(closed) }()
 		select {
 		case <-closed:
-		case <-time.After(3 * time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatal("server Close blocked on a sleeping stream")
 		}
 		<-done
