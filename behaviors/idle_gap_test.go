@@ -15,10 +15,13 @@ import (
 func TestIdleGap(t *testing.T) {
 	t.Parallel()
 	// On the fake clock the honest lifecycle takes no time, so the only
-	// wait on the stream is the behavior's silence.
+	// wait on the stream is the behavior's silence. The keep-alive is a day
+	// away: a shorter one would be a timer due within the gap, and the
+	// test could advance the clock before the silence had begun (the
+	// keep-alive's absence is checked below, on the wall clock).
 	gap := 5 * time.Minute
 	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
-	r := newRig(t, rigOptions{keepAlive: time.Minute, clock: clk}, parse(t, "idle-gap:after=2,gap=5m,call=1"))
+	r := newRig(t, rigOptions{keepAlive: 24 * time.Hour, clock: clk}, parse(t, "idle-gap:after=2,gap=5m,call=1"))
 	events := liveEvents(t, r)
 	for i := 1; i <= 2; i++ {
 		_, ok := next(t, events)

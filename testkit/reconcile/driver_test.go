@@ -98,10 +98,14 @@ func (f *fakeAgent) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wi
 	if err != nil {
 		return nil, err
 	}
+	// The stream counts as busy until the driver lets go of it (cancels its
+	// context), not merely until its last event was handed over: between
+	// the two the driver is still acting on that event, and a clock moved
+	// then could fire the deadline of the next call it is about to make.
 	f.busy.Add(1)
+	idle := sync.OnceFunc(func() { f.busy.Add(-1) })
+	context.AfterFunc(ctx, idle)
 	return func(yield func(wire.Event, error) bool) {
-		idle := sync.OnceFunc(func() { f.busy.Add(-1) })
-		defer idle()
 		f.mu.Lock()
 		first := f.snapshot(t)
 		events := append([]wire.TaskState(nil), t.events...)
