@@ -43,13 +43,8 @@ func LookupMethod(name string) (Dialect, Op, bool) {
 		if desc.MethodNamesOf != "" {
 			continue
 		}
-		d := desc.Dialect
-		c := codecs[d]
-		if c == nil {
-			continue
-		}
-		if op, ok := c.Methods()[name]; ok {
-			return d, op, true
+		if op, ok := desc.Methods[name]; ok {
+			return desc.Dialect, op, true
 		}
 	}
 	return "", "", false

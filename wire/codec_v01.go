@@ -24,20 +24,10 @@ func init() { register(v01Codec{}) }
 // update); extensions, reference task ids and message ids are dropped.
 type v01Codec struct{}
 
-var v01Methods = map[string]Op{
-	"tasks/send":                 OpSend,
-	"tasks/sendSubscribe":        OpStream,
-	"tasks/get":                  OpGetTask,
-	"tasks/cancel":               OpCancelTask,
-	"tasks/resubscribe":          OpSubscribe,
-	"tasks/pushNotification/set": OpSetPushConfig,
-	"tasks/pushNotification/get": OpGetPushConfig,
-}
-
 func (v01Codec) Dialect() Dialect { return V01 }
 
 // Methods returns a shared map that callers must not modify.
-func (v01Codec) Methods() map[string]Op { return v01Methods }
+func (v01Codec) Methods() map[string]Op { return Describe(V01).Methods }
 
 // ---------------------------------------------------------------------------
 // Wire types (v0.1.0).
@@ -100,16 +90,6 @@ type wire01TaskPushConfig struct {
 // ---------------------------------------------------------------------------
 // Canonical → wire.
 
-func stateV01(s TaskState) string {
-	switch s {
-	case StateRejected:
-		return string(StateFailed)
-	case StateAuthRequired:
-		return string(StateInputRequired)
-	}
-	return stateV03(s)
-}
-
 func encodeMessage01(m *Message) (*wire01Message, error) {
 	parts, err := encodeParts[wire01Part](m.Parts)
 	if err != nil {
@@ -141,7 +121,7 @@ func encodeArtifact01(a Artifact, index int) (wire01Artifact, error) {
 }
 
 func encodeTask01(t *Task) (*wire01Task, error) {
-	st, err := encodeStatus(t.Status, stateV01, encodeMessage01)
+	st, err := encodeStatus(t.Status, StateToV01, encodeMessage01)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +219,7 @@ func (v01Codec) EncodeEvent(ev Event) ([]byte, error) {
 }
 
 func marshalStatus01(taskID string, s TaskStatus, final bool, md map[string]any) ([]byte, error) {
-	st, err := encodeStatus(s, stateV01, encodeMessage01)
+	st, err := encodeStatus(s, StateToV01, encodeMessage01)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v0.1: status update: %w", err)
 	}
@@ -399,12 +379,6 @@ type wire01ObjectIn struct {
 	Metadata  map[string]any    `json:"metadata"`
 }
 
-// knownV01 says whether v0.1 has state s: it predates "rejected" and
-// "auth-required".
-func knownV01(s TaskState) bool {
-	return s.Valid() && s != StateRejected && s != StateAuthRequired
-}
-
 func decodeArtifact01(raw json.RawMessage, path string) (Artifact, wire01ArtifactIn, *Error) {
 	var in wire01ArtifactIn
 	if _, e := decodeObject(raw, path, true, &in); e != nil {
@@ -436,13 +410,13 @@ func (v01Codec) DecodeEvent(data []byte) (Event, error) {
 		return Event{Artifact: &ArtifactUpdate{TaskID: in.ID, Artifact: a, Append: w.Append,
 			LastChunk: w.LastChunk, Metadata: in.Metadata}}, nil
 	case in.Final != nil:
-		st, e := decodeStatus(in.Status, "status", knownV01, decodeMessage01)
+		st, e := decodeStatus(in.Status, "status", KnownStateV01, decodeMessage01)
 		if e != nil {
 			return Event{}, e
 		}
 		return Event{Status: &StatusUpdate{TaskID: in.ID, Status: st, Final: *in.Final, Metadata: in.Metadata}}, nil
 	}
-	st, e := decodeStatus(in.Status, "status", knownV01, decodeMessage01)
+	st, e := decodeStatus(in.Status, "status", KnownStateV01, decodeMessage01)
 	if e != nil {
 		return Event{}, e
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 func init() {
-	register(&v03Codec{dialect: V03, methods: v03Methods})
-	register(&v03Codec{dialect: V02, methods: v02Methods})
+	register(&v03Codec{dialect: V03})
+	register(&v03Codec{dialect: V02})
 }
 
 // v03Codec speaks the `message/send` era JSON-RPC dialect: v0.3.0, and with
@@ -20,40 +20,12 @@ func init() {
 // V02 because the server may serve that GET with it.
 type v03Codec struct {
 	dialect Dialect
-	methods map[string]Op
-}
-
-// The maps are shared; Methods hands them out on the understanding that
-// callers only read them (LookupMethod calls Methods on every request).
-var v03Methods = map[string]Op{
-	"message/send":                        OpSend,
-	"message/stream":                      OpStream,
-	"tasks/get":                           OpGetTask,
-	"tasks/cancel":                        OpCancelTask,
-	"tasks/resubscribe":                   OpSubscribe,
-	"tasks/pushNotificationConfig/set":    OpSetPushConfig,
-	"tasks/pushNotificationConfig/get":    OpGetPushConfig,
-	"tasks/pushNotificationConfig/list":   OpListPushConfigs,
-	"tasks/pushNotificationConfig/delete": OpDeletePush,
-	"agent/getAuthenticatedExtendedCard":  OpExtendedCard,
-}
-
-var v02Methods = map[string]Op{
-	"message/send":                        OpSend,
-	"message/stream":                      OpStream,
-	"tasks/get":                           OpGetTask,
-	"tasks/cancel":                        OpCancelTask,
-	"tasks/resubscribe":                   OpSubscribe,
-	"tasks/pushNotificationConfig/set":    OpSetPushConfig,
-	"tasks/pushNotificationConfig/get":    OpGetPushConfig,
-	"tasks/pushNotificationConfig/list":   OpListPushConfigs,
-	"tasks/pushNotificationConfig/delete": OpDeletePush,
 }
 
 func (c *v03Codec) Dialect() Dialect { return c.dialect }
 
 // Methods returns a shared map that callers must not modify.
-func (c *v03Codec) Methods() map[string]Op { return c.methods }
+func (c *v03Codec) Methods() map[string]Op { return Describe(c.dialect).Methods }
 
 // ---------------------------------------------------------------------------
 // Wire types (v0.2.6 / v0.3.0). Field order is the order keys are written.
@@ -148,15 +120,6 @@ type wire03TaskPushConfig struct {
 
 // ---------------------------------------------------------------------------
 // Canonical → wire.
-
-// stateV03 writes a state; the unset state has no v0.x spelling, and
-// "unknown" is the closest one the schema allows.
-func stateV03(s TaskState) string {
-	if !s.Valid() {
-		return string(StateUnknown)
-	}
-	return string(s)
-}
 
 // dataJSON renders a data part's payload. The v0.x schemas require an
 // object, but canonical data may be any JSON value (v1.0 allows that), so a
@@ -275,7 +238,7 @@ func encodeArtifact03(a Artifact) (wire03Artifact, error) {
 }
 
 func encodeTask03(t *Task) (*wire03Task, error) {
-	st, err := encodeStatus(t.Status, stateV03, encodeMessage03)
+	st, err := encodeStatus(t.Status, StateToV03, encodeMessage03)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +352,7 @@ func (c *v03Codec) EncodeEvent(ev Event) ([]byte, error) {
 	case ev.Message != nil:
 		return c.marshalMessage(ev.Message)
 	case ev.Status != nil:
-		st, err := encodeStatus(ev.Status.Status, stateV03, encodeMessage03)
+		st, err := encodeStatus(ev.Status.Status, StateToV03, encodeMessage03)
 		if err != nil {
 			return nil, fmt.Errorf("a2a v%s: status-update: %w", c.dialect, err)
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 func init() { register(v10Codec{}) }
@@ -15,87 +14,18 @@ func init() { register(v10Codec{}) }
 // `final`.
 type v10Codec struct{}
 
-// v10Methods is shared by every call to Methods; callers must not modify it.
-var v10Methods = map[string]Op{
-	"SendMessage":                      OpSend,
-	"SendStreamingMessage":             OpStream,
-	"GetTask":                          OpGetTask,
-	"ListTasks":                        OpListTasks,
-	"CancelTask":                       OpCancelTask,
-	"SubscribeToTask":                  OpSubscribe,
-	"CreateTaskPushNotificationConfig": OpSetPushConfig,
-	"GetTaskPushNotificationConfig":    OpGetPushConfig,
-	"ListTaskPushNotificationConfigs":  OpListPushConfigs,
-	"DeleteTaskPushNotificationConfig": OpDeletePush,
-	"GetExtendedAgentCard":             OpExtendedCard,
-}
-
 // Dialect implements Codec.
 func (v10Codec) Dialect() Dialect { return V10 }
 
 // Methods implements Codec. The returned map is shared and must not be
 // modified.
-func (v10Codec) Methods() map[string]Op { return v10Methods }
+func (v10Codec) Methods() map[string]Op { return Describe(V10).Methods }
 
 // ListTasks page sizes (v1.0 §ListTasksRequest).
 const (
 	v10DefaultPageSize = 50
 	v10MaxPageSize     = 100
 )
-
-var v10StateNames = map[TaskState]string{
-	StateSubmitted:     "TASK_STATE_SUBMITTED",
-	StateWorking:       "TASK_STATE_WORKING",
-	StateCompleted:     "TASK_STATE_COMPLETED",
-	StateFailed:        "TASK_STATE_FAILED",
-	StateCanceled:      "TASK_STATE_CANCELED",
-	StateInputRequired: "TASK_STATE_INPUT_REQUIRED",
-	StateRejected:      "TASK_STATE_REJECTED",
-	StateAuthRequired:  "TASK_STATE_AUTH_REQUIRED",
-}
-
-// v10StateNumbers are the proto enum values, which ProtoJSON accepts in place
-// of the names.
-var v10StateNumbers = []TaskState{StateUnspecified, StateSubmitted, StateWorking, StateCompleted,
-	StateFailed, StateCanceled, StateInputRequired, StateRejected, StateAuthRequired}
-
-// StateToV10 returns the ProtoJSON enum name of s, for example
-// "TASK_STATE_WORKING". States v1.0 does not have (unspecified, unknown)
-// become "TASK_STATE_UNSPECIFIED".
-func StateToV10(s TaskState) string {
-	if n, ok := v10StateNames[s]; ok {
-		return n
-	}
-	return "TASK_STATE_UNSPECIFIED"
-}
-
-// StateFromV10 parses a v1.0 task state as ProtoJSON allows it: the enum name
-// ("TASK_STATE_WORKING") or its number ("2"). "TASK_STATE_UNSPECIFIED" and
-// "0" give StateUnspecified with ok true; anything else gives ok false.
-func StateFromV10(name string) (TaskState, bool) {
-	if name == "TASK_STATE_UNSPECIFIED" {
-		return StateUnspecified, true
-	}
-	for s, n := range v10StateNames {
-		if n == name {
-			return s, true
-		}
-	}
-	if i, err := strconv.Atoi(name); err == nil && i >= 0 && i < len(v10StateNumbers) {
-		return v10StateNumbers[i], true
-	}
-	return StateUnspecified, false
-}
-
-func v10Role(r Role) string {
-	switch r {
-	case RoleUser:
-		return "ROLE_USER"
-	case RoleAgent:
-		return "ROLE_AGENT"
-	}
-	return "ROLE_UNSPECIFIED"
-}
 
 // ---------------------------------------------------------------------------
 // Canonical → wire. The wire structs' field order is the proto's, so output
@@ -256,7 +186,7 @@ func encodeMessage10(m *Message) (v10Message, error) {
 		MessageID:        m.MessageID,
 		ContextID:        m.ContextID,
 		TaskID:           m.TaskID,
-		Role:             v10Role(m.Role),
+		Role:             RoleToV10(m.Role),
 		Parts:            parts,
 		Metadata:         m.Metadata,
 		Extensions:       m.Extensions,

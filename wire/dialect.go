@@ -40,6 +40,10 @@ type Descriptor struct {
 	// Ops lists the operations the dialect has, in the order of the Op
 	// constants. Its codec has exactly one JSON-RPC method per op.
 	Ops []Op
+	// Methods maps the dialect's JSON-RPC method names to operations, one
+	// per op in Ops; its codec's Methods returns it. The map is shared:
+	// read it, never modify it.
+	Methods map[string]Op
 	// Bindings lists the bindings every agent of this dialect serves, JSON-RPC
 	// first; a card of the dialect declares one interface per binding.
 	Bindings []Binding
@@ -170,7 +174,7 @@ const (
 // descriptors holds one descriptor per dialect, in the order of Dialects.
 var descriptors = []Descriptor{
 	{
-		Dialect: V10, Major: 1,
+		Dialect: V10, Major: 1, Methods: v10Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpListTasks, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
 		Bindings: []Binding{BindingJSONRPC, BindingREST}, GRPC: true,
@@ -180,10 +184,10 @@ var descriptors = []Descriptor{
 		PushURLField: "url", InlinePushURLField: "configuration.taskPushNotificationConfig.url",
 		CardShape:  CardShapeV10,
 		SchemaFile: "a2a-v1.0.json",
-		stateName:  StateToV10, parseState: StateFromV10, roleName: v10Role,
+		stateName:  StateToV10, parseState: StateFromV10, roleName: RoleToV10,
 	},
 	{
-		Dialect: V03, Major: 0,
+		Dialect: V03, Major: 0, Methods: v03Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
 		Bindings:              []Binding{BindingJSONRPC},
@@ -193,10 +197,10 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.3.0", CardMutualTLS: true, CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.3.0.json",
-		stateName:  stateV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
+		stateName:  StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
-		Dialect: V02, Major: 0, MethodNamesOf: V03,
+		Dialect: V02, Major: 0, MethodNamesOf: V03, Methods: v02Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush},
 		Bindings:              []Binding{BindingJSONRPC},
@@ -206,10 +210,10 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.2.6", CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.2.6.json",
-		stateName:  stateV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
+		stateName:  StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
-		Dialect: V01, Major: 0,
+		Dialect: V01, Major: 0, Methods: v01Methods,
 		Ops:                   []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe, OpSetPushConfig, OpGetPushConfig},
 		Bindings:              []Binding{BindingJSONRPC},
 		VersionHeaderOptional: true,
@@ -218,7 +222,7 @@ var descriptors = []Descriptor{
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "pushNotification.url",
 		CardShape: CardShapeV01, CardStateTransitionHistory: true,
 		SchemaFile: "a2a-v0.1.0.json",
-		stateName:  stateV01, parseState: parseStateV0(knownV01), roleName: roleV0,
+		stateName:  StateToV01, parseState: parseStateV0(KnownStateV01), roleName: roleV0,
 	},
 }
 
@@ -274,11 +278,7 @@ func (d Descriptor) Supports(op Op) bool { return slices.Contains(d.Ops, op) }
 
 // MethodName returns the JSON-RPC method name of op in d.
 func MethodName(d Dialect, op Op) (string, bool) {
-	c := CodecFor(d)
-	if c == nil {
-		return "", false
-	}
-	for name, o := range c.Methods() {
+	for name, o := range Describe(d).Methods {
 		if o == op {
 			return name, true
 		}
@@ -300,8 +300,8 @@ func AnswerDialect(found, card Dialect, method string) Dialect {
 	if Describe(card).MethodNamesOf == found {
 		return card
 	}
-	if c := CodecFor(card); c != nil && Describe(found).MethodNamesOf == "" {
-		if _, shared := c.Methods()[method]; shared {
+	if Describe(found).MethodNamesOf == "" {
+		if _, shared := Describe(card).Methods[method]; shared {
 			return card
 		}
 	}
@@ -336,7 +336,7 @@ func TaskAnswerDialect(d Dialect, method string, taskDialect func() Dialect) Dia
 	if slices.Index(Dialects, td) < slices.Index(Dialects, d) {
 		newer = td
 	}
-	if _, ok := CodecFor(newer).Methods()[method]; !ok {
+	if _, ok := Describe(newer).Methods[method]; !ok {
 		return ""
 	}
 	return td
@@ -353,7 +353,7 @@ func maySwitchToTask(dd Descriptor, method string) bool {
 		if slices.Index(Dialects, o.Dialect) < slices.Index(Dialects, dd.Dialect) {
 			newer = o.Dialect
 		}
-		if _, ok := CodecFor(newer).Methods()[method]; ok {
+		if _, ok := Describe(newer).Methods[method]; ok {
 			return true
 		}
 	}
