@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/sse"
 )
 
 // frontDoor starts a server the way a2amock serve does: with the scenario
@@ -385,22 +388,64 @@ func TestAgentsRemovalEndsStreamsAndSends(t *testing.T) {
 	h.mustCreate(`{"name":"gone","behaviors":["never-terminal:block=true"]}`)
 	var wg sync.WaitGroup
 	streamDone := make(chan [][]byte, 1)
+	firstFrame := make(chan struct{})
 	sendDone := make(chan int, 1)
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		streamDone <- h.streamFrames("/agents/gone/", rpcBody("SendStreamingMessage", sendParams("s", "")), v1)
+		req, err := http.NewRequest(http.MethodPost, h.url+"/agents/gone/", bytes.NewReader(rpcBody("SendStreamingMessage", sendParams("s", ""))))
+		if err != nil {
+			t.Error(err)
+			close(firstFrame)
+			streamDone <- nil
+			return
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "1.0")
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		st, err := sse.Do(ctx, h.client, req)
+		if err != nil {
+			t.Error(err)
+			close(firstFrame)
+			streamDone <- nil
+			return
+		}
+		defer st.Close()
+		var out [][]byte
+		for ev, err := range st.Events() {
+			if err != nil {
+				t.Errorf("stream ended badly after %d events: %v", len(out), err)
+				break
+			}
+			out = append(out, ev.Data)
+			if len(out) == 1 {
+				close(firstFrame)
+			}
+		}
+		if len(out) == 0 {
+			close(firstFrame)
+		}
+		streamDone <- out
 	}()
 	go func() {
 		defer wg.Done()
 		status, _, _ := h.post("/agents/gone/", rpcBody("SendMessage", sendParams("u", "")), v1)
 		sendDone <- status
 	}()
+	// The stream is open once its first event arrived (its response entry
+	// is journaled before it writes anything: waiting for that entry and a
+	// 20ms sleep let the removal come first now and then); the send once
+	// its request is journaled, which serveRequest does only after it
+	// watches the agent's removal.
+	select {
+	case <-firstFrame:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event on the stream")
+	}
 	waitFor(t, "a stream and a send in flight", func() bool {
-		entries := h.srv.Journal().Filter(0, "gone", "", server.EntryResponse)
-		return len(entries) >= 1 && len(h.srv.Journal().Filter(0, "gone", "", server.EntryRequest)) == 2
+		return len(h.srv.Journal().Filter(0, "gone", "", server.EntryRequest)) == 2
 	})
-	time.Sleep(20 * time.Millisecond)
 	status, _, _ := h.do(http.MethodDelete, "/_a2amock/agents/gone", nil, nil)
 	require.Equal(t, http.StatusNoContent, status)
 	select {

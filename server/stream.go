@@ -264,7 +264,10 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				if sub.Overflowed() {
 					closeReason = "client too slow: events overflowed"
 					_ = sw.Event(sse.Event{Data: f.errorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
-				} else {
+				} else if closeReason = s.streamEndReason(a); closeReason == "client gone" {
+					// Removing the agent or closing the server also ends
+					// its subscriptions: only otherwise was the task
+					// forgotten (a reset).
 					closeReason = "task forgotten"
 				}
 				return nil
@@ -320,17 +323,32 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				return nil
 			}
 		case <-r.Context().Done():
+			// The request's context also ends with the server (its base
+			// context) and with a removed agent (serveRequest): by the time
+			// the loop looks, both cases may be ready, and select picks one
+			// at random, so the reason is what ended, not the case taken.
+			closeReason = s.streamEndReason(a)
 			return nil
 		case <-s.ctx.Done():
-			closeReason = "server shutting down"
+			closeReason = s.streamEndReason(a)
 			return nil
 		case <-a.ctx.Done():
-			closeReason = "agent removed"
-			if s.ctx.Err() != nil {
-				closeReason = "server shutting down"
-			}
+			closeReason = s.streamEndReason(a)
 			return nil
 		}
+	}
+}
+
+// streamEndReason names what ended a stream whose context or agent is done:
+// the server closing, else the agent's removal, else the client leaving.
+func (s *Server) streamEndReason(a *agent) string {
+	switch {
+	case s.ctx.Err() != nil:
+		return "server shutting down"
+	case a.ctx.Err() != nil:
+		return "agent removed"
+	default:
+		return "client gone"
 	}
 }
 
