@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -249,16 +250,25 @@ func TestDeterminism(t *testing.T) {
 
 // After Reset, players of the forgotten tasks emit nothing more: the
 // journal stays empty until the next request.
+//
+// On the fake clock: the players wait on it between steps, Reset must
+// release their timers, and however far the clock then moves nothing is
+// journaled (a 3ms sleep after Reset only gave a late player a chance).
 func TestResetStopsPlayers(t *testing.T) {
 	t.Parallel()
-	h := start(t, server.Config{Seed: 74, StepDelay: 200 * time.Microsecond})
+	const step = 200 * time.Microsecond
+	clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
+	h := start(t, server.Config{Seed: 74, StepDelay: step, Clock: clk})
 	cl := newClient(t, h, dialectCases[0])
 	for round := range 30 {
-		for range 8 {
+		for i := range 8 {
 			cl.mustSend(sendOpts{immediate: true})
+			clk.Advance(time.Duration(i%3) * step) // players at different steps
 		}
 		h.srv.Reset()
-		time.Sleep(3 * time.Millisecond)
+		require.Eventually(t, func() bool { return clk.Waiters() == 0 }, 10*time.Second, time.Millisecond,
+			"round %d: a player still waits on the clock after Reset", round)
+		clk.Advance(time.Hour)
 		require.Zero(t, h.srv.Journal().Len(), "round %d: journal after reset: %+v", round, h.srv.Journal().Entries())
 	}
 }

@@ -17,12 +17,16 @@ import (
 // status times differ (a token used to encode the wall clock).
 func TestListTasksPageTokensDeterministic(t *testing.T) {
 	t.Parallel()
-	tokens := func() []string {
-		h := start(t, server.Config{Seed: 31, StepDelay: -1, Agents: agentsFor(dialectCases[0], false)})
+	// Each run's clock starts at another time and moves between sends, so
+	// the status times surely differ between runs (a sleep only made that
+	// likely).
+	tokens := func(began time.Time) []string {
+		clk := timeline.NewFakeClock(began)
+		h := start(t, server.Config{Seed: 31, StepDelay: -1, Clock: clk, Agents: agentsFor(dialectCases[0], false)})
 		cl := newClient(t, h, dialectCases[0])
 		for range 3 {
 			cl.mustSend(sendOpts{})
-			time.Sleep(time.Millisecond) // status times surely differ between runs
+			clk.Advance(time.Second)
 		}
 		var out []string
 		for _, rest := range []bool{false, true} {
@@ -35,8 +39,9 @@ func TestListTasksPageTokensDeterministic(t *testing.T) {
 		}
 		return out
 	}
-	first := tokens()
-	assert.Equal(t, first, tokens())
+	t0 := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	first := tokens(t0)
+	assert.Equal(t, first, tokens(t0.Add(time.Hour+time.Millisecond)))
 }
 
 // One place in the list has one token: a page asked for twice answers the
