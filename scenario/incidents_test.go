@@ -30,6 +30,8 @@ type rig struct {
 	t      *testing.T
 	url    string
 	client *http.Client
+	// srv is the server when the rig started one itself (serveExample).
+	srv *server.Server
 }
 
 // serveExampleWith serves the example through testkit, with opts applied on
@@ -52,10 +54,10 @@ func serveExample(t *testing.T, name string) *rig {
 	require.NoError(t, err)
 	require.NoError(t, srv.Start("127.0.0.1:0"))
 	tr := &http.Transport{}
-	r := &rig{t: t, url: srv.URL(), client: &http.Client{Transport: tr, Timeout: 10 * time.Second}}
+	r := &rig{t: t, url: srv.URL(), client: &http.Client{Transport: tr, Timeout: 10 * time.Second}, srv: srv}
 	t.Cleanup(func() {
 		tr.CloseIdleConnections()
-		assert.NoError(t, srv.Close())
+		assert.NoError(t, srv.Close()) // a second Close is a no-op
 	})
 	return r
 }
@@ -453,7 +455,20 @@ func TestIncidentPushOnce(t *testing.T) {
 	params["configuration"] = map[string]any{"pushNotificationConfig": map[string]any{"url": hook.URL + "/webhook", "token": "tok"}}
 	tk := r.send("notifier", params)
 	r.waitState("notifier", tk.ID, "completed")
-	time.Sleep(200 * time.Millisecond) // room for any late notification
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(bodies) > 0 }, 10*time.Second, time.Millisecond,
+		"the first notification never came")
+	// Every notification of the task was queued when its event was, before
+	// it completed; Close returns once the push queue has been worked off
+	// (what it cuts short is still journaled as attempted), so no late
+	// notification can come after it (a 200ms sleep only made that likely).
+	require.NoError(t, r.srv.Close())
+	attempts := 0
+	for _, e := range r.srv.Journal().Entries() {
+		if e.Kind == server.EntryPush && e.TaskID == tk.ID {
+			attempts++
+		}
+	}
+	assert.Equal(t, 1, attempts, "one notification attempted")
 	mu.Lock()
 	defer mu.Unlock()
 	require.Len(t, bodies, 1, "one notification, then silence: %v", bodies)
