@@ -226,9 +226,10 @@ func TestServeGatewayShutdownWithOpenStream(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(first[:n]), `"id":"gw-`, "the stream's task id is the gateway's alias")
 
-	start := time.Now()
-	assert.Equal(t, 0, stop(), stderr.String())
-	assert.Less(t, time.Since(start), 4*time.Second, "shutdown did not wait on the open stream")
+	// Exit 0: a shutdown that waited on the open stream ran into its 5s
+	// deadline and exited 1 (a 4s wall-time bound added nothing but a
+	// chance to fail on a loaded machine).
+	assert.Equal(t, 0, stop(), "shutdown waited on the open stream: %s", stderr.String())
 	// The stream ends (cleanly or cut): ReadAll returns instead of hanging.
 	_, _ = io.ReadAll(resp.Body)
 }
