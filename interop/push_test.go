@@ -111,10 +111,14 @@ func TestV1PushTerminalDroppedClientPolls(t *testing.T) {
 
 // TestV1PushHungWebhook: a webhook that never answers holds neither the
 // task nor the server's Close (goleak in TestMain checks nothing is left).
+// The webhook holds every delivery for 30s and the push timeout is a
+// minute, so the answer and Close can only come within their 10s guards
+// if neither waits for it (wall-time bounds of 2s and 3s on both failed on
+// a loaded machine; that a delivery times out is server/push_test's).
 func TestV1PushHungWebhook(t *testing.T) {
 	t.Parallel()
 	ac, skill := pushAgent(63)
-	s := startMock(t, server.Config{Seed: 63, StepDelay: -1, PushTimeout: 100 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	s := startMock(t, server.Config{Seed: 63, StepDelay: -1, PushTimeout: time.Minute, Agents: []server.AgentConfig{ac}})
 	hook := testkit.Webhook(t)
 	hook.SetDelay(time.Hour)
 	c, _ := v1Client(t, s.URL(), v1Bindings[0])
@@ -127,22 +131,23 @@ func TestV1PushHungWebhook(t *testing.T) {
 	require.NoError(t, err)
 	next := userText("go on")
 	next.TaskID, next.ContextID = task.ID, task.ContextID
-	started := time.Now()
-	done := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: next})
-	assert.Equal(t, a2a.TaskStateCompleted, done.Status.State)
-	assert.Less(t, time.Since(started), 2*time.Second, "the task does not wait for its webhook")
-	require.Eventually(t, func() bool {
-		n := 0
-		for _, e := range s.Journal().Entries() {
-			if e.Kind == server.EntryPush {
-				n++
-			}
+	done := sendTask(shortCtx(t, 10*time.Second), t, c, &a2a.SendMessageRequest{Message: next})
+	assert.Equal(t, a2a.TaskStateCompleted, done.Status.State, "the task does not wait for its webhook")
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for a hung webhook")
+	}
+	n := 0
+	for _, e := range s.Journal().Entries() {
+		if e.Kind == server.EntryPush {
+			n++
 		}
-		return n >= 3
-	}, 5*time.Second, 10*time.Millisecond, "each delivery times out and is journaled")
-	closed := time.Now()
-	require.NoError(t, s.Close())
-	assert.Less(t, time.Since(closed), 3*time.Second)
+	}
+	assert.Positive(t, n, "the notifications queued when the task completed were attempted (and cut) before Close returned")
 }
 
 // TestBehaviorPushAuthDialect shows what a receiver built on a2a-go v2
