@@ -22,12 +22,12 @@ func TestPushDrop(t *testing.T) {
 		t.Parallel()
 		p := newPushRig(t, "push-drop:terminal=true")
 		id := p.sendWithPush(false)
-		p.settle(id, 3)
-		assert.Equal(t, []string{"submitted", "working", "artifact"}, pushKinds(p.hook, id))
-		assert.Equal(t, 3, p.pushAttempts(id), "a dropped notification is never attempted")
 		// The task did complete: a client polling GetTask would know.
 		rep := p.rpc("GetTask", map[string]any{"id": id})
 		assert.Contains(t, string(rep.Result), "TASK_STATE_COMPLETED")
+		p.settle(id, 3)
+		assert.Equal(t, []string{"submitted", "working", "artifact"}, pushKinds(p.hook, id))
+		assert.Equal(t, 3, p.pushAttempts(id), "a dropped notification is never attempted")
 		// And the receiver's push-only ledger is left with an orphan.
 		task, ok := p.hook.Ledger().Task(id)
 		if assert.True(t, ok) {

@@ -63,13 +63,19 @@ func (p *pushRig) pushAttempts(id string) int {
 	return n
 }
 
-// settle waits until the journal shows n deliveries for task id and gives a
-// few more milliseconds for any unexpected extra one to show.
+// settle waits until the journal shows n deliveries for task id and the
+// webhook has them, then closes the server: Close returns once the push
+// queue has been worked off, what it cuts short still journaled as
+// attempted. Every notification of a task answered by a blocking send was
+// queued before the answer, so no delivery beyond n can come later, and
+// none was attempted (a 50ms sleep only gave an extra one a chance to
+// show). The rig serves no more requests after it.
 func (p *pushRig) settle(id string, n int) {
 	p.t.Helper()
 	require.Eventually(p.t, func() bool { return p.pushAttempts(id) >= n && len(p.hook.ReceivedFor(id)) >= n },
-		5*time.Second, 5*time.Millisecond, "want %d deliveries, journal has %d", n, p.pushAttempts(id))
-	time.Sleep(50 * time.Millisecond)
+		10*time.Second, 5*time.Millisecond, "want %d deliveries, journal has %d", n, p.pushAttempts(id))
+	require.NoError(p.t, p.srv.Close())
+	require.Equal(p.t, n, p.pushAttempts(id), "deliveries attempted for task %s", id)
 }
 
 func parseAll(t *testing.T, specs []string) []behaviorsBehavior {
