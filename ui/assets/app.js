@@ -388,10 +388,13 @@
     drawCost = performance.now() - start; lastDraw = performance.now(); renders++;
     $("status").textContent = `${cfg.mode === "live" ? (connected ? "live" : "connecting…") : "report"} · ${entries} entries · ${tasks} tasks · ${left} left behind`;
     window.a2amock.renders = renders; window.a2amock.drawMs = drawCost;
+    // The newest journal entry the page has drawn: a test waits for it
+    // before clicking, since a later draw moves the marks.
+    window.a2amock.drawnSeq = Math.max(0, ...views.map((v) => v.model.lastSeq));
   }
   const kinds = new Set(), agents = new Set();
   let connected = false;
-  window.a2amock = { views, renders: 0, drawMs: 0 };
+  window.a2amock = { views, renders: 0, drawMs: 0, drawnSeq: 0 };
 
   // Live: the journal's event stream, read with fetch so a control token
   // (given as #token=… in the page address, never sent as a URL) can go in

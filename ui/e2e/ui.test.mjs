@@ -145,6 +145,11 @@ test("live page: lanes, orphan, divergence, fault, raw view, filters, live updat
   assert.equal(res.status(), 200);
   await page.waitForFunction(() => /live/.test(document.getElementById("status").textContent));
   await orchestrate();
+  // Everything the journal holds is drawn before anything is clicked: a
+  // draw of entries that arrive later moves the marks under the pointer.
+  const { entries } = await (await fetch(url + "/_a2amock/journal")).json();
+  const last = Math.max(...entries.map((e) => e.seq));
+  await page.waitForFunction((s) => window.a2amock.drawnSeq >= s, last);
   await checkTimeline(page);
   // Live update: a new request shows up without a reload.
   const before = await page.locator("section.agent[data-agent=worker-1] g.row").count();
