@@ -154,21 +154,46 @@ func TestJournalNamesWhoShapedTheStream(t *testing.T) {
 		bs = append(bs, b)
 	}
 	h := start(t, server.Config{Seed: 3, StepDelay: -1, KeepAliveInterval: time.Hour, Agents: []server.AgentConfig{{Name: "agent", Behaviors: bs}}})
-	h.streamTimeout = 500 * time.Millisecond
 	req, err := http.NewRequest(http.MethodPost, h.url+"/", bytes.NewReader(streamBody()))
 	require.NoError(t, err)
 	req.Header.Set("A2A-Version", "1.0")
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	st, err := sse.Do(ctx, h.client, req)
 	require.NoError(t, err)
-	n := 0
-	for _, err := range st.Events() {
-		if err != nil {
-			break
+	events := make(chan int, 1)
+	got := make(chan struct{}, 16)
+	go func() {
+		n := 0
+		for _, err := range st.Events() {
+			if err != nil {
+				break
+			}
+			n++
+			got <- struct{}{}
 		}
-		n++
+		events <- n
+	}()
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event on the stream")
 	}
+	// The stream hangs once stream-hang has acted on its end (journaled):
+	// only then does the client leave (a 500ms deadline for the whole
+	// stream could pass before its first event on a loaded machine).
+	waitFor(t, "stream-hang holding the stream", func() bool {
+		for _, e := range h.srv.Journal().Filter(0, "", "", server.EntryRequest) {
+			for _, a := range e.Acted {
+				if a.Behavior == "stream-hang" {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	cancel()
+	n := <-events
 	st.Close()
 	assert.Equal(t, 1, n, "only the terminal event gets through, then the stream hangs")
 	var j []server.Entry

@@ -294,7 +294,7 @@ func TestInterruptedByAuthRequired(t *testing.T) {
 			cl := newClient(t, h, c)
 			tk := cl.mustSend(sendOpts{})
 			assert.Equal(t, wire.StateAuthRequired, tk.State)
-			h.streamTimeout = 3 * time.Second
+			h.streamTimeout = 10 * time.Second // a hang guard: the stream ends at auth-required
 			evs, e := cl.stream(sendOpts{})
 			require.Nil(t, e)
 			require.NotEmpty(t, evs)
