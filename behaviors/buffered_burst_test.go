@@ -62,6 +62,19 @@ func next(t *testing.T, events <-chan string) (string, bool) {
 	}
 }
 
+// untilEnd collects the events until the stream ends.
+func untilEnd(t *testing.T, events <-chan string) []string {
+	t.Helper()
+	var out []string
+	for {
+		ev, ok := next(t, events)
+		if !ok {
+			return out
+		}
+		out = append(out, ev)
+	}
+}
+
 // nothingYet asserts that no event has arrived. It cannot fail a correct
 // implementation: the events it rules out wait on the fake clock.
 func nothingYet(t *testing.T, events <-chan string, why string) {
@@ -95,14 +108,7 @@ func TestBufferedBurst(t *testing.T) {
 		nothingYet(t, events, fmt.Sprintf("nothing may arrive before the task ended (step %d of 3 not yet played)", step))
 		clk.Advance(gap)
 	}
-	var got []string
-	for {
-		ev, ok := next(t, events)
-		if !ok {
-			break
-		}
-		got = append(got, ev)
-	}
+	got := untilEnd(t, events)
 	require.Len(t, got, 4, "all four events in one burst after the final state")
 	assert.Contains(t, got[3], "TASK_STATE_COMPLETED")
 	assert.Equal(t, "buffered-burst", firstActed(lastRequestEntry(t, r)))

@@ -30,14 +30,7 @@ func TestIdleGap(t *testing.T) {
 	blockUntilDue(t, clk, gap) // the silence has begun
 	nothingYet(t, events, "nothing during the silence")
 	clk.Advance(gap)
-	var rest []string
-	for {
-		ev, ok := next(t, events)
-		if !ok {
-			break
-		}
-		rest = append(rest, ev)
-	}
+	rest := untilEnd(t, events)
 	require.Len(t, rest, 2, "the rest of the stream after the silence")
 	assert.Contains(t, rest[1], "TASK_STATE_COMPLETED")
 	assert.Equal(t, "idle-gap", firstActed(lastRequestEntry(t, r)))
@@ -51,15 +44,7 @@ func TestIdleGap(t *testing.T) {
 
 	// Call 2 is out of scope: the whole stream comes without the clock
 	// moving.
-	events = liveEvents(t, r)
-	n := 0
-	for {
-		if _, ok := next(t, events); !ok {
-			break
-		}
-		n++
-	}
-	assert.Equal(t, 4, n, "call 2: every event without a silence")
+	assert.Len(t, untilEnd(t, liveEvents(t, r)), 4, "call 2: every event without a silence")
 	out := lastRequestEntry(t, r)
 	assert.Empty(t, out.Behaviors, "call 2 is out of scope")
 }
