@@ -188,23 +188,62 @@ func journalStates(srv *server.Server, id string) []wire.TaskState {
 	return out
 }
 
-// streamWithin streams msg for at most wait and reports the events and
-// whether the stream was still open when the client gave up.
-func (r *rig) streamWithin(d wire.Dialect, msg map[string]any, wait time.Duration) (obs []observed, stillOpen bool) {
+// streamLeft streams msg, reads n events, then leaves, and returns every
+// event read and the reason the server journaled for the stream's end:
+// "client gone" says it was still open when the client left, with nothing
+// more to send. (A wall-time read window of 200-300ms could end before
+// the events came on a loaded machine.)
+func (r *rig) streamLeft(d wire.Dialect, msg map[string]any, n int) (obs []observed, closeReason string) {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := r.stream(ctx, method(d, wire.OpStream), map[string]any{"message": msg})
 	require.NoError(r.t, err)
 	defer s.Close()
-	for ev, err := range s.Events() {
-		if err != nil {
-			require.ErrorIs(r.t, err, context.DeadlineExceeded)
-			return obs, true
+	events := make(chan []byte)
+	go func() {
+		defer close(events)
+		for ev, err := range s.Events() {
+			if err != nil {
+				return
+			}
+			events <- ev.Data
 		}
-		obs = append(obs, observe(r.t, ev.Data, true))
+	}()
+	for len(obs) < n {
+		select {
+		case data, ok := <-events:
+			if !ok {
+				cancel()
+				return obs, r.lastStreamClose()
+			}
+			obs = append(obs, observe(r.t, data, true))
+		case <-time.After(10 * time.Second):
+			r.t.Fatalf("%d events within 10s, want %d: %s", len(obs), n, kinds(obs))
+		}
 	}
-	return obs, false
+	cancel()
+	for data := range events {
+		obs = append(obs, observe(r.t, data, true))
+	}
+	return obs, r.lastStreamClose()
+}
+
+// lastStreamClose waits for the journal's newest stream-close entry to
+// cover the newest request and returns its reason.
+func (r *rig) lastStreamClose() string {
+	r.t.Helper()
+	var reason string
+	require.Eventually(r.t, func() bool {
+		reqs := r.srv.Journal().Filter(0, "", "", server.EntryRequest)
+		closes := r.srv.Journal().Filter(0, "", "", server.EntryStreamClose)
+		if len(reqs) == 0 || len(closes) == 0 || closes[len(closes)-1].Request != reqs[len(reqs)-1].Request {
+			return false
+		}
+		reason = closes[len(closes)-1].Detail
+		return true
+	}, 10*time.Second, time.Millisecond, "no stream-close entry for the stream")
+	return reason
 }
 
 // parseErr parses through the catalogue, for tests of bad specs.
