@@ -5,9 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/timeline"
 )
 
 func TestContentTypeUnary(t *testing.T) {
@@ -69,4 +72,40 @@ func TestContentTypeRejectsBadParams(t *testing.T) {
 		_, err := behaviorsParse(spec)
 		assert.Error(t, err, spec)
 	}
+}
+
+// stream=json answers one JSON body however long the task takes: the
+// keep-alive comments the stream writes while it waits for the last event
+// are held back (they made the body invalid JSON whenever a step took
+// longer than the keep-alive interval; seen with the rig's 20ms keep-alive
+// on a loaded machine). On the fake clock each step is five keep-alive
+// intervals long.
+func TestContentTypeStreamJSONHoldsKeepAlives(t *testing.T) {
+	t.Parallel()
+	gap := 5 * time.Minute
+	clk := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r := newRig(t, rigOptions{timelines: spacedTimeline(gap), keepAlive: time.Minute, clock: clk},
+		parse(t, "content-type:type=application/json,stream=json"))
+	type answer struct {
+		body []byte
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		_, body, err := r.raw("SendStreamingMessage", sendParams("hi"))
+		got <- answer{body, err}
+	}()
+	for range 3 {
+		blockUntil(t, clk, 2) // the next step and the stream's keep-alive
+		clk.Advance(gap)
+	}
+	var a answer
+	select {
+	case a = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer within 10s")
+	}
+	require.NoError(t, a.err)
+	require.True(t, json.Valid(a.body), "%q", a.body)
+	assert.Equal(t, "status:completed", observe(t, a.body, true).String())
 }

@@ -59,12 +59,19 @@ func (b *ContentType) Apply(x *core.Exchange) {
 		stream = func(h textproto.MIMEHeader) { h.Set("Content-Type", b.Type) }
 	}
 	declined := x.Declined()
+	oneBody := x.Op.Streaming() && b.Stream == "json"
 	x.OnTransport(func(t core.Transport) {
 		if !t.Rewrite(unary, stream) {
 			declined("the binding has no Content-Type to change")
+			return
+		}
+		if oneBody {
+			// The one JSON body has no room for the SSE comments the
+			// stream writes while it waits for the last event.
+			t.HoldKeepAlives(func() bool { return true })
 		}
 	})
-	if !x.Op.Streaming() || b.Stream != "json" {
+	if !oneBody {
 		return
 	}
 	x.OnStreamEvent(func(ev wire.Event, _ func(wire.Event) error, raw core.RawStream) error {
