@@ -1,6 +1,7 @@
 package behaviors_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -35,12 +36,40 @@ func TestIdleGap(t *testing.T) {
 	assert.Contains(t, rest[1], "TASK_STATE_COMPLETED")
 	assert.Equal(t, "idle-gap", firstActed(lastRequestEntry(t, r)))
 
-	// No keep-alive during the silence: nothing at all is written.
-	r2 := newRig(t, rigOptions{keepAlive: 10 * time.Millisecond}, parse(t, "idle-gap:after=1,gap=200ms"))
-	_, body, err := r2.raw("SendStreamingMessage", sendParams("hi"))
-	require.NoError(t, err)
-	assert.NotContains(t, string(body), "keep-alive")
-	assert.Equal(t, 4, strings.Count(string(body), "data: "))
+	// No keep-alive during the silence: nothing at all is written, though
+	// the silence lasts five keep-alive intervals, each one passed on the
+	// fake clock. (On the wall clock with a 10ms keep-alive, one could come
+	// legitimately before the silence began: 1 failure in 200 runs.)
+	clk2 := timeline.NewFakeClock(time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	r2 := newRig(t, rigOptions{keepAlive: time.Minute, clock: clk2}, parse(t, "idle-gap:after=1,gap=5m"))
+	type answer struct {
+		body []byte
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		_, body, err := r2.raw("SendStreamingMessage", sendParams("hi"))
+		got <- answer{body, err}
+	}()
+	// The silence has begun when the only timer waiting is the gap's: the
+	// stream's one-minute keep-alive waits whenever the stream does.
+	probe, cancelProbe := context.WithCancel(context.Background())
+	cancelProbe()
+	dueWithin := func(d time.Duration) bool { return clk2.BlockUntilDue(probe, d) == nil }
+	require.Eventually(t, func() bool { return clk2.Waiters() == 1 && dueWithin(gap) && !dueWithin(gap-time.Minute) },
+		10*time.Second, time.Millisecond, "the silence never began")
+	for range 5 {
+		clk2.Advance(time.Minute)
+	}
+	var a answer
+	select {
+	case a = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end after the silence")
+	}
+	require.NoError(t, a.err)
+	assert.NotContains(t, string(a.body), "keep-alive")
+	assert.Equal(t, 4, strings.Count(string(a.body), "data: "))
 
 	// Call 2 is out of scope: the whole stream comes without the clock
 	// moving.
