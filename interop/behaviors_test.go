@@ -19,6 +19,7 @@ import (
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // behaviorMock starts a testkit mock with the seed, step delay and options.
@@ -439,15 +440,19 @@ func TestBehaviorMintTaskForUnknownID(t *testing.T) {
 func TestBehaviorForgetTask(t *testing.T) {
 	t.Parallel()
 	forEachBinding(t, func(t *testing.T, b v1Binding) {
-		m := bindingMock(t, b, 113, -1, testkit.WithBehavior("", "forget-task:ttl=100ms"))
+		// The ttl runs on the mock's fake clock: the task's age is what the
+		// test moved it by, not how long the calls took (a 150ms sleep).
+		clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
+		m := bindingMock(t, b, 113, -1, testkit.WithClock(clk), testkit.WithBehavior("", "forget-task:ttl=100ms"))
 		c, _ := v1Client(t, m.URL, b)
 		ctx := testCtx(t)
 		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("remember me")})
+		clk.Advance(100*time.Millisecond - time.Nanosecond)
 		got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
 		require.NoError(t, err, "still known before the ttl")
 		assert.Equal(t, task.ID, got.ID)
 
-		time.Sleep(150 * time.Millisecond)
+		clk.Advance(time.Nanosecond)
 		_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
 		assert.ErrorIs(t, err, a2a.ErrTaskNotFound, "got %v", err)
 		list, err := c.ListTasks(ctx, b.listRequest(&a2a.ListTasksRequest{}))
