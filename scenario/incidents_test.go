@@ -351,8 +351,24 @@ func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 	require.NotEmpty(t, id)
 	require.NoError(t, st.Close()) // the client goes away mid-task
 
-	require.Eventually(t, func() bool { return clk.Waiters() == 0 }, 5*time.Second, time.Millisecond,
-		"the closed stream releases its keep-alive")
+	// The stream has ended once its close is journaled (after it stopped
+	// its keep-alive). Waiting for no timer at all was not enough: the
+	// stream re-arms its keep-alive after each item it takes, the player's
+	// end included, so the count could read 0 for a moment and the stream
+	// then hold a timer into the re-attach below (1 failure in 200 runs).
+	require.Eventually(t, func() bool {
+		entries, err := testkit.FetchJournalContext(ctx, r.client, r.url)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			if e.Kind == server.EntryStreamClose && e.TaskID == id {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, time.Millisecond, "the closed stream never ended")
+	assert.Zero(t, clk.Waiters(), "the closed stream releases its keep-alive")
 	assert.False(t, clk.AdvanceToNext(), "nothing is scheduled: the task can never move again")
 	tk := r.get("cruncher", id)
 	assert.Equal(t, "working", tk.Status.State, "nobody ends or collects the task")
