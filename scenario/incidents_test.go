@@ -213,6 +213,24 @@ func driveClock(t *testing.T, clk *timeline.FakeClock, d time.Duration) (stop fu
 	return stop
 }
 
+// waitStreamEnd waits until the server has journaled the end of the stream
+// of task id (which it does after the stream released its keep-alive).
+func (r *rig) waitStreamEnd(id string) {
+	r.t.Helper()
+	require.Eventually(r.t, func() bool {
+		entries, err := testkit.FetchJournalContext(context.Background(), r.client, r.url)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			if e.Kind == server.EntryStreamClose && e.TaskID == id {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, time.Millisecond, "the stream of task %s never ended", id)
+}
+
 // settledForEver reports, on a fake clock whose driver has stopped, that
 // nothing is scheduled any more once the server has released what it no
 // longer waits for: no state can ever change again.
@@ -290,6 +308,9 @@ func TestIncidentThreeWorkersScripted(t *testing.T) {
 	assert.NotEqual(t, id, cont.ID, "answer: new-task")
 	assert.Equal(t, evs[0].ContextID, cont.ContextID)
 	r.waitState("worker-3", cont.ID, "working")
+	// The closed stream may still hold its keep-alive (it re-arms it after
+	// each item it takes): settled means once it has ended.
+	r.waitStreamEnd(id)
 	stopClock()
 	assert.True(t, settledForEver(t, clk), "both tasks stopped: nothing is scheduled")
 	assert.Equal(t, "working", r.get("worker-3", id).Status.State)
@@ -356,18 +377,7 @@ func TestIncidentOrphanedWorkingAfterDisconnect(t *testing.T) {
 	// stream re-arms its keep-alive after each item it takes, the player's
 	// end included, so the count could read 0 for a moment and the stream
 	// then hold a timer into the re-attach below (1 failure in 200 runs).
-	require.Eventually(t, func() bool {
-		entries, err := testkit.FetchJournalContext(ctx, r.client, r.url)
-		if err != nil {
-			return false
-		}
-		for _, e := range entries {
-			if e.Kind == server.EntryStreamClose && e.TaskID == id {
-				return true
-			}
-		}
-		return false
-	}, 5*time.Second, time.Millisecond, "the closed stream never ended")
+	r.waitStreamEnd(id)
 	assert.Zero(t, clk.Waiters(), "the closed stream releases its keep-alive")
 	assert.False(t, clk.AdvanceToNext(), "nothing is scheduled: the task can never move again")
 	tk := r.get("cruncher", id)
