@@ -269,3 +269,21 @@ func TestPushQueueOrderWithoutLocks(t *testing.T) {
 	assert.Equal(t, wire.StateCompleted, d.states[len(d.states)-1])
 	_ = res
 }
+
+// Reset stops every player by itself (not only the host's context): the
+// goroutine waiting on the clock ends, and moving the clock past the steps
+// it would have applied journals nothing for the forgotten task.
+func TestResetStopsPlayers(t *testing.T) {
+	r := newRig(t, nil)
+	before := goleak.IgnoreCurrent()
+	task := r.send("hi", "s1", "", true)
+	r.clk.BlockUntil(1) // the player waits for its first step
+	events := len(r.notesOf(engine.NoteEvent))
+
+	r.a.Reset()
+	goleak.VerifyNone(t, before)
+	assert.Equal(t, 0, r.clk.Waiters(), "no player waits on the clock")
+	r.clk.Advance(time.Hour)
+	assert.Len(t, r.notesOf(engine.NoteEvent), events, "the stopped player applied nothing")
+	assert.Nil(t, r.a.Snapshot(task.ID), "the task is forgotten")
+}
