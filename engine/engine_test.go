@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -286,4 +287,29 @@ func TestResetStopsPlayers(t *testing.T) {
 	r.clk.Advance(time.Hour)
 	assert.Len(t, r.notesOf(engine.NoteEvent), events, "the stopped player applied nothing")
 	assert.Nil(t, r.a.Snapshot(task.ID), "the task is forgotten")
+}
+
+// Beyond TaskRetentionBytes the oldest running task is dropped (and noted)
+// when no finished task is left to forget; the task just sent is kept.
+func TestStoreRetentionByBytes(t *testing.T) {
+	r := newRig(t, func(c *engine.Config) { c.Limits.TaskRetentionBytes = 25_000 })
+	big := strings.Repeat("x", 10_000)
+	var ids []string
+	for range 5 {
+		ids = append(ids, r.send(big, "s1", "", true).ID) // each stays submitted: its player waits on the clock
+	}
+	for i, id := range ids {
+		if i < 3 {
+			assert.Nil(t, r.a.Snapshot(id), "task %d is dropped: three 10 KB tasks exceed 25,000 bytes", i)
+		} else {
+			assert.NotNil(t, r.a.Snapshot(id), "task %d is kept", i)
+		}
+	}
+	var dropped []string
+	for _, n := range r.notesOf(engine.NoteDropped) {
+		dropped = append(dropped, n.TaskID)
+		assert.Contains(t, n.Detail, "TaskRetentionBytes")
+		assert.Equal(t, wire.StateSubmitted, n.State)
+	}
+	assert.Equal(t, ids[:3], dropped, "the oldest running tasks, oldest first")
 }
