@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -312,4 +313,52 @@ func TestStoreRetentionByBytes(t *testing.T) {
 		assert.Equal(t, wire.StateSubmitted, n.State)
 	}
 	assert.Equal(t, ids[:3], dropped, "the oldest running tasks, oldest first")
+}
+
+// The behaviors' Decide hooks see the honest decision and the task the
+// message named and may change it; the Plan hooks transform the timeline
+// the agent plays. Both run in the engine without any transport.
+func TestHooksChangeDecisionAndPlan(t *testing.T) {
+	r := newRig(t, nil)
+	exchange := func(text string) (*wire.Request, *core.Exchange) {
+		r.seq++
+		m := &wire.Message{MessageID: fmt.Sprintf("h%d", r.seq), Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart(text)},
+			Metadata: map[string]any{"skillId": "s1"}}
+		req := &wire.Request{Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC, Message: m, Config: wire.SendConfig{ReturnImmediately: true}}
+		return req, &core.Exchange{Agent: "a", Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC, Request: req, Card: r.card, Clock: r.clk}
+	}
+
+	t.Run("decide", func(t *testing.T) {
+		req, x := exchange("refuse me")
+		var honest timeline.Decision
+		x.OnDecide(func(d *timeline.Decision, existing *wire.Task) {
+			honest = *d
+			assert.Nil(t, existing, "a new task's message names none")
+			*d = timeline.Decision{Kind: timeline.DecideReject, Err: &wire.Error{Code: wire.CodeInvalidParams, Message: "no"}, Reason: "the hook refused"}
+		})
+		res, werr := r.a.Send(context.Background(), req, x)
+		assert.Equal(t, timeline.DecideNew, honest.Kind, "the hook saw the honest decision")
+		require.NotNil(t, werr, "the hook's rejection is the answer: %+v", res)
+		assert.Equal(t, wire.CodeInvalidParams, werr.Code)
+		notes := r.notesOf(engine.NoteDecision)
+		require.NotEmpty(t, notes)
+		assert.Contains(t, notes[len(notes)-1].Detail, "the hook refused", "the journal notes the changed decision")
+	})
+
+	t.Run("plan", func(t *testing.T) {
+		req, x := exchange("at once")
+		steps := 0
+		x.OnPlan(func(tl timeline.Timeline) timeline.Timeline {
+			steps = len(tl)
+			out := slices.Clone(tl)
+			for i := range out {
+				out[i].After = 0 // the honest plan waits a step delay (a minute) before each step
+			}
+			return out
+		})
+		res, werr := r.a.Send(context.Background(), req, x)
+		require.Nil(t, werr)
+		assert.Positive(t, steps, "the hook saw the honest plan")
+		assert.Equal(t, wire.StateCompleted, res.Task.Status.State, "with no delay left the task completed before the answer, the clock never moved")
+	})
 }
