@@ -54,6 +54,8 @@
 //     and checks the task entry's generation, so a replaced or stopped
 //     player's step is ignored.
 //
-// Every goroutine the engine starts (players, push drains) is counted in
-// Config.Players and ends when Config.Context ends.
+// Every goroutine the engine starts is counted in Config.Players: players
+// end when Config.Context ends; a push drain ends when its queue is empty,
+// and no new one starts once Config.HostContext has ended (the host's
+// Deliverer gives up on that context, so a drain never outlives it).
 package engine

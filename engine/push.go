@@ -151,7 +151,10 @@ func (a *Agent) deliver(ps *taskPush, job PushJob) {
 }
 
 // waitFirstPush waits until task id's first push delivery was tried, for
-// push-before-response; it is bounded by Config.FirstPushBound.
+// push-before-response; it is bounded by Config.FirstPushBound. The bound
+// is wall time on purpose: it guards against a webhook that hangs on the
+// network, which no test clock moves, so a send on a fake clock cannot
+// wait for ever behind it.
 func (a *Agent) waitFirstPush(ctx context.Context, id string) {
 	a.mu.Lock()
 	e, ok := a.store.tasks[id]
