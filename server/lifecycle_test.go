@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -229,11 +230,37 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 			}
 
 			// A live task: subscribe starts with the current snapshot and
-			// follows the task to its end.
-			mid := start(t, server.Config{Seed: 6, StepDelay: 40 * time.Millisecond, Agents: agentsFor(c, false)})
+			// follows the task to its end. On the fake clock the task
+			// waits for the test: it moves on only once the subscription
+			// is attached (with 40 ms steps it could finish first on a
+			// loaded machine, and the subscription got the final snapshot).
+			clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
+			mid := start(t, server.Config{Seed: 6, StepDelay: time.Minute, Clock: clk, KeepAliveInterval: 24 * time.Hour, Agents: agentsFor(c, false)})
 			cl = newClient(t, mid, c)
 			tk = startRunning(t, mid, c)
-			evs, e = cl.subscribe(tk.ID)
+			type subscribed struct {
+				evs []wireEvent
+				e   *rpcError
+			}
+			done := make(chan subscribed, 1)
+			go func() {
+				evs, e := cl.subscribe(tk.ID)
+				done <- subscribed{evs, e}
+			}()
+			waitFor(t, "the subscription to attach", func() bool { return mid.openStreams() == 1 })
+			for range 2 { // working, then the artifact (completed follows it at once)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				require.NoError(t, clk.BlockUntilDue(ctx, time.Minute), "the task's next step waits on the clock")
+				cancel()
+				clk.Advance(time.Minute)
+			}
+			var sub subscribed
+			select {
+			case sub = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the subscription did not end after the task completed")
+			}
+			evs, e = sub.evs, sub.e
 			require.Nil(t, e)
 			require.GreaterOrEqual(t, len(evs), 2, "events: %+v", evs)
 			if c.d != wire.V01 {
