@@ -232,7 +232,7 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 			// A live task: subscribe starts with the current snapshot and
 			// follows the task to its end. On the fake clock the task
 			// waits for the test: it moves on only once the subscription
-			// is attached (with 40 ms steps it could finish first on a
+			// is attached (open streams from the metrics; with 40 ms steps it could finish first on a
 			// loaded machine, and the subscription got the final snapshot).
 			clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
 			mid := start(t, server.Config{Seed: 6, StepDelay: time.Minute, Clock: clk, KeepAliveInterval: 24 * time.Hour, Agents: agentsFor(c, false)})
@@ -247,7 +247,7 @@ func TestLifecycleCancelAndSubscribe(t *testing.T) {
 				evs, e := cl.subscribe(tk.ID)
 				done <- subscribed{evs, e}
 			}()
-			waitFor(t, "the subscription to attach", func() bool { return mid.openStreams() == 1 })
+			waitFor(t, "the subscription to attach", func() bool { return mid.scrape()[`a2amock_open_streams{agent="agent"}`] == 1 })
 			for range 2 { // working, then the artifact (completed follows it at once)
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				require.NoError(t, clk.BlockUntilDue(ctx, time.Minute), "the task's next step waits on the clock")

@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -409,26 +408,6 @@ func parseEvent(t testing.TB, d wire.Dialect, data []byte) wireEvent {
 		}
 	}
 	return ev
-}
-
-// openStreams is the number of streams the server has open, from its
-// metrics (a2amock_open_streams, summed over agents).
-func (h *harness) openStreams() int {
-	h.t.Helper()
-	resp, err := h.client.Get(h.url + "/_a2amock/metrics")
-	require.NoError(h.t, err)
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	require.NoError(h.t, err)
-	n := 0
-	for _, line := range strings.Split(string(body), "\n") {
-		if rest, ok := strings.CutPrefix(line, "a2amock_open_streams{"); ok {
-			_, v, _ := strings.Cut(rest, "} ")
-			k, _ := strconv.Atoi(strings.TrimSpace(v))
-			n += k
-		}
-	}
-	return n
 }
 
 // waitFor polls cond until it holds or the deadline passes.
