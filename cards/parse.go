@@ -8,14 +8,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/cards/internal/cardjson"
 	"github.com/a2amock/a2amock/wire"
 )
 
 // anyCard is the union of every dialect's card fields, so one decode reads
 // any of them (including a hybrid card).
 type anyCard struct {
-	hybridCard
-	Authentication *v01Auth `json:"authentication"`
+	cardjson.HybridCard
+	Authentication *cardjson.V01Auth `json:"authentication"`
 }
 
 // Fields that first appeared in v0.2.x cards; any of them in a card without
@@ -239,7 +240,7 @@ func fromWire(d wire.Dialect, w *anyCard) (*Card, error) {
 
 // parseExtensions fills c.Capabilities.Extensions and, from the duration
 // extension, the skills' EstimatedDuration.
-func parseExtensions(c *Card, exts []wireExtension) []error {
+func parseExtensions(c *Card, exts []cardjson.Extension) []error {
 	var errs []error
 	for i, e := range exts {
 		if e.URI == "" {
@@ -272,7 +273,7 @@ func parseExtensions(c *Card, exts []wireExtension) []error {
 	return errs
 }
 
-func v10InterfacesFromWire(ins []v10Interface) ([]Interface, error) {
+func v10InterfacesFromWire(ins []cardjson.V10Interface) ([]Interface, error) {
 	if len(ins) == 0 {
 		return nil, errors.New("supportedInterfaces: at least one interface is required")
 	}
@@ -316,7 +317,7 @@ func v03InterfacesFromWire(d wire.Dialect, w *anyCard) []Interface {
 	return out
 }
 
-func schemesFromWire(in map[string]hybridScheme) (map[string]SecurityScheme, error) {
+func schemesFromWire(in map[string]cardjson.HybridScheme) (map[string]SecurityScheme, error) {
 	if len(in) == 0 {
 		return nil, nil
 	}
@@ -335,8 +336,8 @@ func schemesFromWire(in map[string]hybridScheme) (map[string]SecurityScheme, err
 
 // schemeFromWire reads the v1.0 one-of member when there is one and the v0.x
 // `type` fields otherwise; a hybrid scheme has both and they agree.
-func schemeFromWire(h hybridScheme) (SecurityScheme, error) {
-	v := h.v10Scheme
+func schemeFromWire(h cardjson.HybridScheme) (SecurityScheme, error) {
+	v := h.V10Scheme
 	members := 0
 	var s SecurityScheme
 	if v.APIKey != nil {
@@ -367,7 +368,7 @@ func schemeFromWire(h hybridScheme) (SecurityScheme, error) {
 		return s, nil
 	}
 
-	o := h.v03Scheme
+	o := h.V03Scheme
 	s = SecurityScheme{Type: o.Type, Description: o.Description}
 	switch o.Type {
 	case SchemeAPIKey:
@@ -392,8 +393,8 @@ func schemeFromWire(h hybridScheme) (SecurityScheme, error) {
 
 // flowFromWire takes the token URL and scopes of the client-credentials flow,
 // or of the first other flow that has them; the model keeps only one flow.
-func flowFromWire(f *wireOAuthFlows) (string, map[string]string) {
-	for _, fl := range []*wireOAuthFlow{f.ClientCredentials, f.AuthorizationCode, f.DeviceCode, f.Password, f.Implicit} {
+func flowFromWire(f *cardjson.OAuthFlows) (string, map[string]string) {
+	for _, fl := range []*cardjson.OAuthFlow{f.ClientCredentials, f.AuthorizationCode, f.DeviceCode, f.Password, f.Implicit} {
 		if fl != nil && fl.TokenURL != "" {
 			scopes := fl.Scopes
 			if len(scopes) == 0 {
@@ -408,7 +409,7 @@ func flowFromWire(f *wireOAuthFlows) (string, map[string]string) {
 // v01SecurityFromWire turns v0.1 scheme names into schemes named after them
 // (lowercased), each its own alternative. Only the type survives; v0.1 cards
 // said nothing more.
-func v01SecurityFromWire(a *v01Auth) (map[string]SecurityScheme, []map[string][]string) {
+func v01SecurityFromWire(a *cardjson.V01Auth) (map[string]SecurityScheme, []map[string][]string) {
 	if len(a.Schemes) == 0 {
 		return nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/a2amock/a2amock/cards/internal/cardjson"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -77,7 +78,7 @@ func RenderHybrid(c *Card) ([]byte, error) {
 			break
 		}
 	}
-	h := hybridCard{
+	h := cardjson.HybridCard{
 		ProtocolVersion:      wire.Describe(hybridLegacy).CardProtocolVersion,
 		Name:                 v10.Name,
 		Description:          v10.Description,
@@ -88,7 +89,7 @@ func RenderHybrid(c *Card) ([]byte, error) {
 		Provider:             v10.Provider,
 		Version:              v10.Version,
 		DocumentationURL:     v10.DocumentationURL,
-		Capabilities: hybridCapabilities{
+		Capabilities: cardjson.HybridCapabilities{
 			Streaming:              c.Capabilities.Streaming,
 			PushNotifications:      c.Capabilities.PushNotifications,
 			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
@@ -104,22 +105,22 @@ func RenderHybrid(c *Card) ([]byte, error) {
 		IconURL:                           v10.IconURL,
 	}
 	if len(c.SecuritySchemes) > 0 {
-		h.SecuritySchemes = make(map[string]hybridScheme, len(c.SecuritySchemes))
+		h.SecuritySchemes = make(map[string]cardjson.HybridScheme, len(c.SecuritySchemes))
 		for name, s := range c.SecuritySchemes {
-			h.SecuritySchemes[name] = hybridScheme{v03Scheme: toV03Scheme(s), v10Scheme: toV10Scheme(s)}
+			h.SecuritySchemes[name] = cardjson.HybridScheme{V03Scheme: toV03Scheme(s), V10Scheme: toV10Scheme(s)}
 		}
 	}
 	return json.Marshal(h)
 }
 
-func renderV10(c *Card) v10Card {
-	out := v10Card{
+func renderV10(c *Card) cardjson.V10Card {
+	out := cardjson.V10Card{
 		Name:             c.Name,
 		Description:      c.Description,
 		Provider:         toWireProvider(c.Provider),
 		Version:          c.Version,
 		DocumentationURL: c.DocumentationURL,
-		Capabilities: v10Capabilities{
+		Capabilities: cardjson.V10Capabilities{
 			Streaming:         c.Capabilities.Streaming,
 			PushNotifications: c.Capabilities.PushNotifications,
 			Extensions:        renderExtensions(c),
@@ -135,7 +136,7 @@ func renderV10(c *Card) v10Card {
 		if ver == "" {
 			ver = c.Dialect
 		}
-		out.SupportedInterfaces = append(out.SupportedInterfaces, v10Interface{
+		out.SupportedInterfaces = append(out.SupportedInterfaces, cardjson.V10Interface{
 			URL:             in.URL,
 			ProtocolBinding: string(in.Binding),
 			ProtocolVersion: string(ver),
@@ -143,15 +144,15 @@ func renderV10(c *Card) v10Card {
 		})
 	}
 	if len(c.SecuritySchemes) > 0 {
-		out.SecuritySchemes = make(map[string]v10Scheme, len(c.SecuritySchemes))
+		out.SecuritySchemes = make(map[string]cardjson.V10Scheme, len(c.SecuritySchemes))
 		for name, s := range c.SecuritySchemes {
 			out.SecuritySchemes[name] = toV10Scheme(s)
 		}
 	}
 	for _, alt := range c.Security {
-		req := v10SecurityRequirement{Schemes: make(map[string]v10StringList, len(alt))}
+		req := cardjson.V10SecurityRequirement{Schemes: make(map[string]cardjson.V10StringList, len(alt))}
 		for name, scopes := range alt {
-			req.Schemes[name] = v10StringList{List: nonNil(scopes)}
+			req.Schemes[name] = cardjson.V10StringList{List: nonNil(scopes)}
 		}
 		out.SecurityRequirements = append(out.SecurityRequirements, req)
 	}
@@ -160,9 +161,9 @@ func renderV10(c *Card) v10Card {
 
 // renderV03 renders the v0.3.0 card, or with mtls=false the v0.2.6 card,
 // which lacks the mutualTLS scheme.
-func renderV03(c *Card, protocolVersion string, mtls bool) v03Card {
+func renderV03(c *Card, protocolVersion string, mtls bool) cardjson.V03Card {
 	first := c.Interfaces[0]
-	out := v03Card{
+	out := cardjson.V03Card{
 		ProtocolVersion:      protocolVersion,
 		Name:                 c.Name,
 		Description:          c.Description,
@@ -173,7 +174,7 @@ func renderV03(c *Card, protocolVersion string, mtls bool) v03Card {
 		Provider:             toWireProvider(c.Provider),
 		Version:              c.Version,
 		DocumentationURL:     c.DocumentationURL,
-		Capabilities: v03Capabilities{
+		Capabilities: cardjson.V03Capabilities{
 			Streaming:              c.Capabilities.Streaming,
 			PushNotifications:      c.Capabilities.PushNotifications,
 			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
@@ -191,7 +192,7 @@ func renderV03(c *Card, protocolVersion string, mtls bool) v03Card {
 			continue
 		}
 		if out.SecuritySchemes == nil {
-			out.SecuritySchemes = map[string]v03Scheme{}
+			out.SecuritySchemes = map[string]cardjson.V03Scheme{}
 		}
 		out.SecuritySchemes[name] = toV03Scheme(s)
 	}
@@ -199,15 +200,15 @@ func renderV03(c *Card, protocolVersion string, mtls bool) v03Card {
 	return out
 }
 
-func renderV01(c *Card) v01Card {
-	out := v01Card{
+func renderV01(c *Card) cardjson.V01Card {
+	out := cardjson.V01Card{
 		Name:             c.Name,
 		Description:      c.Description,
 		URL:              c.Interfaces[0].URL,
 		Provider:         toWireProvider(c.Provider),
 		Version:          c.Version,
 		DocumentationURL: c.DocumentationURL,
-		Capabilities: v01Capabilities{
+		Capabilities: cardjson.V01Capabilities{
 			Streaming:              c.Capabilities.Streaming,
 			PushNotifications:      c.Capabilities.PushNotifications,
 			StateTransitionHistory: c.Capabilities.StateTransitionHistory,
@@ -217,7 +218,7 @@ func renderV01(c *Card) v01Card {
 		Skills:             toWireSkills(c.Skills),
 	}
 	if len(c.SecuritySchemes) > 0 {
-		auth := &v01Auth{}
+		auth := &cardjson.V01Auth{}
 		for _, name := range sortedKeys(c.SecuritySchemes) {
 			auth.Schemes = append(auth.Schemes, v01SchemeName(c.SecuritySchemes[name]))
 		}
@@ -247,13 +248,13 @@ func v01SchemeName(s SecurityScheme) string {
 // renderExtensions returns the card's extensions followed by the duration
 // extension when any skill declares a duration. A configured extension with
 // the duration URI is replaced, so the skills stay the single source.
-func renderExtensions(c *Card) []wireExtension {
-	var out []wireExtension
+func renderExtensions(c *Card) []cardjson.Extension {
+	var out []cardjson.Extension
 	for _, e := range c.Capabilities.Extensions {
 		if e.URI == DurationExtensionURI {
 			continue
 		}
-		out = append(out, wireExtension(e))
+		out = append(out, cardjson.Extension(e))
 	}
 	params := map[string]any{}
 	for _, s := range c.Skills {
@@ -262,7 +263,7 @@ func renderExtensions(c *Card) []wireExtension {
 		}
 	}
 	if len(params) > 0 {
-		out = append(out, wireExtension{
+		out = append(out, cardjson.Extension{
 			URI:         DurationExtensionURI,
 			Description: "Estimated duration of each skill, keyed by skill id, in Go duration syntax.",
 			Params:      params,
@@ -271,17 +272,17 @@ func renderExtensions(c *Card) []wireExtension {
 	return out
 }
 
-func toWireProvider(p *Provider) *wireProvider {
+func toWireProvider(p *Provider) *cardjson.Provider {
 	if p == nil {
 		return nil
 	}
-	return &wireProvider{Organization: p.Organization, URL: p.URL}
+	return &cardjson.Provider{Organization: p.Organization, URL: p.URL}
 }
 
-func toWireSkills(skills []Skill) []wireSkill {
-	out := make([]wireSkill, 0, len(skills))
+func toWireSkills(skills []Skill) []cardjson.Skill {
+	out := make([]cardjson.Skill, 0, len(skills))
 	for _, s := range skills {
-		out = append(out, wireSkill{
+		out = append(out, cardjson.Skill{
 			ID:          s.ID,
 			Name:        s.Name,
 			Description: s.Description,
@@ -294,10 +295,10 @@ func toWireSkills(skills []Skill) []wireSkill {
 	return out
 }
 
-func v03Interfaces(ins []Interface) []v03Interface {
-	out := make([]v03Interface, 0, len(ins))
+func v03Interfaces(ins []Interface) []cardjson.V03Interface {
+	out := make([]cardjson.V03Interface, 0, len(ins))
 	for _, in := range ins {
-		out = append(out, v03Interface{URL: in.URL, Transport: string(in.Binding)})
+		out = append(out, cardjson.V03Interface{URL: in.URL, Transport: string(in.Binding)})
 	}
 	return out
 }
@@ -324,8 +325,8 @@ func v03Security(sec []map[string][]string, dropped map[string]bool) []map[strin
 	return out
 }
 
-func toV03Scheme(s SecurityScheme) v03Scheme {
-	out := v03Scheme{Type: s.Type, Description: s.Description}
+func toV03Scheme(s SecurityScheme) cardjson.V03Scheme {
+	out := cardjson.V03Scheme{Type: s.Type, Description: s.Description}
 	switch s.Type {
 	case SchemeAPIKey:
 		out.In, out.Name = s.In, s.Name
@@ -339,27 +340,27 @@ func toV03Scheme(s SecurityScheme) v03Scheme {
 	return out
 }
 
-func toV10Scheme(s SecurityScheme) v10Scheme {
+func toV10Scheme(s SecurityScheme) cardjson.V10Scheme {
 	switch s.Type {
 	case SchemeAPIKey:
-		return v10Scheme{APIKey: &v10APIKeyScheme{Description: s.Description, Location: s.In, Name: s.Name}}
+		return cardjson.V10Scheme{APIKey: &cardjson.V10APIKeyScheme{Description: s.Description, Location: s.In, Name: s.Name}}
 	case SchemeHTTP:
-		return v10Scheme{HTTP: &v10HTTPScheme{Description: s.Description, Scheme: s.Scheme, BearerFormat: s.BearerFormat}}
+		return cardjson.V10Scheme{HTTP: &cardjson.V10HTTPScheme{Description: s.Description, Scheme: s.Scheme, BearerFormat: s.BearerFormat}}
 	case SchemeOAuth2:
-		return v10Scheme{OAuth2: &v10OAuth2Scheme{Description: s.Description, Flows: *clientCredentialsFlows(s)}}
+		return cardjson.V10Scheme{OAuth2: &cardjson.V10OAuth2Scheme{Description: s.Description, Flows: *clientCredentialsFlows(s)}}
 	case SchemeOpenIDConnect:
-		return v10Scheme{OIDC: &v10OIDCScheme{Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
+		return cardjson.V10Scheme{OIDC: &cardjson.V10OIDCScheme{Description: s.Description, OpenIDConnectURL: s.OpenIDConnectURL}}
 	default: // SchemeMutualTLS; Validate rejects anything else.
-		return v10Scheme{MTLS: &v10MTLSScheme{Description: s.Description}}
+		return cardjson.V10Scheme{MTLS: &cardjson.V10MTLSScheme{Description: s.Description}}
 	}
 }
 
-func clientCredentialsFlows(s SecurityScheme) *wireOAuthFlows {
+func clientCredentialsFlows(s SecurityScheme) *cardjson.OAuthFlows {
 	scopes := s.Scopes
 	if scopes == nil {
 		scopes = map[string]string{} // the schemas require an object, never null
 	}
-	return &wireOAuthFlows{ClientCredentials: &wireOAuthFlow{TokenURL: s.TokenURL, Scopes: scopes}}
+	return &cardjson.OAuthFlows{ClientCredentials: &cardjson.OAuthFlow{TokenURL: s.TokenURL, Scopes: scopes}}
 }
 
 // nonNil turns a nil slice into an empty one, because the schemas require
