@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/scenario/internal/schemagen"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -131,24 +132,12 @@ func scalarText(n ast.Node) string {
 	return ""
 }
 
-func yamlKey(f reflect.StructField) (string, bool) {
-	tag := f.Tag.Get("yaml")
-	if tag == "-" || !f.IsExported() {
-		return "", false
-	}
-	name, _, _ := strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
-	}
-	return name, true
-}
-
 func structKeys(t reflect.Type) ([]string, map[string]reflect.StructField) {
 	var keys []string
 	fields := map[string]reflect.StructField{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if k, ok := yamlKey(f); ok {
+		if k, ok := schemagen.YAMLKey(f); ok {
 			keys = append(keys, k)
 			fields[k] = f
 		}
