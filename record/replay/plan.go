@@ -3,11 +3,13 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/record"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -21,7 +23,7 @@ type plan struct {
 	op  wire.Op
 	// ans is the recorded answer of a unary exchange (nil when it was not
 	// decoded: the engine's own answer stands).
-	ans *answer
+	ans *canon.Answer
 	// send is set for SendMessage and SendStreamingMessage.
 	send *sendPlan
 }
@@ -116,7 +118,7 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		x := &rec.Exchanges[i]
 		p := &plan{idx: i}
 		plans[i] = p
-		d, op, binding := dialectOf(x)
+		d, op, binding := canon.DialectOf(x)
 		p.op = op
 		rpc := binding == wire.BindingJSONRPC
 		switch {
@@ -141,14 +143,14 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 					p.raw = fmt.Sprintf("event %d carries SSE fields or text the engine does not write", k)
 					break
 				}
-				a, err := decodeAnswer(d, op, e.Data, rpc, true)
-				if err != nil || a.err != nil {
+				a, err := canon.DecodeAnswer(d, op, e.Data, rpc, true)
+				if err != nil || a.Err != nil {
 					p.raw = fmt.Sprintf("event %d: %s", k, errText(err, a))
 					break
 				}
-				evs = append(evs, a.ev)
-				if t := a.ev.TaskID(); t != "" && op == wire.OpSubscribe {
-					byTask[t] = append(byTask[t], obs{at: time.Duration(x.At + e.After), ev: a.ev, idx: i})
+				evs = append(evs, a.Event)
+				if t := a.Event.TaskID(); t != "" && op == wire.OpSubscribe {
+					byTask[t] = append(byTask[t], obs{at: time.Duration(x.At + e.After), ev: a.Event, idx: i})
 				}
 			}
 			if p.raw == "" && op == wire.OpStream {
@@ -170,12 +172,12 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		if op != wire.OpSend && op != wire.OpGetTask && op != wire.OpCancelTask {
 			// Pages, push configs, extended cards: the engine answers
 			// from its own state; only errors are replayed as recorded.
-			if a, err := decodeAnswer(d, op, x.Response, rpc, false); err == nil && a.err != nil {
+			if a, err := canon.DecodeAnswer(d, op, x.Response, rpc, false); err == nil && a.Err != nil {
 				p.ans = &a
 			}
 			continue
 		}
-		a, err := decodeAnswer(d, op, x.Response, rpc, false)
+		a, err := canon.DecodeAnswer(d, op, x.Response, rpc, false)
 		if err != nil {
 			if op == wire.OpSend {
 				p.raw = err.Error()
@@ -185,9 +187,9 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		p.ans = &a
 		if op == wire.OpSend {
 			p.send = &sendPlan{}
-		} else if a.ev.Task != nil && op == wire.OpGetTask {
-			t := a.ev.Task
-			byTask[t.ID] = append(byTask[t.ID], obs{at: time.Duration(x.At + x.HeadersAfter), ev: a.ev, idx: i})
+		} else if a.Event.Task != nil && op == wire.OpGetTask {
+			t := a.Event.Task
+			byTask[t.ID] = append(byTask[t.ID], obs{at: time.Duration(x.At + x.HeadersAfter), ev: a.Event, idx: i})
 		}
 	}
 	known := map[string]bool{}
@@ -208,7 +210,7 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 
 func isStreamOp(op wire.Op) bool { return op == wire.OpStream || op == wire.OpSubscribe }
 
-func errText(err error, a answer) string {
+func errText(err error, a canon.Answer) string {
 	if err != nil {
 		return err.Error()
 	}
@@ -323,14 +325,14 @@ func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[stri
 	default:
 		a := p.ans
 		switch {
-		case a.err != nil:
-			sp.decision = timeline.Decision{Kind: timeline.DecideReject, Err: a.err, Reason: reason}
+		case a.Err != nil:
+			sp.decision = timeline.Decision{Kind: timeline.DecideReject, Err: a.Err, Reason: reason}
 			return true
-		case a.ev.Message != nil:
+		case a.Event.Message != nil:
 			sp.decision = timeline.Decision{Kind: timeline.DecideMessage, Reason: reason}
 			return true
 		}
-		t := a.ev.Task
+		t := a.Event.Task
 		task = t.ID
 		cont := refTask != "" && known[refTask]
 		if cont && refTask != task {
@@ -367,7 +369,7 @@ func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[stri
 	until := time.Duration(1<<63 - 1)
 	for j := p.idx + 1; j < len(rec.Exchanges); j++ {
 		y := &rec.Exchanges[j]
-		if _, op, _ := dialectOf(y); op == wire.OpSend || op == wire.OpStream || op == wire.OpCancelTask {
+		if _, op, _ := canon.DialectOf(y); op == wire.OpSend || op == wire.OpStream || op == wire.OpCancelTask {
 			ref, _, _ := requestMessage(y.Request, y.Kind == record.KindJSONRPC)
 			if ref == task || op == wire.OpCancelTask && requestTaskID(y.Kind, y.Path, y.Request) == task {
 				until = time.Duration(y.At)

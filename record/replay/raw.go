@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/record"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server"
@@ -52,7 +54,7 @@ func (rp *Replayer) hold(r *http.Request) {
 // the entry the answer's entries start from.
 func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind record.Kind, method string, p *plan, repeated bool) server.Entry {
 	x := record.Exchange{Kind: kind, Method: method}
-	d, op, binding := dialectOf(&x)
+	d, op, binding := canon.DialectOf(&x)
 	base := server.Entry{Agent: AgentName, Op: op, Dialect: d, Binding: binding}
 	if kind == record.KindCard {
 		base.Op = behaviors.OpCard

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/record"
 	"io"
 	"net/http"
 	"net/url"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a2amock/a2amock/record"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
@@ -451,11 +452,11 @@ func (b *replayBehavior) Apply(x *behaviors.Exchange) {
 	}
 	if a := p.ans; a != nil {
 		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
-			if a.err != nil {
-				return nil, a.err
+			if a.Err != nil {
+				return nil, a.Err
 			}
-			if res != nil && res.Task != nil && sameTask(res.Task, a.ev.Task) {
-				return &wire.Result{Task: a.ev.Task.Clone()}, nil
+			if res != nil && res.Task != nil && sameTask(res.Task, a.Event.Task) {
+				return &wire.Result{Task: a.Event.Task.Clone()}, nil
 			}
 			return res, err
 		})
@@ -489,10 +490,10 @@ func applySend(x *behaviors.Exchange, p *plan, sp *sendPlan) {
 		x.OnResult(func(res *wire.Result, err *wire.Error) (*wire.Result, *wire.Error) {
 			switch {
 			case err != nil || res == nil:
-			case res.Task != nil && sameTask(res.Task, a.ev.Task):
-				return &wire.Result{Task: a.ev.Task.Clone()}, nil
-			case res.Message != nil && a.ev.Message != nil:
-				m := *a.ev.Message
+			case res.Task != nil && sameTask(res.Task, a.Event.Task):
+				return &wire.Result{Task: a.Event.Task.Clone()}, nil
+			case res.Message != nil && a.Event.Message != nil:
+				m := *a.Event.Message
 				return &wire.Result{Message: &m}, nil
 			}
 			return res, err

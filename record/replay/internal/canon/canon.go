@@ -1,36 +1,36 @@
-package replay
+// Package canon turns recorded answers into the canonical model, so a
+// replay (package record/replay) can play them through the engine. A
+// recorded value is taken into the model only when the dialect's codec
+// renders the decoded value back to the same JSON: what the model cannot carry (an unknown member, another spelling, a v0.1
+// shape) leaves the exchange to be replayed as recorded bytes.
+package canon
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/a2amock/a2amock/record"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/record"
+
 	"github.com/a2amock/a2amock/wire"
 )
 
-// This file turns recorded answers into the canonical model, so a replay can
-// play them through the engine. A recorded value is taken into the model only
-// when the dialect's codec renders the decoded value back to the same JSON:
-// what the model cannot carry (an unknown member, another spelling, a v0.1
-// shape) leaves the exchange to be replayed as recorded bytes.
-
-// answer is one recorded A2A value: a unary result (a task or a message),
+// Answer is one recorded A2A value: a unary result (a task or a message),
 // one stream event or an error. Results of the other operations (pages,
 // push configs, cards) are not decoded: the engine answers them from its
 // own state.
-type answer struct {
-	ev  wire.Event
-	err *wire.Error
+type Answer struct {
+	Event wire.Event
+	Err   *wire.Error
 }
 
-// dialectOf is the codec a recorded exchange is decoded with: the JSON-RPC
+// DialectOf is the codec a recorded exchange is decoded with: the JSON-RPC
 // method's dialect, v1.0 for HTTP+JSON.
-func dialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
+func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 	switch x.Kind {
 	case record.KindJSONRPC:
 		d, op, ok := wire.LookupMethod(x.Method)
@@ -86,16 +86,16 @@ func resultOf(b json.RawMessage, rpc bool) (result json.RawMessage, rpcErr json.
 	return env.Result, nil, len(env.Result) > 0
 }
 
-// decodeAnswer takes one recorded value of op in dialect d into the model.
+// DecodeAnswer takes one recorded value of op in dialect d into the model.
 // stream says it is a stream event rather than a unary result.
-func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream bool) (answer, error) {
+func DecodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream bool) (Answer, error) {
 	codec := wire.CodecFor(d)
 	if codec == nil {
-		return answer{}, fmt.Errorf("no codec for dialect %q", d)
+		return Answer{}, fmt.Errorf("no codec for dialect %q", d)
 	}
 	result, rpcErr, ok := resultOf(body, rpc)
 	if !ok {
-		return answer{}, errors.New("not an A2A answer")
+		return Answer{}, errors.New("not an A2A answer")
 	}
 	if rpcErr != nil {
 		var e struct {
@@ -104,7 +104,7 @@ func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 			Data    map[string]any `json:"data"`
 		}
 		if err := json.Unmarshal(rpcErr, &e); err != nil {
-			return answer{}, fmt.Errorf("error object: %w", err)
+			return Answer{}, fmt.Errorf("error object: %w", err)
 		}
 		we := &wire.Error{Code: e.Code, Message: e.Message, Data: e.Data}
 		var got struct {
@@ -112,9 +112,9 @@ func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 		}
 		_ = json.Unmarshal(wire.EncodeRPCError(nil, we, codec.EncodeErrorData(we)), &got)
 		if !jsonEqual(got.Error, rpcErr) {
-			return answer{}, errors.New("the error object carries what the model does not")
+			return Answer{}, errors.New("the error object carries what the model does not")
 		}
-		return answer{err: we}, nil
+		return Answer{Err: we}, nil
 	}
 	var ev wire.Event
 	var err error
@@ -126,24 +126,24 @@ func decodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 		ev, err = decodeEvent(d, result)
 	}
 	if err != nil {
-		return answer{}, err
+		return Answer{}, err
 	}
 	var enc []byte
 	if stream {
 		enc, err = codec.EncodeEvent(ev)
 	} else {
 		if ev.Status != nil || ev.Artifact != nil {
-			return answer{}, errors.New("a unary answer that is an update event")
+			return Answer{}, errors.New("a unary Answer that is an update event")
 		}
 		enc, err = codec.EncodeResult(op, &wire.Result{Task: ev.Task, Message: ev.Message})
 	}
 	if err != nil {
-		return answer{}, err
+		return Answer{}, err
 	}
 	if !jsonEqual(enc, result) {
-		return answer{}, errors.New("the answer carries what the model does not (it would not be rendered the same)")
+		return Answer{}, errors.New("the Answer carries what the model does not (it would not be rendered the same)")
 	}
-	return answer{ev: ev}, nil
+	return Answer{Event: ev}, nil
 }
 
 // jsonEqual compares two JSON texts as values.
