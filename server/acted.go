@@ -14,40 +14,6 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// ActedBehavior is a behavior that changed what a request got, and through
-// which hook: the journal's answer to "which behaviors acted on this
-// request", on the request's entry (or the card fetch's).
-type ActedBehavior struct {
-	// Behavior is the behavior's spec text.
-	Behavior string `json:"behavior"`
-	// Hook is where it acted: reject, decide, plan, result, stream-event,
-	// stream-end, stream-not-stream, delay, transport (a transport
-	// fault: behaviors.Exchange.OnTransport), legacy-subscribe,
-	// push (the push notifications of the task the request created),
-	// push-before-reply, card, card-json, signed-card or hide-card-path.
-	Hook string `json:"hook"`
-}
-
-// The hooks an ActedBehavior names.
-const (
-	HookReject          = "reject"
-	HookDecide          = "decide"
-	HookPlan            = "plan"
-	HookResult          = "result"
-	HookStreamEvent     = "stream-event"
-	HookStreamEnd       = "stream-end"
-	HookStreamNotStream = "stream-not-stream"
-	HookDelay           = "delay"
-	HookTransport       = "transport" // a transport fault (OnTransport)
-	HookLegacySubscribe = "legacy-subscribe"
-	HookCard            = "card"
-	HookCardJSON        = "card-json"
-	HookSignedCard      = "signed-card"
-	HookHideCardPath    = "hide-card-path"
-	HookPush            = "push"
-	HookPushBeforeReply = "push-before-reply"
-)
-
 // hookOwners says which behavior registered each hook of an exchange (by
 // the hook's index), so that the server can name who acted.
 type hookOwners struct {
@@ -133,7 +99,7 @@ func (l *actedLog) add(name, hook string) {
 	}
 	l.in = append(l.in, a)
 	list := slices.Clone(l.in)
-	l.s.journal.amend(l.seq, func(e *Entry) { e.Acted = list })
+	l.s.journal.Amend(l.seq, func(e *Entry) { e.Acted = list })
 }
 
 // instrument wraps the hooks of x so that each one that changes anything

@@ -17,12 +17,6 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// EntryDropped records a task the store forgot while it was still running,
-// because the agent reached MaxRunningTasks or TaskRetentionBytes; Detail
-// says which bound. A client asking for the task afterwards gets
-// TaskNotFoundError.
-const EntryDropped EntryKind = "dropped"
-
 // Defaults of the store's bounds (Config.MaxRunningTasks,
 // Config.TaskRetentionBytes).
 const (

@@ -109,7 +109,7 @@ func (s *Server) AddAgent(ac AgentConfig) error {
 		return FieldErrors{{Field: "card", Message: err.Error()}}
 	}
 	a.dynamic = true
-	a.journalFrom.Store(s.journal.lastSeq())
+	a.journalFrom.Store(s.journal.LastSeq())
 	if s.roster.byName == nil {
 		s.roster.byName = map[string]*agent{}
 	}

@@ -6,82 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a2amock/a2amock/journal"
 	"github.com/labstack/echo/v4"
 )
-
-// journalKinds are the entry kinds ?kind= accepts.
-var journalKinds = []EntryKind{EntryRequest, EntryResponse, EntryDecision, EntryEvent, EntryStreamClose, EntryCard, EntryPush, EntryDropped, EntryStreamEvent, EntryWithheld, EntryJWKS, EntryNote}
 
 // TotalCountHeader is the response header of GET /_a2amock/journal that
 // holds how many entries matched the filter, before ?limit= cut the list.
 const TotalCountHeader = "X-Total-Count"
-
-// amend changes the retained entry numbered seq in place; an entry already
-// evicted is left alone.
-func (j *Journal) amend(seq int64, f func(*Entry)) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	first := j.seq - int64(j.n) + 1
-	if seq < first || seq > j.seq {
-		return
-	}
-	i := seq - first
-	for _, b := range j.blocks {
-		if i < int64(len(b)) {
-			f(&b[i])
-			return
-		}
-		i -= int64(len(b))
-	}
-}
-
-// filter returns the retained entries with Seq > since that keep accepts,
-// oldest first, at most limit of them (0: all), and how many matched in
-// all. Only the kept entries are copied.
-func (j *Journal) filter(since int64, keep func(*Entry) bool, limit int) ([]Entry, int) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	var skip int64
-	if before := j.seq - int64(j.n); since > before {
-		skip = since - before
-	}
-	out := []Entry{}
-	total := 0
-	for _, b := range j.blocks {
-		if skip >= int64(len(b)) {
-			skip -= int64(len(b))
-			continue
-		}
-		for i := range b[skip:] {
-			e := &b[skip+int64(i)]
-			if keep(e) {
-				total++
-				if limit <= 0 || len(out) < limit {
-					out = append(out, *e)
-				}
-			}
-		}
-		skip = 0
-	}
-	return out, total
-}
-
-// Filter returns the retained entries with Seq > since of the named agent
-// (any agent when empty), of the named task (any when empty: an entry
-// belongs to a task when it names it as TaskID or RefTaskID) and of the
-// given kinds (any when none), oldest first, and how many there are.
-func (j *Journal) Filter(since int64, agent, task string, kinds ...EntryKind) []Entry {
-	out, _ := j.filter(since, entryFilter(agent, task, kinds), 0)
-	return out
-}
-
-func entryFilter(agent, task string, kinds []EntryKind) func(*Entry) bool {
-	return func(e *Entry) bool {
-		return (agent == "" || e.Agent == agent) &&
-			(task == "" || e.TaskID == task || e.RefTaskID == task) &&
-			(len(kinds) == 0 || slices.Contains(kinds, e.Kind))
-	}
-}
 
 // serveJournal is GET /_a2amock/journal?since=&agent=&task=&kind=&limit=.
 // With agent=, entries from before the agent was created (a removed agent of
@@ -102,9 +33,9 @@ func (s *Server) serveJournal(c echo.Context) error {
 	if v := c.QueryParam("kind"); v != "" {
 		for _, k := range strings.Split(v, ",") {
 			k := EntryKind(strings.TrimSpace(k))
-			if !slices.Contains(journalKinds, k) {
-				names := make([]string, len(journalKinds))
-				for i, k := range journalKinds {
+			if !slices.Contains(journal.Kinds, k) {
+				names := make([]string, len(journal.Kinds))
+				for i, k := range journal.Kinds {
 					names[i] = string(k)
 				}
 				return fieldError(c, http.StatusBadRequest, "kind", "kind "+strconv.Quote(string(k))+" is not one of "+strings.Join(names, ", "))
@@ -116,7 +47,7 @@ func (s *Server) serveJournal(c echo.Context) error {
 	if a, ok := s.lookupAgent(name); ok && name != "" {
 		since = max(since, a.journalFrom.Load())
 	}
-	entries, total := s.journal.filter(since, entryFilter(name, c.QueryParam("task"), kinds), int(limit))
+	entries, total := s.journal.Page(since, journal.Match(name, c.QueryParam("task"), kinds), int(limit))
 	c.Response().Header().Set(TotalCountHeader, strconv.Itoa(total))
 	return c.JSON(http.StatusOK, map[string]any{"entries": entries})
 }
@@ -135,14 +66,8 @@ func (s *Server) serveReset(c echo.Context) error {
 		return unknownAgent(c, s, name)
 	}
 	a.reset()
-	a.journalFrom.Store(s.journal.lastSeq())
+	a.journalFrom.Store(s.journal.LastSeq())
 	return c.NoContent(http.StatusNoContent)
-}
-
-func (j *Journal) lastSeq() int64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.seq
 }
 
 func intParam(c echo.Context, name string) (int64, error) {

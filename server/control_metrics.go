@@ -301,7 +301,7 @@ func (s *Server) serveMetrics(c echo.Context) error {
 	writeFamily(w, "a2amock_tasks", "gauge", "Tasks the agents hold now, by agent and state.", tasks)
 	writeFamily(w, "a2amock_push_deliveries_total", "counter", "Push-notification delivery attempts, by agent and result (delivered, http_error, failed).", push)
 	writeFamily(w, "a2amock_journal_entries", "gauge", "Journal entries retained.", []series{{nil, strconv.Itoa(s.journal.Len())}})
-	writeFamily(w, "a2amock_journal_appended_total", "counter", "Journal entries written since start or the last reset.", []series{{nil, strconv.FormatInt(s.journal.lastSeq(), 10)}})
+	writeFamily(w, "a2amock_journal_appended_total", "counter", "Journal entries written since start or the last reset.", []series{{nil, strconv.FormatInt(s.journal.LastSeq(), 10)}})
 	writeFamily(w, "a2amock_agents", "gauge", "Hosted agents: configured at start, or created at run time through the control API.", agentCount)
 	return w.Flush()
 }

@@ -26,25 +26,6 @@ const (
 	streamWriteWait = 10 * time.Second
 )
 
-// signal wakes the readers waiting for a change; j.mu is held.
-func (j *Journal) signal() {
-	if j.changed != nil {
-		close(j.changed)
-		j.changed = nil
-	}
-}
-
-// watch returns a channel closed at the next change of the journal, the
-// number of resets so far and the last sequence number.
-func (j *Journal) watch() (<-chan struct{}, int64, int64) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.changed == nil {
-		j.changed = make(chan struct{})
-	}
-	return j.changed, j.epoch, j.seq
-}
-
 func (s *Server) serveJournalStream(c echo.Context) error {
 	since, err := intParam(c, "since")
 	if err != nil {
@@ -79,16 +60,16 @@ func (s *Server) serveJournalStream(c echo.Context) error {
 	keepalive := time.NewTicker(streamKeepalive)
 	defer keepalive.Stop()
 	all := func(*Entry) bool { return true }
-	_, epoch, _ := s.journal.watch()
+	_, epoch, _ := s.journal.Watch()
 	for {
-		changed, ep, last := s.journal.watch()
+		changed, ep, last := s.journal.Watch()
 		if ep != epoch || last < since {
 			epoch, since = ep, 0
 			if !send([]byte("event: reset\ndata: {}\n\n")) {
 				return nil
 			}
 		}
-		if entries, _ := s.journal.filter(since, all, streamBatch); len(entries) > 0 {
+		if entries, _ := s.journal.Page(since, all, streamBatch); len(entries) > 0 {
 			b, err := json.Marshal(entries)
 			if err != nil {
 				return nil

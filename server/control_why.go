@@ -8,17 +8,6 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 )
 
-// SkippedBehavior is a behavior configured on an agent that did not act on
-// a request because the request was out of its scope: Key is the scope key
-// that excluded it (agent, skill, op, method, dialect, binding, if-metadata,
-// unless-metadata, text, call, probability) and Detail what the request had
-// against what the scope wants.
-type SkippedBehavior struct {
-	Behavior string `json:"behavior"`
-	Key      string `json:"key"`
-	Detail   string `json:"detail"`
-}
-
 // behaviorSet is an agent's behaviors and, for each, how many requests it
 // acted on and how many it skipped since it was set.
 type behaviorSet struct {
@@ -156,7 +145,7 @@ func (a *agent) behaviorStats() []behaviorStatJSON {
 // entry (journaled before the behaviors ran) and counts it.
 func (s *Server) noteBehaviors(a *agent, seq int64, rep behaviorReport) {
 	if len(rep.acted) > 0 || len(rep.skipped) > 0 {
-		s.journal.amend(seq, func(e *Entry) {
+		s.journal.Amend(seq, func(e *Entry) {
 			e.Behaviors, e.Skipped = rep.acted, rep.skipped
 		})
 	}

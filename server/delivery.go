@@ -16,20 +16,6 @@ import (
 // an event a behavior did not write when it was due is an EntryWithheld.
 // Both name the behaviors that shaped them.
 
-// The journal entry kinds of a stream's deliveries.
-const (
-	// EntryStreamEvent is an event written to a stream: what the client
-	// received (Request is the stream's request). Behaviors names the
-	// stream behaviors that changed the stream at that point (a duplicate,
-	// a held event released, a re-framed write); Detail says how it was
-	// written when a behavior wrote it as raw bytes.
-	EntryStreamEvent EntryKind = "stream-event"
-	// EntryWithheld is an event the agent emitted for a stream that was not
-	// written when it was due: Behaviors names the behavior that held it
-	// (dropped, held back to be written later, cut mid-frame: Detail).
-	EntryWithheld EntryKind = "withheld"
-)
-
 // delivery follows the events of one stream through its behaviors' hooks
 // to the writer, and journals what was written. It is used by the
 // stream's goroutine only.

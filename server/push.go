@@ -40,10 +40,6 @@ const (
 	PushTokenHeaderV0 = "X-A2A-Notification-Token"
 )
 
-// EntryPush is a push-notification delivery attempt: HTTP holds the
-// webhook's status, Detail the config, the redacted URL and any error.
-const EntryPush EntryKind = "push"
-
 // pushDeliverer is the engines' Deliverer: it POSTs notifications.
 type pushDeliverer struct{ s *Server }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -226,7 +227,7 @@ func New(cfg Config) (*Server, error) {
 		calls:   newCallPool(),
 		clock:   cfg.Clock,
 		log:     cfg.Logger,
-		journal: newJournal(cfg.JournalRetention),
+		journal: journal.New(cfg.JournalRetention),
 		wire:    newWireCapture(),
 		byName:  map[string]*agent{},
 	}
@@ -368,7 +369,7 @@ func (s *Server) Reset() {
 		a.reset()
 		a.journalFrom.Store(0)
 	}
-	s.journal.reset()
+	s.journal.Reset()
 	s.wire.reset()
 	s.metrics.resetPending()
 	// Request numbers start over with the journal, so a run after a reset
@@ -399,7 +400,7 @@ func (s *Server) Close() error {
 // record journals e and returns its sequence number.
 func (s *Server) record(e Entry) int64 {
 	e.Time = s.clock.Now().UTC()
-	seq := s.journal.add(e)
+	seq := s.journal.Add(e)
 	e.Seq = seq
 	s.metrics.observe(&e)
 	return seq

@@ -1,4 +1,4 @@
-package server
+package journal
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // block boundaries, evictions and out-of-range sequence numbers.
 func TestJournalSinceAcrossBlocks(t *testing.T) {
 	t.Parallel()
-	j := newJournal(2*journalBlock + 100)
+	j := New(2*block + 100)
 	want := func(seq int64) []Entry {
 		var out []Entry
 		for _, e := range j.Entries() {
@@ -23,12 +23,12 @@ func TestJournalSinceAcrossBlocks(t *testing.T) {
 	}
 	seqs := []int64{math.MinInt64, -1, 0, 1}
 	assert.Nil(t, j.Since(0), "an empty journal")
-	for range 3*journalBlock + 7 {
-		j.add(Entry{Agent: "a"})
+	for range 3*block + 7 {
+		j.Add(Entry{Agent: "a"})
 	}
 	first, last := j.Entries()[0].Seq, j.Entries()[j.Len()-1].Seq
 	assert.Greater(t, first, int64(1), "old entries were evicted")
-	seqs = append(seqs, first-1, first, first+1, last-journalBlock, last-1, last, last+1, math.MaxInt64)
+	seqs = append(seqs, first-1, first, first+1, last-block, last-1, last, last+1, math.MaxInt64)
 	for _, seq := range seqs {
 		assert.Equal(t, want(seq), j.Since(seq), "since %d", seq)
 	}
