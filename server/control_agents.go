@@ -140,7 +140,7 @@ func (s *Server) RemoveAgent(name string) error {
 	}
 	delete(s.roster.byName, name)
 	s.roster.order = slices.DeleteFunc(s.roster.order, func(x *agent) bool { return x == a })
-	s.metrics.forget(name)
+	s.metrics.Forget(name)
 	s.roster.mu.Unlock()
 	a.stop()
 	a.reset()

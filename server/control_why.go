@@ -158,5 +158,5 @@ func (s *Server) countBehaviors(a *agent, rep behaviorReport) {
 	if len(rep.acted) == 0 && len(rep.skipped) == 0 {
 		return
 	}
-	s.metrics.behaviors(a.name, rep)
+	s.metrics.Behaviors(a.name, rep.names, rep.skipped)
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/server/internal/metrics"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -186,7 +187,7 @@ type Server struct {
 	// counters GET /_a2amock/metrics serves (control_agents.go,
 	// control_metrics.go).
 	roster  roster
-	metrics metrics
+	metrics metrics.Store
 	// calls runs unary gRPC calls on kept goroutines (callpool.go).
 	calls *callPool
 }
@@ -371,7 +372,7 @@ func (s *Server) Reset() {
 	}
 	s.journal.Reset()
 	s.wire.reset()
-	s.metrics.resetPending()
+	s.metrics.ResetPending()
 	// Request numbers start over with the journal, so a run after a reset
 	// journals exactly what the same run on a fresh server does.
 	s.reqSeq.Store(0)
@@ -402,6 +403,6 @@ func (s *Server) record(e Entry) int64 {
 	e.Time = s.clock.Now().UTC()
 	seq := s.journal.Add(e)
 	e.Seq = seq
-	s.metrics.observe(&e)
+	s.metrics.Observe(&e)
 	return seq
 }

@@ -1,0 +1,56 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// TestStoreCountsAndForgets feeds a request, its response (75ms later on
+// the entries' clock), a card fetch, a push and a behavior report, and
+// reads them back from the exposition; Forget then drops the agent's
+// series.
+func TestStoreCountsAndForgets(t *testing.T) {
+	t.Parallel()
+	var m Store
+	at := time.Unix(100, 0)
+	m.Observe(&journal.Entry{Kind: journal.EntryRequest, Agent: "a", Request: 1, Method: "SendMessage", Binding: wire.BindingJSONRPC, Time: at})
+	m.Observe(&journal.Entry{Kind: journal.EntryResponse, Agent: "a", Request: 1, Method: "SendMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC, Time: at.Add(75 * time.Millisecond)})
+	m.Observe(&journal.Entry{Kind: journal.EntryCard, Agent: "a"})
+	m.Observe(&journal.Entry{Kind: journal.EntryPush, Agent: "a", HTTP: 503})
+	m.Behaviors("a", []string{"drop-final"}, []journal.SkippedBehavior{{Behavior: "latency:ms=5", Key: "op"}})
+	j := journal.New(10)
+	j.Add(journal.Entry{Agent: "a"})
+
+	read := func() string {
+		var b strings.Builder
+		require.NoError(t, m.Write(&b, []Agent{{Name: "a", States: map[wire.TaskState]int{wire.StateWorking: 2}, Streams: 1}, {Name: "b", Runtime: true}}, j))
+		return b.String()
+	}
+	out := read()
+	for _, line := range []string{
+		`a2amock_requests_total{agent="a",method="SendMessage",dialect="1.0",binding="JSONRPC",outcome="ok",code=""} 1`,
+		`a2amock_request_duration_seconds_bucket{agent="a",method="SendMessage",binding="JSONRPC",le="0.05"} 0`,
+		`a2amock_request_duration_seconds_bucket{agent="a",method="SendMessage",binding="JSONRPC",le="0.1"} 1`,
+		`a2amock_request_duration_seconds_sum{agent="a",method="SendMessage",binding="JSONRPC"} 0.075`,
+		`a2amock_card_requests_total{agent="a"} 1`,
+		`a2amock_push_deliveries_total{agent="a",result="http_error"} 1`,
+		`a2amock_behavior_applied_total{agent="a",behavior="drop-final"} 1`,
+		`a2amock_behavior_skipped_total{agent="a",behavior="latency:ms=5",key="op"} 1`,
+		`a2amock_tasks{agent="a",state="working"} 2`,
+		`a2amock_open_streams{agent="a"} 1`,
+		`a2amock_agents{kind="configured"} 1`,
+		`a2amock_agents{kind="runtime"} 1`,
+		`a2amock_journal_entries 1`,
+	} {
+		assert.Contains(t, out, line+"\n")
+	}
+	m.Forget("a")
+	assert.NotContains(t, read(), `agent="a",method=`, "Forget drops the request series")
+}
