@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -40,7 +40,7 @@ type agent struct {
 	extended *cards.Card
 	seed     uint64
 
-	bhv atomic.Pointer[behaviorSet]
+	bhv atomic.Pointer[acted.Set]
 
 	// ctx ends when the agent is removed (control API) or the server
 	// closes: its players, waiting sends and open streams watch it.
@@ -147,19 +147,16 @@ func (a *agent) setBehaviors(bs []behaviors.Behavior) {
 	a.mu.Lock()
 	a.cardSince = a.srv.clock.Now().UTC().Truncate(time.Second)
 	a.mu.Unlock()
-	a.bhv.Store(newBehaviorSet(bs))
+	a.bhv.Store(acted.NewSet(defaultRegistry(), bs))
 }
 
 func (a *agent) currentBehaviors() []behaviors.Behavior {
-	if p := a.bhv.Load(); p != nil {
-		return slices.Clone(p.list)
-	}
-	return nil
+	return a.bhv.Load().List()
 }
 
 // exchange builds the behaviors' view of a request and applies the agent's
 // behaviors to it; the report says which acted and which were out of scope.
-func (a *agent) exchange(op wire.Op, req *wire.Request, httpReq exchangeHTTP) (*behaviors.Exchange, behaviorReport) {
+func (a *agent) exchange(op wire.Op, req *wire.Request, httpReq exchangeHTTP) (*behaviors.Exchange, acted.Report) {
 	bs := a.bhv.Load()
 	call := a.eng.NextCall(op)
 	x := &behaviors.Exchange{
@@ -176,11 +173,11 @@ func (a *agent) exchange(op wire.Op, req *wire.Request, httpReq exchangeHTTP) (*
 		x.Dialect, x.Binding = req.Dialect, req.Binding
 		x.Skill = a.eng.SkillFor(req.Message)
 	}
-	if bs == nil || len(bs.list) == 0 {
-		return x, behaviorReport{}
+	if bs.Len() == 0 {
+		return x, acted.Report{}
 	}
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(op))
 	x.Rand = rand.New(rand.NewPCG(a.seed^h.Sum64(), uint64(call)))
-	return x, bs.apply(x)
+	return x, bs.Apply(x)
 }

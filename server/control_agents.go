@@ -175,9 +175,7 @@ func (s *Server) describeAgent(r *http.Request, a *agent) agentJSON {
 	for _, sk := range a.card.Skills {
 		out.Skills = append(out.Skills, sk.ID)
 	}
-	if set := a.bhv.Load(); set != nil {
-		out.Behaviors = append(out.Behaviors, set.text...)
-	}
+	out.Behaviors = append(out.Behaviors, a.bhv.Load().Texts()...)
 	return out
 }
 

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/acted"
 )
 
 // defaultRegistry is built once: a Registry is only read after it is
@@ -47,28 +47,13 @@ func (s *Server) ParseBehaviors(specs []string) ([]behaviors.Behavior, error) {
 	return out, nil
 }
 
-// specText renders a behavior back as the spec it stands for: the parsed
-// text when it has one, else its registered name.
-func specText(reg *behaviors.Registry, b behaviors.Behavior) string {
-	if st, ok := b.(fmt.Stringer); ok {
-		return st.String()
-	}
-	t := reflect.TypeOf(b)
-	for _, sp := range reg.Specs() {
-		if reflect.TypeOf(sp.New()) == t {
-			return sp.Name
-		}
-	}
-	return fmt.Sprintf("%T", b)
-}
-
 // behaviorsBody is the JSON of GET and PUT /_a2amock/behaviors.
 type behaviorsBody struct {
 	Agent     string   `json:"agent"`
 	Behaviors []string `json:"behaviors"`
 	// Stats says, per behavior, how many requests it acted on and how many
 	// it skipped (out of scope), by scope key: "why didn't it fire".
-	Stats []behaviorStatJSON `json:"stats"`
+	Stats []acted.Stat `json:"stats"`
 }
 
 // catalogueParam and catalogueEntry are the JSON of GET /_a2amock/catalogue.
@@ -107,9 +92,9 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 	}
 	list := func(c echo.Context, a *agent) error {
 		reg := s.registry()
-		out := behaviorsBody{Agent: a.name, Behaviors: []string{}, Stats: a.behaviorStats()}
+		out := behaviorsBody{Agent: a.name, Behaviors: []string{}, Stats: a.bhv.Load().Stats()}
 		for _, b := range a.currentBehaviors() {
-			out.Behaviors = append(out.Behaviors, specText(reg, b))
+			out.Behaviors = append(out.Behaviors, acted.SpecText(reg, b))
 		}
 		return c.JSON(http.StatusOK, out)
 	}

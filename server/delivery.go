@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -61,7 +62,7 @@ type tracking struct {
 	// endOwner is the behavior whose stream-end hook runs, if one does.
 	endOwner string
 	// log is the request's log of the behaviors that acted.
-	log *actedLog
+	log *acted.Log
 }
 
 type encodedFrame struct {
@@ -71,10 +72,10 @@ type encodedFrame struct {
 	gen int
 }
 
-func newDelivery(s *Server, a *agent, req *wire.Request, reqNo int64, names []string, acted *actedLog) *delivery {
+func newDelivery(s *Server, a *agent, req *wire.Request, reqNo int64, names []string, log *acted.Log) *delivery {
 	d := &delivery{s: s, agent: a.name, method: req.Method, op: req.Op, dialect: req.Dialect, binding: req.Binding, request: reqNo}
-	if len(names) > 0 || acted != nil {
-		d.tracking = &tracking{names: names, layer: len(names), log: acted}
+	if len(names) > 0 || log != nil {
+		d.tracking = &tracking{names: names, layer: len(names), log: log}
 	}
 	return d
 }
@@ -101,7 +102,7 @@ func (d *delivery) noteAct(i int) {
 	if !slices.Contains(d.acted, i) {
 		d.acted = append(d.acted, i)
 	}
-	d.log.add(d.owner(i), HookStreamEvent)
+	d.log.Add(d.owner(i), HookStreamEvent)
 }
 
 // entry is the journal entry of event ev on this stream.
@@ -218,7 +219,7 @@ func (d *delivery) writeRaw(b []byte) {
 		d.noteAct(d.layer)
 	case d.endOwner != "":
 		d.rawBy = d.endOwner
-		d.log.add(d.endOwner, HookStreamEnd)
+		d.log.Add(d.endOwner, HookStreamEnd)
 	}
 }
 

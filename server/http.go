@@ -175,7 +175,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
 	x.Signing = a.signing(origin(r), base)
-	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.acted, Skipped: rep.skipped}
+	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
 	if e := x.Hooks().Reject; e != nil {
 		// A behavior scoped to the card answers in its place (http-error).
 		ent.ErrorCode, ent.Detail = e.Code, e.Message
@@ -183,12 +183,12 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	cardSeq := s.record(ent)
 	wireTag(r, 0, cardSeq)
 	s.countBehaviors(a, rep)
-	acted := s.instrument(x, rep.owners, cardSeq)
+	acted := s.instrument(x, rep.Owners, cardSeq)
 	if hooks := x.Hooks(); len(hooks.Transport) > 0 || hooks.Delay > 0 {
 		// A behavior scoped to the card (op=agent-card) faults the fetch
 		// on the wire as it would any request.
 		if hooks.Delay > 0 {
-			acted.addAll(rep.owners.delay, HookDelay)
+			acted.AddAll(rep.Owners.Delay, HookDelay)
 		}
 		t := applyTransport(newHTTPTransport(s, w, r), hooks)
 		if stop, _ := t.stopped(); stop {
@@ -197,11 +197,11 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		w = t.writer()
 	}
 	if e := x.Hooks().Reject; e != nil {
-		acted.add(rep.owners.reject, HookReject)
+		acted.Add(rep.Owners.Reject, HookReject)
 		return writeStatusError(w, e)
 	}
 	if slices.Contains(x.Hooks().HideCardPath, path) {
-		acted.addAll(rep.owners.hideCard, HookHideCardPath)
+		acted.AddAll(rep.Owners.HideCard, HookHideCardPath)
 		return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
 	card := a.card
@@ -465,7 +465,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{incomingHTTP{r}})
 	s.noteBehaviors(a, seq, rep)
-	acted := s.instrument(x, rep.owners, seq)
+	acted := s.instrument(x, rep.Owners, seq)
 	if req.Op == wire.OpExtendedCard {
 		x.Signing = a.signing(origin(r), base)
 	}
@@ -476,10 +476,10 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 			s.recordResponse(a, req, reqNo, nil, e)
 			return rp.fail(w, e)
 		}
-		acted.add(rep.owners.legacy, HookLegacySubscribe)
+		acted.Add(rep.Owners.Legacy, HookLegacySubscribe)
 	}
 	if hooks.Delay > 0 {
-		acted.addAll(rep.owners.delay, HookDelay)
+		acted.AddAll(rep.Owners.Delay, HookDelay)
 	}
 	if len(hooks.Transport) > 0 || hooks.Delay > 0 {
 		t := applyTransport(rp.transport(s, w, r), hooks)
@@ -492,12 +492,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		w = t.writer()
 	}
 	if hooks.Reject != nil {
-		acted.add(rep.owners.reject, HookReject)
+		acted.Add(rep.Owners.Reject, HookReject)
 		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
 		return rp.fail(w, hooks.Reject)
 	}
 	if req.Op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, rp.framer(), rep.owners.streamEvent, acted)
+		return s.serveStream(w, r, a, req, x, reqNo, rp.framer(), rep.Owners.StreamEvent, acted)
 	}
 	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
 	for _, f := range hooks.Result {

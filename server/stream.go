@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -117,8 +118,8 @@ func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 //
 // Every event written is journaled as an EntryStreamEvent, every event a
 // behavior held as an EntryWithheld (delivery.go); owners names the
-// behaviors of the stream-event hooks, acted the request's log.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer, owners []string, acted *actedLog) error {
+// behaviors of the stream-event hooks, log the request's log of acting behaviors.
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer, owners []string, log *acted.Log) error {
 	hooks := x.Hooks()
 	refuse := func(e *wire.Error) error {
 		// Result hooks may rewrite the error of a refused stream as they
@@ -203,7 +204,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
 	sw := f.open(w)
-	dl := newDelivery(s, a, req, reqNo, owners, acted)
+	dl := newDelivery(s, a, req, reqNo, owners, log)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
 	write := func(ev wire.Event) error {
 		data, err := f.event(ev)

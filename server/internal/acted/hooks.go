@@ -1,4 +1,15 @@
-package server
+// Package acted says which behaviors acted on a request and how: it
+// applies an agent's behaviors to a request's exchange (Set.Apply),
+// reporting which were in scope and which were skipped, with why; it
+// remembers which behavior registered each hook (Owners); and it wraps the
+// hooks so that each one that changes anything names its behavior in the
+// journal (Instrument, Log). The counts per behavior are what
+// GET /_a2amock/behaviors reports (Set.Stats).
+//
+// It applies behaviors and keeps counts; it does not decide anything
+// about the request itself, nor journal anything but through the function
+// it is given.
+package acted
 
 import (
 	"bytes"
@@ -10,17 +21,20 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
 
-// hookOwners says which behavior registered each hook of an exchange (by
-// the hook's index), so that the server can name who acted.
-type hookOwners struct {
-	decide, plan, result, streamEvent, streamEnd []string
+// Owners says which behavior registered each hook of an exchange (by
+// the hook's index), so that the server can name who acted. The server
+// reads the ones whose hooks it reads as values: Reject, Legacy, Delay,
+// HideCard and StreamEvent.
+type Owners struct {
+	decide, plan, result, StreamEvent, streamEnd []string
 	card, cardJSON, signedCard, wrapWriter, push []string
-	reject, streamNotStream, legacy, beforeReply string
-	delay, hideCard                              []string
+	Reject, streamNotStream, Legacy, beforeReply string
+	Delay, HideCard                              []string
 }
 
 // hookCounts is what an exchange had registered before a behavior applied.
@@ -41,7 +55,7 @@ func countHooks(h *behaviors.Hooks) hookCounts {
 }
 
 // note records name as the owner of the hooks registered since before.
-func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
+func (o *Owners) note(name string, before hookCounts, h *behaviors.Hooks) {
 	grow := func(list []string, from, to int) []string {
 		for ; from < to; from++ {
 			list = append(list, name)
@@ -51,7 +65,7 @@ func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
 	o.decide = grow(o.decide, before.decide, len(h.Decide))
 	o.plan = grow(o.plan, before.plan, len(h.Plan))
 	o.result = grow(o.result, before.result, len(h.Result))
-	o.streamEvent = grow(o.streamEvent, before.streamEvent, len(h.StreamEvent))
+	o.StreamEvent = grow(o.StreamEvent, before.streamEvent, len(h.StreamEvent))
 	o.streamEnd = grow(o.streamEnd, before.streamEnd, len(h.StreamEnd))
 	o.card = grow(o.card, before.card, len(h.Card))
 	o.cardJSON = grow(o.cardJSON, before.cardJSON, len(h.CardJSON))
@@ -62,36 +76,38 @@ func (o *hookOwners) note(name string, before hookCounts, h *behaviors.Hooks) {
 		o.beforeReply = name
 	}
 	if len(h.HideCardPath) > before.hides {
-		o.hideCard = append(o.hideCard, name)
+		o.HideCard = append(o.HideCard, name)
 	}
 	if h.Reject != before.reject && h.Reject != nil {
-		o.reject = name
+		o.Reject = name
 	}
 	if h.StreamNotStream != nil && !before.notStream {
 		o.streamNotStream = name
 	}
 	if h.LegacySubscribe && !before.legacy {
-		o.legacy = name
+		o.Legacy = name
 	}
 	if int64(h.Delay) > before.delay {
-		o.delay = append(o.delay, name)
+		o.Delay = append(o.Delay, name)
 	}
 }
 
-// actedLog collects the behaviors that acted on one request and keeps the
-// request's journal entry up to date with them.
-type actedLog struct {
-	s   *Server
-	seq int64
-	mu  sync.Mutex
-	in  []ActedBehavior
+// Log collects the behaviors that acted on one request and keeps the
+// request's journal entry up to date with them (through the amend function
+// Instrument is given).
+type Log struct {
+	amend func([]journal.ActedBehavior)
+	mu    sync.Mutex
+	in    []journal.ActedBehavior
 }
 
-func (l *actedLog) add(name, hook string) {
+// Add names the behavior name as having acted through hook; a nil Log or
+// an empty name does nothing, so that call sites need no check.
+func (l *Log) Add(name, hook string) {
 	if l == nil || name == "" {
 		return
 	}
-	a := ActedBehavior{Behavior: name, Hook: hook}
+	a := journal.ActedBehavior{Behavior: name, Hook: hook}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if slices.Contains(l.in, a) {
@@ -99,28 +115,35 @@ func (l *actedLog) add(name, hook string) {
 	}
 	l.in = append(l.in, a)
 	list := slices.Clone(l.in)
-	l.s.journal.Amend(l.seq, func(e *Entry) { e.Acted = list })
+	l.amend(list)
 }
 
-// instrument wraps the hooks of x so that each one that changes anything
-// names its behavior on the request entry numbered seq; the hooks' call
-// sites stay as they are. It returns the log, which the server itself
-// adds to for the hooks it reads as values (reject, delay, stream events).
+// Instrument wraps the hooks of x so that each one that changes anything
+// names its behavior through amend, which gets the whole list so far each
+// time (the server writes it into the request's journal entry); the
+// hooks' call sites stay as they are. It returns the log, which the server
+// itself adds to for the hooks it reads as values (reject, delay, stream
+// events).
 //
-// With no hook registered it returns nil, on which add does nothing.
-func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *actedLog {
+// streamEnd, when not nil, is called around each stream-end hook with the
+// name of the behavior whose hook runs; the function it returns is called
+// once the hook is done (the server's stream delivery names the behavior
+// that wrote raw bytes that way).
+//
+// With no hook registered it returns nil, on which Add does nothing.
+func Instrument(x *behaviors.Exchange, own Owners, amend func([]journal.ActedBehavior), streamEnd func(raw behaviors.RawStream, name string) (done func())) *Log {
 	h := x.Hooks()
 	if countHooks(h) == (hookCounts{}) {
 		return nil
 	}
-	l := &actedLog{s: s, seq: seq}
+	l := &Log{amend: amend}
 	for i, f := range h.Decide {
 		name := own.decide[i]
 		h.Decide[i] = func(d *timeline.Decision, t *wire.Task) {
 			before := *d
 			f(d, t)
 			if *d != before {
-				l.add(name, HookDecide)
+				l.Add(name, journal.HookDecide)
 			}
 		}
 	}
@@ -130,7 +153,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			before := tl.Clone()
 			out := f(tl)
 			if !reflect.DeepEqual(before, out) {
-				l.add(name, HookPlan)
+				l.Add(name, journal.HookPlan)
 			}
 			return out
 		}
@@ -140,7 +163,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 		h.Result[i] = func(res *wire.Result, e *wire.Error) (*wire.Result, *wire.Error) {
 			r2, e2 := f(res, e)
 			if r2 != res || e2 != e {
-				l.add(name, HookResult)
+				l.Add(name, journal.HookResult)
 			}
 			return r2, e2
 		}
@@ -148,13 +171,12 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 	for i, f := range h.StreamEnd {
 		name := own.streamEnd[i]
 		h.StreamEnd[i] = func(raw behaviors.RawStream) bool {
-			if rs, ok := raw.(*rawStream); ok && rs.dl != nil && rs.dl.tracking != nil {
-				rs.dl.endOwner = name
-				defer func() { rs.dl.endOwner = "" }()
+			if streamEnd != nil {
+				defer streamEnd(raw, name)()
 			}
 			hold := f(raw)
 			if hold {
-				l.add(name, HookStreamEnd)
+				l.Add(name, journal.HookStreamEnd)
 			}
 			return hold
 		}
@@ -162,14 +184,14 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 	if f := h.StreamNotStream; f != nil {
 		name := own.streamNotStream
 		h.StreamNotStream = func(id []byte) (int, string, []byte) {
-			l.add(name, HookStreamNotStream)
+			l.Add(name, journal.HookStreamNotStream)
 			return f(id)
 		}
 	}
 	for i, f := range h.Transport {
 		name := own.wrapWriter[i]
 		h.Transport[i] = func(t behaviors.Transport) {
-			f(actedTransport{t: t, acted: func() { l.add(name, HookTransport) }})
+			f(actedTransport{t: t, acted: func() { l.Add(name, journal.HookTransport) }})
 		}
 	}
 	for i, f := range h.Card {
@@ -179,7 +201,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			before.Skills = slices.Clone(c.Skills)
 			f(c)
 			if !reflect.DeepEqual(&before, c) {
-				l.add(name, HookCard)
+				l.Add(name, journal.HookCard)
 			}
 		}
 	}
@@ -189,7 +211,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			in := bytes.Clone(b)
 			out := f(b)
 			if !bytes.Equal(in, out) {
-				l.add(name, HookCardJSON)
+				l.Add(name, journal.HookCardJSON)
 			}
 			return out
 		}
@@ -200,7 +222,7 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 			in := bytes.Clone(b)
 			out := f(b)
 			if !bytes.Equal(in, out) {
-				l.add(name, HookSignedCard)
+				l.Add(name, journal.HookSignedCard)
 			}
 			return out
 		}
@@ -219,20 +241,20 @@ func (s *Server) instrument(x *behaviors.Exchange, own hookOwners, seq int64) *a
 				deliver(out, o)
 			})
 			if n != 1 || !same {
-				l.add(name, HookPush)
+				l.Add(name, journal.HookPush)
 			}
 		}
 	}
 	if h.Push.BeforeReply && x.Request != nil && x.Request.Config.PushConfig != nil {
-		l.add(own.beforeReply, HookPushBeforeReply)
+		l.Add(own.beforeReply, journal.HookPushBeforeReply)
 	}
 	return l
 }
 
-// addAll names every owner in names as having acted through hook.
-func (l *actedLog) addAll(names []string, hook string) {
+// AddAll names every owner in names as having acted through hook.
+func (l *Log) AddAll(names []string, hook string) {
 	for _, n := range names {
-		l.add(n, hook)
+		l.Add(n, hook)
 	}
 }
 
