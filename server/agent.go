@@ -88,7 +88,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		seed:     seed,
 	}
 	a.ctx, a.stop = context.WithCancel(s.ctx)
-	ps := s.pushSettings()
+	ps := s.pushSender()
 	eng, err := engine.New(engine.Config{
 		Name:      ac.Name,
 		Card:      card,
@@ -105,8 +105,8 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		Players:        &s.players,
 		Record:         func(n engine.Note) { s.record(noteEntry(ac.Name, n)) },
 		Deliverer:      pushDeliverer{s},
-		CheckPushURL:   s.checkPushURL,
-		FirstPushBound: time.Duration(ps.retries+1)*ps.timeout + ps.backoff<<ps.retries + time.Second,
+		CheckPushURL:   ps.Policy.CheckURL,
+		FirstPushBound: ps.FirstBound(),
 	})
 	if err != nil {
 		a.stop()
