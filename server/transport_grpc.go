@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/faultwriter"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -66,7 +67,7 @@ func (t *grpcTransport) Fail(f behaviors.Failure) {
 // trailers.
 func (t *grpcTransport) Cut(n int, reset bool) {
 	st := t.st
-	t.w = &cutWriter{w: t.w, limit: n, reset: reset, onCut: func() { st.done = true }}
+	t.w = faultwriter.Cut(t.w, n, reset, func() { st.done = true })
 }
 
 // Delay implements behaviors.Transport, bounded by the call's deadline.
@@ -206,7 +207,7 @@ func (g *grpcFailWriter) WriteHeader(int) { g.send() }
 
 func (g *grpcFailWriter) Write([]byte) (int, error) {
 	g.send()
-	return 0, errReplaced
+	return 0, faultwriter.ErrReplaced
 }
 
 // FlushError sends nothing: a trailers-only answer is one HEADERS frame
@@ -249,7 +250,7 @@ func (w *grpcBodyDelayWriter) WriteHeader(code int) {
 
 func (w *grpcBodyDelayWriter) Write(b []byte) (int, error) {
 	if w.cut {
-		return 0, errCut
+		return 0, faultwriter.ErrCut
 	}
 	if !w.waited {
 		w.waited = true
@@ -260,7 +261,7 @@ func (w *grpcBodyDelayWriter) Write(b []byte) (int, error) {
 		case waitDeadline:
 			w.cut = true
 			w.t.st.deadlineHit = true
-			return 0, errCut
+			return 0, faultwriter.ErrCut
 		}
 	}
 	return w.ResponseWriter.Write(b)
