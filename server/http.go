@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -123,8 +124,10 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	if s.cfg.GRPC && isGRPC(c.Request()) {
 		return s.serveGRPCPooled(c.Response(), c.Request(), a, base, rest)
 	}
-	rec := s.wire.capture(c, s.clock.Now())
-	defer rec.finish()
+	cw, cr, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())
+	c.Response().Writer = cw
+	c.SetRequest(cr)
+	defer rec.Finish()
 	r, w := c.Request(), c.Response()
 	switch {
 	case rest == "/" || rest == "":
@@ -181,7 +184,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		ent.ErrorCode, ent.Detail = e.Code, e.Message
 	}
 	cardSeq := s.record(ent)
-	wireTag(r, 0, cardSeq)
+	wirecap.Tag(r, 0, cardSeq)
 	s.countBehaviors(a, rep)
 	acted := s.instrument(x, rep.Owners, cardSeq)
 	if hooks := x.Hooks(); len(hooks.Transport) > 0 || hooks.Delay > 0 {
@@ -450,12 +453,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	if e := s.checkSizes(req); e != nil && a.gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
-		wireTag(r, reqNo, 0)
+		wirecap.Tag(r, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.fail(w, e)
 	}
 	reqNo, seq := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
-	wireTag(r, reqNo, 0)
+	wirecap.Tag(r, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == wire.CodeUnauthenticated {

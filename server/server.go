@@ -28,6 +28,7 @@ import (
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/metrics"
+	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -170,7 +171,7 @@ type Server struct {
 	echo    *echo.Echo
 	journal *Journal
 	// wire keeps the raw bytes of the last exchanges (GET /_a2amock/journal/wire).
-	wire   *wireCapture
+	wire   *wirecap.Capture
 	agents []*agent
 	byName map[string]*agent
 
@@ -229,7 +230,7 @@ func New(cfg Config) (*Server, error) {
 		clock:   cfg.Clock,
 		log:     cfg.Logger,
 		journal: journal.New(cfg.JournalRetention),
-		wire:    newWireCapture(),
+		wire:    wirecap.New(),
 		byName:  map[string]*agent{},
 	}
 	if s.clock == nil {
@@ -371,7 +372,7 @@ func (s *Server) Reset() {
 		a.journalFrom.Store(0)
 	}
 	s.journal.Reset()
-	s.wire.reset()
+	s.wire.Reset()
 	s.metrics.ResetPending()
 	// Request numbers start over with the journal, so a run after a reset
 	// journals exactly what the same run on a fresh server does.

@@ -1,282 +1,24 @@
 package server
 
 import (
-	"context"
-	"encoding/base64"
-	"io"
-	"maps"
 	"net/http"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/a2amock/a2amock/server/internal/wirecap"
 )
 
-// The wire capture keeps the raw bytes of the last exchanges with the
-// agents (request and response, headers and the start of each body), for
-// the timeline's raw view: GET /_a2amock/journal/wire?request=N (an A2A
+// The raw bytes of the last exchanges with the agents are kept by package
+// wirecap and served at GET /_a2amock/journal/wire?request=N (an A2A
 // request's number, as its journal entries carry it) or ?seq=S (a card or
-// JWKS fetch's journal entry). It is bounded by count and by bytes per
-// body; credentials in headers are redacted. The journal stays the record
-// of what happened: the capture only holds bytes, and only recent ones.
-const (
-	wireKeep    = 512
-	wireBodyMax = 16 << 10
-	wireHeadMax = 8 << 10
+// JWKS fetch's journal entry).
+type (
+	// WireExchange is the raw view of one HTTP exchange with an agent.
+	WireExchange = wirecap.Exchange
+	// WireBody is the start of a body: Text when it is UTF-8, else Base64;
+	// Size counts every byte, Truncated says the rest was not kept.
+	WireBody = wirecap.Body
 )
-
-// WireExchange is the raw view of one HTTP exchange with an agent.
-type WireExchange struct {
-	// Request is the A2A request number (the journal entries' request);
-	// Seq the journal entry of a card or JWKS fetch.
-	Request  int64       `json:"request,omitempty"`
-	Seq      int64       `json:"seq,omitempty"`
-	Time     time.Time   `json:"time"`
-	Method   string      `json:"method"`
-	URL      string      `json:"url"`
-	Proto    string      `json:"proto"`
-	Header   http.Header `json:"header"`
-	Body     WireBody    `json:"body"`
-	Status   int         `json:"status"`
-	RespHead http.Header `json:"responseHeader"`
-	Response WireBody    `json:"response"`
-	// Done is false while the exchange is still being answered (a stream).
-	Done bool `json:"done"`
-}
-
-// WireBody is the start of a body: Text when it is UTF-8, else Base64;
-// Size counts every byte, Truncated says the rest was not kept.
-type WireBody struct {
-	Text      string `json:"text,omitempty"`
-	Base64    string `json:"base64,omitempty"`
-	Size      int64  `json:"size"`
-	Truncated bool   `json:"truncated,omitempty"`
-}
-
-type wireBuf struct {
-	b    []byte
-	size int64
-}
-
-func (w *wireBuf) add(p []byte) {
-	w.size += int64(len(p))
-	if room := wireBodyMax - len(w.b); room > 0 {
-		w.b = append(w.b, p[:min(room, len(p))]...)
-	}
-}
-
-func (w *wireBuf) body() WireBody {
-	out := WireBody{Size: w.size, Truncated: w.size > int64(len(w.b))}
-	b := w.b
-	if out.Truncated {
-		// Do not split a UTF-8 sequence at the cut.
-		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
-			b = b[:len(b)-1]
-		}
-	}
-	if utf8.Valid(b) {
-		out.Text = string(b)
-	} else {
-		out.Base64 = base64.StdEncoding.EncodeToString(w.b)
-	}
-	return out
-}
-
-// wireRec is one exchange being captured; its fields are guarded by the
-// capture's lock.
-type wireRec struct {
-	c         *wireCapture
-	req, seq  int64
-	time      time.Time
-	method    string
-	url       string
-	proto     string
-	header    http.Header
-	body      wireBuf
-	status    int
-	respHead  http.Header
-	resp      wireBuf
-	done      bool
-	published bool
-}
-
-type wireCapture struct {
-	mu    sync.Mutex
-	order []*wireRec
-	byReq map[int64]*wireRec
-	bySeq map[int64]*wireRec
-}
-
-func newWireCapture() *wireCapture {
-	return &wireCapture{byReq: map[int64]*wireRec{}, bySeq: map[int64]*wireRec{}}
-}
-
-func (c *wireCapture) reset() {
-	c.mu.Lock()
-	c.order, c.byReq, c.bySeq = nil, map[int64]*wireRec{}, map[int64]*wireRec{}
-	c.mu.Unlock()
-}
-
-type wireKey struct{}
-
-// capture wraps an agent request: its body and its answer are copied (the
-// start of each) as they pass.
-func (c *wireCapture) capture(ctx echo.Context, now time.Time) *wireRec {
-	r := ctx.Request()
-	rec := &wireRec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: redact(r.Header)}
-	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = &wireReader{ReadCloser: r.Body, rec: rec}
-	}
-	ctx.SetRequest(r.WithContext(context.WithValue(r.Context(), wireKey{}, rec)))
-	res := ctx.Response()
-	res.Writer = &wireWriter{ResponseWriter: res.Writer, rec: rec}
-	return rec
-}
-
-func (rec *wireRec) finish() {
-	rec.c.mu.Lock()
-	rec.done = true
-	rec.c.mu.Unlock()
-}
-
-// wireTag names the exchange of r after the journal: its A2A request
-// number, or the seq of the card or JWKS entry it produced.
-func wireTag(r *http.Request, reqNo, seq int64) {
-	rec, _ := r.Context().Value(wireKey{}).(*wireRec)
-	if rec == nil {
-		return
-	}
-	c := rec.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if rec.published {
-		return
-	}
-	rec.published = true
-	rec.req, rec.seq = reqNo, seq
-	if reqNo > 0 {
-		c.byReq[reqNo] = rec
-	} else {
-		c.bySeq[seq] = rec
-	}
-	c.order = append(c.order, rec)
-	if len(c.order) > wireKeep {
-		old := c.order[0]
-		c.order[0] = nil
-		c.order = c.order[1:]
-		if c.byReq[old.req] == old {
-			delete(c.byReq, old.req)
-		}
-		if c.bySeq[old.seq] == old {
-			delete(c.bySeq, old.seq)
-		}
-	}
-}
-
-// get returns the exchange with request number req (or, when req is 0,
-// the card or JWKS fetch journaled as seq).
-func (c *wireCapture) get(req, seq int64) (WireExchange, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	rec := c.byReq[req]
-	if req == 0 {
-		rec = c.bySeq[seq]
-	}
-	if rec == nil {
-		return WireExchange{}, false
-	}
-	return WireExchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
-		Header: rec.header, Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.Clone(),
-		Response: rec.resp.body(), Done: rec.done}, true
-}
-
-type wireReader struct {
-	io.ReadCloser
-	rec *wireRec
-}
-
-func (r *wireReader) Read(p []byte) (int, error) {
-	n, err := r.ReadCloser.Read(p)
-	if n > 0 {
-		r.rec.c.mu.Lock()
-		r.rec.body.add(p[:n])
-		r.rec.c.mu.Unlock()
-	}
-	return n, err
-}
-
-// wireWriter copies what the handler writes. Unwrap lets
-// http.ResponseController reach the connection (flush, deadlines, and the
-// transport faults' hijack, whose bytes are not captured).
-type wireWriter struct {
-	http.ResponseWriter
-	rec *wireRec
-}
-
-func (w *wireWriter) header() {
-	if w.rec.respHead == nil {
-		w.rec.respHead = redact(w.ResponseWriter.Header())
-	}
-}
-
-func (w *wireWriter) WriteHeader(code int) {
-	w.rec.c.mu.Lock()
-	if w.rec.status == 0 {
-		w.rec.status = code
-		w.header()
-	}
-	w.rec.c.mu.Unlock()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *wireWriter) Write(p []byte) (int, error) {
-	w.rec.c.mu.Lock()
-	if w.rec.status == 0 {
-		w.rec.status = http.StatusOK
-		w.header()
-	}
-	w.rec.resp.add(p)
-	w.rec.c.mu.Unlock()
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *wireWriter) Flush() {
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
-}
-
-func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// redact copies h with credential values replaced by their length, and
-// at most wireHeadMax bytes of it (a client may send a megabyte of
-// headers): the rest is counted under the name "…".
-func redact(h http.Header) http.Header {
-	out := make(http.Header, len(h))
-	kept, dropped := 0, 0
-	for _, k := range slices.Sorted(maps.Keys(h)) {
-		l := strings.ToLower(k)
-		secret := l == "authorization" || l == "proxy-authorization" || l == "cookie" || l == "set-cookie" ||
-			strings.Contains(l, "token") || strings.Contains(l, "key") || strings.Contains(l, "secret") || strings.Contains(l, "password")
-		for _, v := range h[k] {
-			if secret {
-				v = "[redacted: " + strconv.Itoa(len(v)) + " bytes]"
-			}
-			if kept+len(k)+len(v) > wireHeadMax {
-				dropped += len(k) + len(v)
-				continue
-			}
-			kept += len(k) + len(v)
-			out[k] = append(out[k], v)
-		}
-	}
-	if dropped > 0 {
-		out["…"] = []string{strconv.Itoa(dropped) + " more header bytes not kept"}
-	}
-	return out
-}
 
 // serveWire is GET /_a2amock/journal/wire: the raw bytes of one exchange.
 func (s *Server) serveWire(c echo.Context) error {
@@ -291,7 +33,7 @@ func (s *Server) serveWire(c echo.Context) error {
 	if (req > 0) == (seq > 0) {
 		return fieldError(c, http.StatusBadRequest, "request", "give one of request (an A2A request's number) or seq (a card or JWKS fetch's journal entry), positive")
 	}
-	x, ok := s.wire.get(req, seq)
+	x, ok := s.wire.Get(req, seq)
 	if !ok {
 		return fieldError(c, http.StatusNotFound, "request", "no bytes kept for that exchange (only the last 512 are, and none from before a reset)")
 	}

@@ -1,0 +1,289 @@
+// Package wirecap keeps the raw bytes of the last exchanges with the
+// agents (request and response, headers and the start of each body), for
+// the timeline's raw view (GET /_a2amock/journal/wire). It is bounded by
+// count and by bytes per body, and credentials in headers are redacted.
+//
+// The journal stays the record of what happened: the capture only holds
+// bytes, and only recent ones.
+package wirecap
+
+import (
+	"context"
+	"encoding/base64"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// The wire capture keeps the raw bytes of the last exchanges with the
+// agents (request and response, headers and the start of each body), for
+// the timeline's raw view: GET /_a2amock/journal/wire?request=N (an A2A
+// request's number, as its journal entries carry it) or ?seq=S (a card or
+// JWKS fetch's journal entry). It is bounded by count and by bytes per
+// body; credentials in headers are redacted. The journal stays the record
+// of what happened: the capture only holds bytes, and only recent ones.
+const (
+	wireKeep    = 512
+	wireBodyMax = 16 << 10
+	wireHeadMax = 8 << 10
+)
+
+// Exchange is the raw view of one HTTP exchange with an agent.
+type Exchange struct {
+	// Request is the A2A request number (the journal entries' request);
+	// Seq the journal entry of a card or JWKS fetch.
+	Request  int64       `json:"request,omitempty"`
+	Seq      int64       `json:"seq,omitempty"`
+	Time     time.Time   `json:"time"`
+	Method   string      `json:"method"`
+	URL      string      `json:"url"`
+	Proto    string      `json:"proto"`
+	Header   http.Header `json:"header"`
+	Body     Body        `json:"body"`
+	Status   int         `json:"status"`
+	RespHead http.Header `json:"responseHeader"`
+	Response Body        `json:"response"`
+	// Done is false while the exchange is still being answered (a stream).
+	Done bool `json:"done"`
+}
+
+// Body is the start of a body: Text when it is UTF-8, else Base64;
+// Size counts every byte, Truncated says the rest was not kept.
+type Body struct {
+	Text      string `json:"text,omitempty"`
+	Base64    string `json:"base64,omitempty"`
+	Size      int64  `json:"size"`
+	Truncated bool   `json:"truncated,omitempty"`
+}
+
+type wireBuf struct {
+	b    []byte
+	size int64
+}
+
+func (w *wireBuf) add(p []byte) {
+	w.size += int64(len(p))
+	if room := wireBodyMax - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+}
+
+func (w *wireBuf) body() Body {
+	out := Body{Size: w.size, Truncated: w.size > int64(len(w.b))}
+	b := w.b
+	if out.Truncated {
+		// Do not split a UTF-8 sequence at the cut.
+		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
+			b = b[:len(b)-1]
+		}
+	}
+	if utf8.Valid(b) {
+		out.Text = string(b)
+	} else {
+		out.Base64 = base64.StdEncoding.EncodeToString(w.b)
+	}
+	return out
+}
+
+// Rec is one exchange being captured; its fields are guarded by the
+// capture's lock.
+type Rec struct {
+	c         *Capture
+	req, seq  int64
+	time      time.Time
+	method    string
+	url       string
+	proto     string
+	header    http.Header
+	body      wireBuf
+	status    int
+	respHead  http.Header
+	resp      wireBuf
+	done      bool
+	published bool
+}
+
+// Capture keeps the raw bytes of the last exchanges. It is safe for
+// concurrent use: one mutex guards every exchange being captured.
+type Capture struct {
+	mu    sync.Mutex
+	order []*Rec
+	byReq map[int64]*Rec
+	bySeq map[int64]*Rec
+}
+
+// New returns an empty capture.
+func New() *Capture {
+	return &Capture{byReq: map[int64]*Rec{}, bySeq: map[int64]*Rec{}}
+}
+
+// Reset forgets every exchange.
+func (c *Capture) Reset() {
+	c.mu.Lock()
+	c.order, c.byReq, c.bySeq = nil, map[int64]*Rec{}, map[int64]*Rec{}
+	c.mu.Unlock()
+}
+
+type wireKey struct{}
+
+// Wrap starts capturing an agent request: its body and its answer are
+// copied (the start of each) as they pass through the returned request
+// and writer. The exchange is kept once Tag names it; Finish marks it
+// answered.
+func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (http.ResponseWriter, *http.Request, *Rec) {
+	rec := &Rec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: redact(r.Header)}
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = &wireReader{ReadCloser: r.Body, rec: rec}
+	}
+	return &wireWriter{ResponseWriter: w, rec: rec}, r.WithContext(context.WithValue(r.Context(), wireKey{}, rec)), rec
+}
+
+// Finish marks the exchange answered (a stream's capture is Done only
+// then).
+func (rec *Rec) Finish() {
+	rec.c.mu.Lock()
+	rec.done = true
+	rec.c.mu.Unlock()
+}
+
+// Tag names the exchange of r (a request Wrap returned) after the journal:
+// its A2A request number, or the seq of the card or JWKS entry it
+// produced. A request not captured is left alone.
+func Tag(r *http.Request, reqNo, seq int64) {
+	rec, _ := r.Context().Value(wireKey{}).(*Rec)
+	if rec == nil {
+		return
+	}
+	c := rec.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rec.published {
+		return
+	}
+	rec.published = true
+	rec.req, rec.seq = reqNo, seq
+	if reqNo > 0 {
+		c.byReq[reqNo] = rec
+	} else {
+		c.bySeq[seq] = rec
+	}
+	c.order = append(c.order, rec)
+	if len(c.order) > wireKeep {
+		old := c.order[0]
+		c.order[0] = nil
+		c.order = c.order[1:]
+		if c.byReq[old.req] == old {
+			delete(c.byReq, old.req)
+		}
+		if c.bySeq[old.seq] == old {
+			delete(c.bySeq, old.seq)
+		}
+	}
+}
+
+// Get returns the exchange with request number req (or, when req is 0,
+// the card or JWKS fetch journaled as seq).
+func (c *Capture) Get(req, seq int64) (Exchange, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rec := c.byReq[req]
+	if req == 0 {
+		rec = c.bySeq[seq]
+	}
+	if rec == nil {
+		return Exchange{}, false
+	}
+	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
+		Header: rec.header, Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.Clone(),
+		Response: rec.resp.body(), Done: rec.done}, true
+}
+
+type wireReader struct {
+	io.ReadCloser
+	rec *Rec
+}
+
+func (r *wireReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.rec.c.mu.Lock()
+		r.rec.body.add(p[:n])
+		r.rec.c.mu.Unlock()
+	}
+	return n, err
+}
+
+// wireWriter copies what the handler writes. Unwrap lets
+// http.ResponseController reach the connection (flush, deadlines, and the
+// transport faults' hijack, whose bytes are not captured).
+type wireWriter struct {
+	http.ResponseWriter
+	rec *Rec
+}
+
+func (w *wireWriter) header() {
+	if w.rec.respHead == nil {
+		w.rec.respHead = redact(w.ResponseWriter.Header())
+	}
+}
+
+func (w *wireWriter) WriteHeader(code int) {
+	w.rec.c.mu.Lock()
+	if w.rec.status == 0 {
+		w.rec.status = code
+		w.header()
+	}
+	w.rec.c.mu.Unlock()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *wireWriter) Write(p []byte) (int, error) {
+	w.rec.c.mu.Lock()
+	if w.rec.status == 0 {
+		w.rec.status = http.StatusOK
+		w.header()
+	}
+	w.rec.resp.add(p)
+	w.rec.c.mu.Unlock()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *wireWriter) Flush() {
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// redact copies h with credential values replaced by their length, and
+// at most wireHeadMax bytes of it (a client may send a megabyte of
+// headers): the rest is counted under the name "…".
+func redact(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	kept, dropped := 0, 0
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		l := strings.ToLower(k)
+		secret := l == "authorization" || l == "proxy-authorization" || l == "cookie" || l == "set-cookie" ||
+			strings.Contains(l, "token") || strings.Contains(l, "key") || strings.Contains(l, "secret") || strings.Contains(l, "password")
+		for _, v := range h[k] {
+			if secret {
+				v = "[redacted: " + strconv.Itoa(len(v)) + " bytes]"
+			}
+			if kept+len(k)+len(v) > wireHeadMax {
+				dropped += len(k) + len(v)
+				continue
+			}
+			kept += len(k) + len(v)
+			out[k] = append(out[k], v)
+		}
+	}
+	if dropped > 0 {
+		out["…"] = []string{strconv.Itoa(dropped) + " more header bytes not kept"}
+	}
+	return out
+}

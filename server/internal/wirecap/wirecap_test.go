@@ -1,0 +1,74 @@
+package wirecap
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCaptureKeepsTaggedExchangesRedacted: a request read and answered
+// through Wrap is kept once tagged, with its bodies, its status and its
+// headers, credentials replaced by their length; an untagged one is not
+// kept, and Reset forgets everything.
+func TestCaptureKeepsTaggedExchangesRedacted(t *testing.T) {
+	t.Parallel()
+	c := New()
+	at := time.Unix(10, 0)
+	serve := func(reqNo int64, body string) {
+		r := httptest.NewRequest(http.MethodPost, "/agents/a/?x=1", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer s3cret")
+		r.Header.Set("Content-Type", "application/json")
+		w, r, rec := c.Wrap(httptest.NewRecorder(), r, at)
+		_, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		if reqNo > 0 {
+			Tag(r, reqNo, 0)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = w.Write([]byte(`{"ok":true}`))
+		rec.Finish()
+	}
+	serve(7, `{"jsonrpc":"2.0"}`)
+	serve(0, `untagged`)
+
+	x, ok := c.Get(7, 0)
+	require.True(t, ok)
+	assert.Equal(t, int64(7), x.Request)
+	assert.Equal(t, "/agents/a/?x=1", x.URL)
+	assert.Equal(t, `{"jsonrpc":"2.0"}`, x.Body.Text)
+	assert.Equal(t, http.StatusAccepted, x.Status)
+	assert.Equal(t, `{"ok":true}`, x.Response.Text)
+	assert.True(t, x.Done)
+	assert.Equal(t, "[redacted: 13 bytes]", x.Header.Get("Authorization"))
+	assert.Equal(t, "application/json", x.Header.Get("Content-Type"))
+	assert.Equal(t, at.UTC(), x.Time)
+
+	c.Reset()
+	_, ok = c.Get(7, 0)
+	assert.False(t, ok, "Reset forgets")
+}
+
+// TestBodiesAreBounded: a body over the limit keeps its start, counts
+// every byte and says it was truncated; bytes that are not UTF-8 are kept
+// as Base64.
+func TestBodiesAreBounded(t *testing.T) {
+	t.Parallel()
+	var b wireBuf
+	b.add([]byte(strings.Repeat("é", wireBodyMax))) // 2 bytes each
+	body := b.body()
+	assert.Equal(t, int64(2*wireBodyMax), body.Size)
+	assert.True(t, body.Truncated)
+	assert.Len(t, body.Text, wireBodyMax)
+
+	var bin wireBuf
+	bin.add([]byte{0xff, 0xfe, 0x00})
+	assert.Equal(t, "//4A", bin.body().Base64)
+	assert.Empty(t, bin.body().Text)
+}
