@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -86,7 +87,7 @@ func (s *Server) routes() *echo.Echo {
 }
 
 func (s *Server) dispatch(c echo.Context) error {
-	// Route on the escaped path: parseREST unescapes each segment once, so
+	// Route on the escaped path: restroute.Parse unescapes each segment once, so
 	// a task id holding "/" or "%" (v0.1 clients choose their ids) stays
 	// one segment and is not decoded twice.
 	p := c.Request().URL.EscapedPath()
@@ -154,7 +155,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	// a2a CLI and a2a-go post when told to use REST without reading the
 	// card (they do not collide with JSON-RPC's POST {agent}/). The card
 	// keeps declaring {agent}/rest.
-	if _, e := parseREST(r.Method, rest); !isNoRoute(e) && s.declares(a, wire.BindingREST) {
+	if _, e := restroute.Parse(r.Method, rest, MaxIDBytes); !restroute.IsNoRoute(e) && s.declares(a, wire.BindingREST) {
 		return s.serveREST(w, r, a, base, rest)
 	}
 	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
