@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/binding"
 )
 
 // MaxRuntimeAgents bounds the agents the control API may create on one
@@ -218,7 +219,7 @@ func (s *Server) createAgent(c echo.Context) error {
 	if e := checkContentType(r); e != nil {
 		return fieldError(c, http.StatusUnsupportedMediaType, "body", e.Message)
 	}
-	raw, e := readBody(r, s.cfg.MaxBodyBytes)
+	raw, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)
 	if e != nil {
 		status := http.StatusBadRequest
 		if e.HTTPStatus != 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/acted"
+	"github.com/a2amock/a2amock/server/internal/binding"
 )
 
 // defaultRegistry is built once: a Registry is only read after it is
@@ -110,7 +111,7 @@ func (s *Server) behaviorRoutes(g *echo.Group) {
 		if a == nil {
 			return err
 		}
-		raw, e := readBody(c.Request(), s.cfg.MaxBodyBytes)
+		raw, e := binding.ReadBody(c.Request(), s.cfg.MaxBodyBytes)
 		if e != nil {
 			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", "body", e.Message, nil)
 		}

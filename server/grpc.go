@@ -19,6 +19,7 @@ import (
 
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/internal/pbconv"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -96,9 +97,9 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
 		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
 	}
-	body, e := readBody(r, s.cfg.MaxBodyBytes+5)
+	body, e := binding.ReadBody(r, s.cfg.MaxBodyBytes+5)
 	if e != nil {
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
 	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
 		if len(body) >= 5 && body[0] != 0 {
@@ -128,13 +129,13 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 		}
 	}
 	if e := s.checkVersion(r, grpcDialect); e != nil {
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
 	if !fast {
 		var e *wire.Error
 		if req, e = codec.DecodeParams(op, params); e != nil {
-			if !paramError(e) || a.gate(op) == nil {
-				return rp.fail(w, e)
+			if !paramError(e) || a.Gate(op) == nil {
+				return rp.Fail(w, e)
 			}
 			req = &wire.Request{Op: op}
 		}
@@ -161,7 +162,7 @@ func (rp grpcReply) status(w http.ResponseWriter, code codes.Code, msg string, d
 	return nil
 }
 
-func (rp grpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
+func (rp grpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 	code, msg, details := grpcError(e)
 	if rp.st != nil && rp.st.started {
 		rp.st.err = e
@@ -170,9 +171,9 @@ func (rp grpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
 	return rp.status(w, code, msg, details)
 }
 
-func (rp grpcReply) authError(e *wire.Error) *wire.Error { return e }
+func (rp grpcReply) AuthError(e *wire.Error) *wire.Error { return e }
 
-func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
+func (rp grpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	var msg proto.Message
 	switch {
 	case op == wire.OpDeletePush:
@@ -180,18 +181,18 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 	case op == wire.OpExtendedCard:
 		msg = new(a2apb.AgentCard)
 		if err := fromJSON.Unmarshal(res.Card, msg); err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode card: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode card: %v", err))
 		}
 	case op == wire.OpSend && fastSend(res, &msg):
 	case (op == wire.OpGetTask || op == wire.OpCancelTask) && fastTask(res, &msg):
 	default:
 		b, err := rp.st.codec.EncodeResult(op, res)
 		if err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 		}
 		msg = grpcResult(op)
 		if err := fromJSON.Unmarshal(b, msg); err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
 		}
 	}
 	out, err := proto.Marshal(msg)
@@ -200,12 +201,12 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 		// codec's JSON replaces the bad bytes, so take that path.
 		msg = grpcResult(op)
 		if b, err := rp.st.codec.EncodeResult(op, res); err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 		} else if err := fromJSON.Unmarshal(b, msg); err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
 		}
 		if out, err = proto.Marshal(msg); err != nil {
-			return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 		}
 	}
 	// A unary answer is not flushed: net/http sends the headers, the
@@ -217,10 +218,10 @@ func (rp grpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 	return err
 }
 
-func (rp grpcReply) framer() framer { return grpcFramer(rp) }
+func (rp grpcReply) Framer() binding.Framer { return grpcFramer(rp) }
 
-func (rp grpcReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
-	return newGRPCTransport(s, w, r, rp.st)
+func (rp grpcReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Request) binding.Transport {
+	return newGRPCTransport(h, w, r, rp.st)
 }
 
 // fastSend sets *msg to the SendMessageResponse of res when pbconv covers it.
@@ -277,7 +278,7 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 // grpcFramer frames a server-streaming call's StreamResponse messages.
 type grpcFramer grpcReply
 
-func (f grpcFramer) event(ev wire.Event) ([]byte, error) {
+func (f grpcFramer) Event(ev wire.Event) ([]byte, error) {
 	if msg, ok := pbconv.StreamResponse(ev); ok {
 		if b, err := proto.Marshal(msg); err == nil {
 			return b, nil
@@ -296,18 +297,20 @@ func (f grpcFramer) event(ev wire.Event) ([]byte, error) {
 
 // errorFrame ends the stream with e in its trailers: gRPC has no error
 // message inside a stream.
-func (f grpcFramer) errorFrame(e *wire.Error) []byte {
+func (f grpcFramer) ErrorFrame(e *wire.Error) []byte {
 	f.st.err = e
 	return nil
 }
 
-func (f grpcFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
-	return grpcReply(f).fail(w, e)
+func (f grpcFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
+	return grpcReply(f).Fail(w, e)
 }
 
-func (f grpcFramer) rpcID() json.RawMessage { return nil }
+func (f grpcFramer) RPCID() json.RawMessage { return nil }
 
-func (f grpcFramer) open(w http.ResponseWriter) streamWriter { return grpcWriter{w: w, st: f.st} }
+func (f grpcFramer) Open(w http.ResponseWriter) binding.StreamWriter {
+	return grpcWriter{w: w, st: f.st}
+}
 
 // grpcWriter writes length-prefixed messages; keep-alives are no-ops (a
 // gRPC connection's liveness is HTTP/2 PING, which net/http answers).

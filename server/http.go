@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
@@ -194,11 +195,11 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		if hooks.Delay > 0 {
 			acted.AddAll(rep.Owners.Delay, HookDelay)
 		}
-		t := applyTransport(newHTTPTransport(s, w, r), hooks)
-		if stop, _ := t.stopped(); stop {
+		t := binding.ApplyTransport(newHTTPTransport(s.host, w, r), hooks)
+		if stop, _ := t.Stopped(); stop {
 			return nil
 		}
-		w = t.writer()
+		w = t.Writer()
 	}
 	if e := x.Hooks().Reject; e != nil {
 		acted.Add(rep.Owners.Reject, HookReject)
@@ -261,21 +262,6 @@ func etagMatches(headers []string, etag string) bool {
 	return false
 }
 
-// readBody reads at most limit bytes; a larger body is an error.
-func readBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
-	if r.ContentLength > limit {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
-	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	if err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "read request body: %v", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
-	}
-	return b, nil
-}
-
 // checkContentType accepts JSON media types (and a missing header, which
 // several clients send for JSON-RPC).
 func checkContentType(r *http.Request) *wire.Error {
@@ -306,21 +292,6 @@ func (s *Server) checkVersion(r *http.Request, d wire.Dialect) *wire.Error {
 	return wire.CheckVersion(requestedVersion(r), d, s.cfg.StrictVersion)
 }
 
-// reply is how a binding answers a decoded request, so both bindings share
-// serveRequest.
-type reply interface {
-	// fail answers with an error on w (which behaviors may have wrapped).
-	fail(w http.ResponseWriter, e *wire.Error) error
-	// authError is a refused credential check as the binding answers it.
-	authError(e *wire.Error) *wire.Error
-	// result answers a unary operation with its encoded result.
-	result(w http.ResponseWriter, op wire.Op, res *wire.Result) error
-	// framer frames a streamed answer.
-	framer() framer
-	// transport is the binding's behaviors.Transport over the answer on w.
-	transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport
-}
-
 // rpcReply answers a JSON-RPC request: id is nil until the envelope is
 // decoded, codec until the method is known.
 type rpcReply struct {
@@ -328,7 +299,7 @@ type rpcReply struct {
 	codec wire.Codec
 }
 
-func (rr rpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
+func (rr rpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 	var data []byte
 	if rr.codec != nil {
 		data = rr.codec.EncodeErrorData(e)
@@ -342,20 +313,20 @@ func (rr rpcReply) fail(w http.ResponseWriter, e *wire.Error) error {
 	return writeJSON(w, status, contentTypeJSON, wire.EncodeRPCError(rr.id, e, data))
 }
 
-func (rr rpcReply) authError(e *wire.Error) *wire.Error { return rpcAuthError(e) }
+func (rr rpcReply) AuthError(e *wire.Error) *wire.Error { return rpcAuthError(e) }
 
-func (rr rpcReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
+func (rr rpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	out, err := rr.codec.EncodeResult(op, res)
 	if err != nil {
-		return rr.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		return rr.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
 	return writeJSON(w, http.StatusOK, contentTypeJSON, wire.EncodeRPCResult(rr.id, out))
 }
 
-func (rr rpcReply) framer() framer { return rpcFramer(rr) }
+func (rr rpcReply) Framer() binding.Framer { return rpcFramer(rr) }
 
-func (rr rpcReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
-	return newHTTPTransport(s, w, r)
+func (rr rpcReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Request) binding.Transport {
+	return newHTTPTransport(h, w, r)
 }
 
 func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
@@ -379,33 +350,33 @@ func writeStatusError(w http.ResponseWriter, e *wire.Error) error {
 func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, base string) error {
 	var rr rpcReply
 	if e := checkContentType(r); e != nil {
-		return rr.fail(w, e)
+		return rr.Fail(w, e)
 	}
-	body, e := readBody(r, s.cfg.MaxBodyBytes)
+	body, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)
 	if e != nil {
-		return rr.fail(w, e)
+		return rr.Fail(w, e)
 	}
 	rpc, e := wire.DecodeRPC(body)
 	rr.id = rpc.ID
 	if e != nil {
-		return rr.fail(w, e)
+		return rr.Fail(w, e)
 	}
 	if rpc.ID == nil {
-		return rr.fail(w, wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
+		return rr.Fail(w, wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
 	}
 	d, op, ok := wire.LookupMethod(rpc.Method)
 	if !ok {
-		return rr.fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
+		return rr.Fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
 	d = a.methodDialect(d, rpc.Method)
 	rr.codec = wire.CodecFor(d)
 	if e := s.checkVersion(r, d); e != nil {
-		return rr.fail(w, e)
+		return rr.Fail(w, e)
 	}
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
-		if !paramError(e) || a.gate(op) == nil {
-			return rr.fail(w, e)
+		if !paramError(e) || a.Gate(op) == nil {
+			return rr.Fail(w, e)
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
@@ -443,7 +414,7 @@ func (a *agent) sharedMethodTaskDialect(d wire.Dialect, method, id string) wire.
 // serveRequest is what both bindings do with a decoded request: journal it,
 // check the credentials, apply the behaviors' hooks and answer it, unary or
 // streamed.
-func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *wire.Request, rp reply) error {
+func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *wire.Request, rp binding.Reply) error {
 	if a.dynamic {
 		// Removing the agent ends the request as a client leaving would:
 		// behaviors that hold it, delays and waits all watch its context.
@@ -452,11 +423,11 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		defer context.AfterFunc(a.ctx, cancel)()
 		r = r.WithContext(ctx)
 	}
-	if e := s.checkSizes(req); e != nil && a.gate(req.Op) == nil {
+	if e := s.checkSizes(req); e != nil && a.Gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
 		wirecap.Tag(r, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
 	reqNo, seq := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
 	wirecap.Tag(r, reqNo, 0)
@@ -465,7 +436,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		if e.Code == wire.CodeUnauthenticated {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
 		}
-		return rp.fail(w, rp.authError(e))
+		return rp.Fail(w, rp.AuthError(e))
 	}
 	x, rep := a.exchange(req.Op, req, exchangeHTTP{incomingHTTP{r}})
 	s.noteBehaviors(a, seq, rep)
@@ -478,7 +449,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		if !hooks.LegacySubscribe {
 			e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
 			s.recordResponse(a, req, reqNo, nil, e)
-			return rp.fail(w, e)
+			return rp.Fail(w, e)
 		}
 		acted.Add(rep.Owners.Legacy, HookLegacySubscribe)
 	}
@@ -486,22 +457,22 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		acted.AddAll(rep.Owners.Delay, HookDelay)
 	}
 	if len(hooks.Transport) > 0 || hooks.Delay > 0 {
-		t := applyTransport(rp.transport(s, w, r), hooks)
-		if stop, e := t.stopped(); stop {
+		t := binding.ApplyTransport(rp.Transport(s.host, w, r), hooks)
+		if stop, e := t.Stopped(); stop {
 			if e != nil {
 				s.recordResponse(a, req, reqNo, nil, e)
 			}
 			return nil
 		}
-		w = t.writer()
+		w = t.Writer()
 	}
 	if hooks.Reject != nil {
 		acted.Add(rep.Owners.Reject, HookReject)
 		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
-		return rp.fail(w, hooks.Reject)
+		return rp.Fail(w, hooks.Reject)
 	}
 	if req.Op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, rp.framer(), rep.Owners.StreamEvent, acted)
+		return s.serveStream(w, r, a, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
 	}
 	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
 	for _, f := range hooks.Result {
@@ -509,9 +480,9 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	s.recordResponse(a, req, reqNo, res, e)
 	if e != nil {
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
-	return rp.result(w, req.Op, res)
+	return rp.Result(w, req.Op, res)
 }
 
 // delay waits d unless the client leaves or the server closes first.

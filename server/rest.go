@@ -4,6 +4,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -25,17 +26,17 @@ type restReply struct {
 	ct    string
 }
 
-func (rp restReply) fail(w http.ResponseWriter, e *wire.Error) error {
+func (rp restReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 	status, b := wire.EncodeRESTError(e)
 	return writeJSON(w, status, rp.ct, b)
 }
 
-func (rp restReply) authError(e *wire.Error) *wire.Error { return e }
+func (rp restReply) AuthError(e *wire.Error) *wire.Error { return e }
 
-func (rp restReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
+func (rp restReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
 	out, err := rp.codec.EncodeResult(op, res)
 	if err != nil {
-		return rp.fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
 	if res.Empty {
 		out = []byte("{}")
@@ -43,10 +44,10 @@ func (rp restReply) result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 	return writeJSON(w, http.StatusOK, rp.ct, out)
 }
 
-func (rp restReply) framer() framer { return restFramer{codec: rp.codec} }
+func (rp restReply) Framer() binding.Framer { return restFramer{codec: rp.codec} }
 
-func (rp restReply) transport(s *Server, w http.ResponseWriter, r *http.Request) bindingTransport {
-	return newHTTPTransport(s, w, r)
+func (rp restReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Request) binding.Transport {
+	return newHTTPTransport(h, w, r)
 }
 
 // restDialect is the dialect of the HTTP+JSON binding (v1.0).
@@ -65,15 +66,15 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
 			w.Header().Set("Allow", rt.Allow)
 		}
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
 	if e := s.checkVersion(r, restDialect); e != nil {
-		return rp.fail(w, e)
+		return rp.Fail(w, e)
 	}
 	req, e := s.restRequest(r, rt, e, rp.codec)
 	if e != nil {
-		if !paramError(e) || a.gate(rt.Op) == nil {
-			return rp.fail(w, e)
+		if !paramError(e) || a.Gate(rt.Op) == nil {
+			return rp.Fail(w, e)
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
@@ -97,7 +98,7 @@ func (s *Server) restRequest(r *http.Request, rt restroute.Route, routeErr *wire
 		if e := checkContentType(r); e != nil {
 			return nil, e
 		}
-		body, e := readBody(r, s.cfg.MaxBodyBytes)
+		body, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)
 		if e != nil {
 			return nil, e
 		}

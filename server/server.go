@@ -27,6 +27,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/metrics"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/timeline"
@@ -191,6 +192,8 @@ type Server struct {
 	metrics metrics.Store
 	// calls runs unary gRPC calls on kept goroutines (callpool.go).
 	calls *callPool
+	// host is the server's core as the bindings see it (host.go).
+	host binding.Host
 }
 
 // New builds a server from cfg. It does not listen; see Start or Handler.
@@ -233,6 +236,7 @@ func New(cfg Config) (*Server, error) {
 		wire:    wirecap.New(),
 		byName:  map[string]*agent{},
 	}
+	s.host = bindingHost{s}
 	if s.clock == nil {
 		s.clock = timeline.RealClock{}
 	}

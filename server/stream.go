@@ -8,41 +8,18 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/server/internal/acted"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
-
-// framer turns canonical events and errors into SSE data for one binding.
-type framer interface {
-	event(ev wire.Event) ([]byte, error)
-	// errorFrame is an error sent inside an already started stream.
-	errorFrame(e *wire.Error) []byte
-	// refuse answers a streaming request that fails before the stream starts.
-	refuse(w http.ResponseWriter, e *wire.Error) error
-	// rpcID is the JSON-RPC id, nil for HTTP+JSON.
-	rpcID() json.RawMessage
-	// open starts the binding's stream writer on w: SSE for JSON-RPC and
-	// HTTP+JSON, length-prefixed messages for gRPC.
-	open(w http.ResponseWriter) streamWriter
-}
-
-// streamWriter writes a started stream's frames; *sse.Writer is the HTTP
-// bindings' one.
-type streamWriter interface {
-	WriteHeader() error
-	Event(ev sse.Event) error
-	KeepAlive() error
-	WriteRaw(b []byte) error
-	Frame(ev sse.Event) ([]byte, error)
-}
 
 type rpcFramer struct {
 	id    json.RawMessage
 	codec wire.Codec
 }
 
-func (f rpcFramer) event(ev wire.Event) ([]byte, error) {
+func (f rpcFramer) Event(ev wire.Event) ([]byte, error) {
 	b, err := f.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err
@@ -50,44 +27,44 @@ func (f rpcFramer) event(ev wire.Event) ([]byte, error) {
 	return wire.EncodeRPCResult(f.id, b), nil
 }
 
-func (f rpcFramer) errorFrame(e *wire.Error) []byte {
+func (f rpcFramer) ErrorFrame(e *wire.Error) []byte {
 	return wire.EncodeRPCError(f.id, e, f.codec.EncodeErrorData(e))
 }
 
 // refuse sends the error as the single event of a stream, as the SDK
 // servers do; a2a clients read a JSON-RPC error from the stream.
-func (f rpcFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
+func (f rpcFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
 	sw := sse.NewWriter(w)
-	return sw.Event(sse.Event{Data: f.errorFrame(e)})
+	return sw.Event(sse.Event{Data: f.ErrorFrame(e)})
 }
 
-func (f rpcFramer) rpcID() json.RawMessage { return f.id }
+func (f rpcFramer) RPCID() json.RawMessage { return f.id }
 
-func (f rpcFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
+func (f rpcFramer) Open(w http.ResponseWriter) binding.StreamWriter { return sse.NewWriter(w) }
 
 type restFramer struct{ codec wire.Codec }
 
-func (f restFramer) event(ev wire.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
+func (f restFramer) Event(ev wire.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
 
-func (f restFramer) errorFrame(e *wire.Error) []byte {
+func (f restFramer) ErrorFrame(e *wire.Error) []byte {
 	_, b := wire.EncodeRESTError(e)
 	return b
 }
 
-func (f restFramer) refuse(w http.ResponseWriter, e *wire.Error) error {
+func (f restFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
 	status, b := wire.EncodeRESTError(e)
 	return writeJSON(w, status, contentTypeJSON, b)
 }
 
-func (f restFramer) rpcID() json.RawMessage { return nil }
+func (f restFramer) RPCID() json.RawMessage { return nil }
 
-func (f restFramer) open(w http.ResponseWriter) streamWriter { return sse.NewWriter(w) }
+func (f restFramer) Open(w http.ResponseWriter) binding.StreamWriter { return sse.NewWriter(w) }
 
 // rawStream gives stream behaviors byte-level control; what they write is
 // told to the stream's delivery, for the journal.
 type rawStream struct {
-	sw     streamWriter
-	f      framer
+	sw     binding.StreamWriter
+	f      binding.Framer
 	closed bool
 	dl     *delivery
 }
@@ -102,7 +79,7 @@ func (r *rawStream) WriteRaw(b []byte) error {
 func (r *rawStream) KeepAlive() error { return r.sw.KeepAlive() }
 func (r *rawStream) Close()           { r.closed = true }
 func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
-	data, err := r.f.event(ev)
+	data, err := r.f.Event(ev)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +96,7 @@ func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 // Every event written is journaled as an EntryStreamEvent, every event a
 // behavior held as an EntryWithheld (delivery.go); owners names the
 // behaviors of the stream-event hooks, log the request's log of acting behaviors.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f framer, owners []string, log *acted.Log) error {
+func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f binding.Framer, owners []string, log *acted.Log) error {
 	hooks := x.Hooks()
 	refuse := func(e *wire.Error) error {
 		// Result hooks may rewrite the error of a refused stream as they
@@ -130,13 +107,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			}
 		}
 		s.recordResponse(a, req, reqNo, nil, e)
-		return f.refuse(w, e)
+		return f.Refuse(w, e)
 	}
 	if e := a.gateRequest(req); e != nil {
 		return refuse(e)
 	}
 	if hooks.StreamNotStream != nil {
-		status, ct, body := hooks.StreamNotStream(f.rpcID())
+		status, ct, body := hooks.StreamNotStream(f.RPCID())
 		s.recordResponse(a, req, reqNo, nil, &wire.Error{Message: "answered a stream request with " + ct})
 		return writeJSON(w, status, ct, body)
 	}
@@ -203,11 +180,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	}
 	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
-	sw := f.open(w)
+	sw := f.Open(w)
 	dl := newDelivery(s, a, req, reqNo, owners, log)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
 	write := func(ev wire.Event) error {
-		data, err := f.event(ev)
+		data, err := f.Event(ev)
 		if err != nil {
 			return err
 		}
@@ -264,7 +241,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			if !ok {
 				if sub.Overflowed() {
 					closeReason = "client too slow: events overflowed"
-					_ = sw.Event(sse.Event{Data: f.errorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
+					_ = sw.Event(sse.Event{Data: f.ErrorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
 				} else if closeReason = s.streamEndReason(a); closeReason == "client gone" {
 					// Removing the agent or closing the server also ends
 					// its subscriptions: only otherwise was the task
@@ -363,7 +340,7 @@ func stateOf(evs []wire.Event) wire.TaskState {
 // holdOpen runs the stream-end hooks; when the timeline or a behavior asks
 // for it, it keeps the stream open with keep-alives until the client leaves
 // or the server closes, and reports true.
-func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw streamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
+func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw binding.StreamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
 	hold := a.eng.HoldsStreams(taskID)
 	for _, f := range hooks.StreamEnd {
 		if f(raw) {

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/faultwriter"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -24,7 +25,7 @@ import (
 type grpcTransport struct {
 	w        http.ResponseWriter
 	ctx      context.Context
-	s        *Server
+	h        binding.Host
 	st       *grpcStream
 	gone     bool
 	answered *wire.Error
@@ -33,16 +34,16 @@ type grpcTransport struct {
 // newGRPCTransport is the Transport of the call st on w. The call's
 // deadline is read here, off the hot path: a call no transport behavior
 // acts on never needs it.
-func newGRPCTransport(s *Server, w http.ResponseWriter, r *http.Request, st *grpcStream) *grpcTransport {
+func newGRPCTransport(h binding.Host, w http.ResponseWriter, r *http.Request, st *grpcStream) *grpcTransport {
 	if d, ok := grpcTimeout(r.Header.Get("Grpc-Timeout")); ok {
-		st.deadline = s.clock.Now().Add(d)
+		st.deadline = h.Clock().Now().Add(d)
 	}
-	return &grpcTransport{w: w, ctx: r.Context(), s: s, st: st}
+	return &grpcTransport{w: w, ctx: r.Context(), h: h, st: st}
 }
 
-func (t *grpcTransport) writer() http.ResponseWriter { return t.w }
+func (t *grpcTransport) Writer() http.ResponseWriter { return t.w }
 
-func (t *grpcTransport) stopped() (bool, *wire.Error) {
+func (t *grpcTransport) Stopped() (bool, *wire.Error) {
 	return t.gone || t.answered != nil, t.answered
 }
 
@@ -117,14 +118,14 @@ const (
 func (t *grpcTransport) wait(ctx context.Context, d time.Duration) waitResult {
 	dl := t.st.deadline
 	if !dl.IsZero() {
-		if left := dl.Sub(t.s.clock.Now()); left < d {
-			if left > 0 && !t.s.delay(ctx, left) {
+		if left := dl.Sub(t.h.Clock().Now()); left < d {
+			if left > 0 && !t.h.Wait(ctx, left) {
 				return waitGone
 			}
 			return waitDeadline
 		}
 	}
-	if !t.s.delay(ctx, d) {
+	if !t.h.Wait(ctx, d) {
 		return waitGone
 	}
 	return waitDone

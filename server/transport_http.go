@@ -7,50 +7,27 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/faultwriter"
 	"github.com/a2amock/a2amock/wire"
 )
-
-// bindingTransport is a binding's behaviors.Transport over one answer: the
-// transport hooks carry out their faults through it, and the answer is
-// then written to writer().
-type bindingTransport interface {
-	behaviors.Transport
-	// writer is the response writer the answer is written to, wrapped by
-	// the faults so far.
-	writer() http.ResponseWriter
-	// stopped reports whether the answer must not be written any more: the
-	// client left or the server closed during a delay, or the transport
-	// answered itself (e then says how, for the journal).
-	stopped() (stop bool, e *wire.Error)
-}
-
-// applyTransport runs the start delay and the transport hooks on t, in
-// the order the package doc of behaviors gives.
-func applyTransport(t bindingTransport, hooks *behaviors.Hooks) bindingTransport {
-	t.Delay(behaviors.PhaseStart, hooks.Delay)
-	for _, f := range hooks.Transport {
-		f(t)
-	}
-	return t
-}
 
 // httpTransport is the HTTP bindings' Transport (JSON-RPC, HTTP+JSON and
 // card fetches): each fault wraps the response writer.
 type httpTransport struct {
 	w    http.ResponseWriter
 	ctx  context.Context
-	s    *Server
+	h    binding.Host
 	gone bool
 }
 
-func newHTTPTransport(s *Server, w http.ResponseWriter, r *http.Request) *httpTransport {
-	return &httpTransport{w: w, ctx: r.Context(), s: s}
+func newHTTPTransport(h binding.Host, w http.ResponseWriter, r *http.Request) *httpTransport {
+	return &httpTransport{w: w, ctx: r.Context(), h: h}
 }
 
-func (t *httpTransport) writer() http.ResponseWriter { return t.w }
+func (t *httpTransport) Writer() http.ResponseWriter { return t.w }
 
-func (t *httpTransport) stopped() (bool, *wire.Error) { return t.gone, nil }
+func (t *httpTransport) Stopped() (bool, *wire.Error) { return t.gone, nil }
 
 // Fail implements behaviors.Transport.
 func (t *httpTransport) Fail(f behaviors.Failure) {
@@ -68,12 +45,12 @@ func (t *httpTransport) Delay(p behaviors.Phase, d time.Duration) {
 		return
 	}
 	if p == behaviors.PhaseStart {
-		if !t.s.delay(t.ctx, d) {
+		if !t.h.Wait(t.ctx, d) {
 			t.gone = true
 		}
 		return
 	}
-	t.w = faultwriter.BodyDelay(t.w, d, t.ctx, t.s.clock)
+	t.w = faultwriter.BodyDelay(t.w, d, t.ctx, t.h.Clock())
 }
 
 // Rewrite implements behaviors.Transport.

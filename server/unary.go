@@ -10,8 +10,9 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// gate refuses operations the card does not declare (engine.Agent.Gate).
-func (a *agent) gate(op wire.Op) *wire.Error { return a.eng.Gate(op) }
+// Gate refuses operations the card does not declare (engine.Agent.Gate;
+// binding.Agent).
+func (a *agent) Gate(op wire.Op) *wire.Error { return a.eng.Gate(op) }
 
 // gateRequest is gate for a decoded request (engine.Agent.GateRequest).
 func (a *agent) gateRequest(req *wire.Request) *wire.Error { return a.eng.GateRequest(req) }

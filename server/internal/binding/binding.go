@@ -1,0 +1,127 @@
+// Package binding is the contract between the server's core and its
+// bindings (JSON-RPC, HTTP+JSON, gRPC): a binding decodes a request into
+// the canonical model and hands it to the core (Host.Serve) with the Reply
+// that answers it in the binding's terms: errors, unary results, framed
+// stream events, and the transport faults of the behaviors (Transport).
+//
+// The core journals, checks credentials, applies the behaviors and plays
+// the timeline once for every binding; a binding only reads and writes
+// its wire. The package holds the interfaces and the few helpers every
+// binding shares; it serves nothing.
+package binding
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// Host is what a binding needs of the server's core.
+type Host interface {
+	// Serve is what every binding does with a decoded request of agent a
+	// (served below base): journal it, check the credentials, apply the
+	// behaviors' hooks and answer it through rp, unary or streamed.
+	Serve(w http.ResponseWriter, r *http.Request, a Agent, base string, req *wire.Request, rp Reply) error
+	// CheckVersion applies the A2A-Version rules to a request for dialect d.
+	CheckVersion(r *http.Request, d wire.Dialect) *wire.Error
+	// MaxBodyBytes bounds request bodies.
+	MaxBodyBytes() int64
+	// Clock is the server's clock: every delay goes through it.
+	Clock() timeline.Clock
+	// Wait waits d on the clock unless ctx or the server ends first, and
+	// reports whether d passed.
+	Wait(ctx context.Context, d time.Duration) bool
+}
+
+// Agent is a hosted agent as a binding sees it: opaque but for the
+// operations its card declares.
+type Agent interface {
+	// Gate refuses an operation the agent's card does not declare, so that
+	// a binding answers capability before parameters.
+	Gate(op wire.Op) *wire.Error
+}
+
+// Reply is how a binding answers a decoded request.
+type Reply interface {
+	// Fail answers with an error on w (which behaviors may have wrapped).
+	Fail(w http.ResponseWriter, e *wire.Error) error
+	// AuthError is a refused credential check as the binding answers it.
+	AuthError(e *wire.Error) *wire.Error
+	// Result answers a unary operation with its encoded result.
+	Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error
+	// Framer frames a streamed answer.
+	Framer() Framer
+	// Transport is the binding's behaviors.Transport over the answer on w.
+	Transport(h Host, w http.ResponseWriter, r *http.Request) Transport
+}
+
+// Framer frames the events of a streamed answer in a binding's terms.
+type Framer interface {
+	// Event encodes one event as the data of a frame.
+	Event(ev wire.Event) ([]byte, error)
+	// ErrorFrame is an error sent inside an already started stream.
+	ErrorFrame(e *wire.Error) []byte
+	// Refuse answers a streaming request that fails before the stream starts.
+	Refuse(w http.ResponseWriter, e *wire.Error) error
+	// RPCID is the JSON-RPC id, nil for the other bindings.
+	RPCID() json.RawMessage
+	// Open starts the binding's stream writer on w: SSE for JSON-RPC and
+	// HTTP+JSON, length-prefixed messages for gRPC.
+	Open(w http.ResponseWriter) StreamWriter
+}
+
+// StreamWriter writes a started stream's frames; *sse.Writer is the HTTP
+// bindings' one.
+type StreamWriter interface {
+	WriteHeader() error
+	Event(ev sse.Event) error
+	KeepAlive() error
+	WriteRaw(b []byte) error
+	Frame(ev sse.Event) ([]byte, error)
+}
+
+// Transport is a binding's behaviors.Transport over one answer: the
+// transport hooks carry out their faults through it, and the answer is
+// then written to Writer().
+type Transport interface {
+	behaviors.Transport
+	// Writer is the response writer the answer is written to, wrapped by
+	// the faults so far.
+	Writer() http.ResponseWriter
+	// Stopped reports whether the answer must not be written any more: the
+	// client left or the server closed during a delay, or the transport
+	// answered itself (e then says how, for the journal).
+	Stopped() (stop bool, e *wire.Error)
+}
+
+// ApplyTransport runs the start delay and the transport hooks on t, in
+// the order the package doc of behaviors gives.
+func ApplyTransport(t Transport, hooks *behaviors.Hooks) Transport {
+	t.Delay(behaviors.PhaseStart, hooks.Delay)
+	for _, f := range hooks.Transport {
+		f(t)
+	}
+	return t
+}
+
+// ReadBody reads at most limit bytes; a larger body is an error.
+func ReadBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
+	if r.ContentLength > limit {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "read request body: %v", err)
+	}
+	if int64(len(b)) > limit {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
+	}
+	return b, nil
+}
