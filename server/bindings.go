@@ -42,3 +42,6 @@ func (s *Server) refuseUndeclared(w http.ResponseWriter, r *http.Request, a *age
 	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s: this agent does not serve %s; its card (%s%s) declares %v",
 		r.Method, r.URL.Path, b, base, cardPath, s.cfg.Agents[a.index].Bindings).WithHTTPStatus(http.StatusNotFound))
 }
+
+// BindingGRPC is the protocolBinding of the gRPC interface.
+const BindingGRPC = wire.BindingGRPC

@@ -20,6 +20,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
@@ -123,8 +124,8 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
-	if s.cfg.GRPC && isGRPC(c.Request()) {
-		return s.serveGRPCPooled(c.Response(), c.Request(), a, base, rest)
+	if s.cfg.GRPC && grpcbind.IsCall(c.Request()) {
+		return s.grpc.Serve(c.Response(), c.Request(), a, base, rest)
 	}
 	cw, cr, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())
 	c.Response().Writer = cw
@@ -375,7 +376,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
-		if !paramError(e) || a.Gate(op) == nil {
+		if !binding.ParamError(e) || a.Gate(op) == nil {
 			return rr.Fail(w, e)
 		}
 		// Capability before parameters: an operation the card does not

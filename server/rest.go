@@ -73,7 +73,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	req, e := s.restRequest(r, rt, e, rp.codec)
 	if e != nil {
-		if !paramError(e) || a.Gate(rt.Op) == nil {
+		if !binding.ParamError(e) || a.Gate(rt.Op) == nil {
 			return rp.Fail(w, e)
 		}
 		// Capability before parameters: an operation the card does not

@@ -28,6 +28,7 @@ import (
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/metrics"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/timeline"
@@ -190,8 +191,8 @@ type Server struct {
 	// control_metrics.go).
 	roster  roster
 	metrics metrics.Store
-	// calls runs unary gRPC calls on kept goroutines (callpool.go).
-	calls *callPool
+	// grpc is the gRPC binding (package grpcbind).
+	grpc *grpcbind.Binding
 	// host is the server's core as the bindings see it (host.go).
 	host binding.Host
 }
@@ -229,7 +230,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg:     cfg,
-		calls:   newCallPool(),
 		clock:   cfg.Clock,
 		log:     cfg.Logger,
 		journal: journal.New(cfg.JournalRetention),
@@ -244,6 +244,7 @@ func New(cfg Config) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
+	s.grpc = grpcbind.New(s.host, s.ctx, &s.streams)
 	var errs []error
 	for i, ac := range cfg.Agents {
 		if ac.Name == "" {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"strings"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -16,13 +15,6 @@ func (a *agent) Gate(op wire.Op) *wire.Error { return a.eng.Gate(op) }
 
 // gateRequest is gate for a decoded request (engine.Agent.GateRequest).
 func (a *agent) gateRequest(req *wire.Request) *wire.Error { return a.eng.GateRequest(req) }
-
-// paramError reports whether e refuses a request's parameters (not its
-// size or media type), which a capability the card does not declare
-// overrides: capability before parameters.
-func paramError(e *wire.Error) bool {
-	return e.HTTPStatus != http.StatusRequestEntityTooLarge && e.HTTPStatus != http.StatusUnsupportedMediaType
-}
 
 // serveUnary answers every non-streaming operation in canonical form: the
 // engine answers all but the extended card, which names this server's URLs.
@@ -73,7 +65,7 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 	if desc.GRPC && a.srv.cfg.GRPC && base == "" {
 		// A gRPC interface is host:port: only the root agent has one.
 		_, hostPort, _ := strings.Cut(origin, "://")
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: BindingGRPC, Version: cc.Dialect})
+		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect})
 	}
 	return cards.Render(&cc)
 }

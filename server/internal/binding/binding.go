@@ -125,3 +125,10 @@ func ReadBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
 	}
 	return b, nil
 }
+
+// ParamError reports whether e refuses a request's parameters (not its
+// size or media type), which a capability the card does not declare
+// overrides: capability before parameters.
+func ParamError(e *wire.Error) bool {
+	return e.HTTPStatus != http.StatusRequestEntityTooLarge && e.HTTPStatus != http.StatusUnsupportedMediaType
+}

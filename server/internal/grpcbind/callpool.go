@@ -1,4 +1,4 @@
-package server
+package grpcbind
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/a2amock/a2amock/server/internal/binding"
 )
 
 // callPool runs unary gRPC calls on goroutines kept from one call to the
@@ -84,13 +86,30 @@ func (p *callPool) worker(ctx context.Context, wg *sync.WaitGroup, task func()) 
 	}
 }
 
-// serveGRPCPooled is serveGRPC on a kept goroutine for unary methods.
-func (s *Server) serveGRPCPooled(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
+// Binding serves the gRPC calls of one server.
+type Binding struct {
+	host binding.Host
+	// calls runs unary calls on kept goroutines until ctx ends; wg counts
+	// them, so that the server's Close waits for them.
+	calls *callPool
+	ctx   context.Context
+	wg    *sync.WaitGroup
+}
+
+// New is the gRPC binding over host; its kept goroutines end with ctx
+// and are counted in wg.
+func New(host binding.Host, ctx context.Context, wg *sync.WaitGroup) *Binding {
+	return &Binding{host: host, calls: newCallPool(), ctx: ctx, wg: wg}
+}
+
+// Serve answers a gRPC call to agent a at path (below the agent's base):
+// a unary call on a kept goroutine, a streaming one on the caller's.
+func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
 	switch strings.TrimPrefix(path, grpcService) {
 	case "SendStreamingMessage", "SubscribeToTask":
-		return s.serveGRPC(w, r, a, base, path)
+		return b.serve(w, r, a, base, path)
 	}
 	var err error
-	s.calls.run(s.ctx, &s.streams, func() { err = s.serveGRPC(w, r, a, base, path) })
+	b.calls.run(b.ctx, b.wg, func() { err = b.serve(w, r, a, base, path) })
 	return err
 }

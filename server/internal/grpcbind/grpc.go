@@ -1,4 +1,16 @@
-package server
+// Package grpcbind is the gRPC binding (lf.a2a.v1.A2AService): a thin
+// transport over the request path the HTTP bindings share (package
+// binding's Host.Serve): a gRPC request is an HTTP/2 POST
+// to /lf.a2a.v1.A2AService/{Method} with content-type application/grpc,
+// served on the same port (h2c, Config.GRPC). Its message is transcoded
+// through ProtoJSON into the v1.0 codec's params (v1.0's JSON-RPC params
+// are the proto request messages in ProtoJSON), handed to the core,
+// and results, events and errors are transcoded back the same way. Errors
+// are google.rpc.Status (grpc-status, grpc-message,
+// grpc-status-details-bin) carrying the ErrorInfo the HTTP+JSON binding
+// sends, with the spec's codes (§5.4). The messages come from
+// internal/a2apb, generated from the v1.0 proto, never an SDK's package.
+package grpcbind
 
 import (
 	"encoding/base64"
@@ -24,23 +36,8 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// The gRPC binding (lf.a2a.v1.A2AService) is a thin transport over the
-// request path the HTTP bindings share: a gRPC request is an HTTP/2 POST
-// to /lf.a2a.v1.A2AService/{Method} with content-type application/grpc,
-// served on the same port (h2c, Config.GRPC). Its message is transcoded
-// through ProtoJSON into the v1.0 codec's params (v1.0's JSON-RPC params
-// are the proto request messages in ProtoJSON), handed to serveRequest,
-// and results, events and errors are transcoded back the same way. Errors
-// are google.rpc.Status (grpc-status, grpc-message,
-// grpc-status-details-bin) carrying the ErrorInfo the HTTP+JSON binding
-// sends, with the spec's codes (§5.4). The messages come from
-// internal/a2apb, generated from the v1.0 proto, never an SDK's package.
-
 // grpcService is the path prefix of every gRPC method.
 const grpcService = "/lf.a2a.v1.A2AService/"
-
-// BindingGRPC is the protocolBinding of the gRPC interface.
-const BindingGRPC = wire.BindingGRPC
 
 // grpcDialect is the dialect of the gRPC binding (v1.0).
 var grpcDialect = wire.ForBinding(wire.BindingGRPC)
@@ -81,13 +78,13 @@ func grpcResult(op wire.Op) proto.Message {
 
 var fromJSON = protojson.UnmarshalOptions{DiscardUnknown: true}
 
-// isGRPC reports whether r is a gRPC call.
-func isGRPC(r *http.Request) bool {
+// IsCall reports whether r is a gRPC call.
+func IsCall(r *http.Request) bool {
 	return r.ProtoMajor == 2 && r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc")
 }
 
-// serveGRPC answers a gRPC call to agent a at path (below the agent's base).
-func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
+// serve answers a gRPC call to agent a at path (below the agent's base).
+func (b *Binding) serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
 	var rp grpcReply
 	method, ok := strings.CutPrefix(path, grpcService)
 	newMsg := grpcMethods[method]
@@ -97,7 +94,7 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
 		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
 	}
-	body, e := binding.ReadBody(r, s.cfg.MaxBodyBytes+5)
+	body, e := binding.ReadBody(r, b.host.MaxBodyBytes()+5)
 	if e != nil {
 		return rp.Fail(w, e)
 	}
@@ -128,21 +125,21 @@ func (s *Server) serveGRPC(w http.ResponseWriter, r *http.Request, a *agent, bas
 			return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
 		}
 	}
-	if e := s.checkVersion(r, grpcDialect); e != nil {
+	if e := b.host.CheckVersion(r, grpcDialect); e != nil {
 		return rp.Fail(w, e)
 	}
 	if !fast {
 		var e *wire.Error
 		if req, e = codec.DecodeParams(op, params); e != nil {
-			if !paramError(e) || a.Gate(op) == nil {
+			if !binding.ParamError(e) || a.Gate(op) == nil {
 				return rp.Fail(w, e)
 			}
 			req = &wire.Request{Op: op}
 		}
 	}
-	req.Method, req.Binding, req.Dialect = method, BindingGRPC, grpcDialect
+	req.Method, req.Binding, req.Dialect = method, wire.BindingGRPC, grpcDialect
 	rp.st = &grpcStream{codec: codec}
-	err := s.serveRequest(w, r, a, base, req, rp)
+	err := b.host.Serve(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
 }
