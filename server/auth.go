@@ -45,11 +45,3 @@ func (s *Server) checkAuth(a *agent, r *http.Request, req *wire.Request) *wire.E
 
 // taskState returns the state of task id, or "".
 func (a *agent) taskState(id string) wire.TaskState { return a.eng.TaskState(id) }
-
-// rpcAuthError is e for the JSON-RPC binding: the JSON-RPC error in the body,
-// and 401 or 403 as the HTTP status, as a2a-go's server does.
-func rpcAuthError(e *wire.Error) *wire.Error {
-	status, _ := e.Status()
-	c := *e
-	return c.WithHTTPStatus(status)
-}

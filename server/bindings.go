@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -39,7 +40,7 @@ func (s *Server) declares(a *agent, b wire.Binding) bool {
 // refuseUndeclared answers a request of a binding the agent's card does
 // not declare, naming the ones it does.
 func (s *Server) refuseUndeclared(w http.ResponseWriter, r *http.Request, a *agent, b wire.Binding, base string) error {
-	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s: this agent does not serve %s; its card (%s%s) declares %v",
+	return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s: this agent does not serve %s; its card (%s%s) declares %v",
 		r.Method, r.URL.Path, b, base, cardPath, s.cfg.Agents[a.index].Bindings).WithHTTPStatus(http.StatusNotFound))
 }
 

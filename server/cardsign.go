@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cardsig"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -54,13 +55,13 @@ func (a *agent) signCard(b []byte, x *behaviors.Exchange, sg *behaviors.CardSign
 func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	wirecap.Tag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: journalPath(r.URL.Path)}))
 	k, exp := a.signingKeys()
 	b, err := cardsig.JWKS([]jose.JSONWebKey{k.Public(), exp.Public()}, map[string]map[string]any{exp.ID: {"exp": expiredKeyExp}})
 	if err != nil {
-		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "render JWKS: %v", err))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render JWKS: %v", err))
 	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
@@ -69,5 +70,5 @@ func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) err
 		w.WriteHeader(http.StatusOK)
 		return nil
 	}
-	return writeJSON(w, http.StatusOK, "application/jwk-set+json", b)
+	return httpbind.WriteJSON(w, http.StatusOK, "application/jwk-set+json", b)
 }

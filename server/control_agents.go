@@ -16,6 +16,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 )
 
 // MaxRuntimeAgents bounds the agents the control API may create on one
@@ -216,7 +217,7 @@ func (s *Server) agentRoutes(g *echo.Group) {
 
 func (s *Server) createAgent(c echo.Context) error {
 	r := c.Request()
-	if e := checkContentType(r); e != nil {
+	if e := httpbind.CheckContentType(r); e != nil {
 		return fieldError(c, http.StatusUnsupportedMediaType, "body", e.Message)
 	}
 	raw, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)

@@ -4,14 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,19 +18,17 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
 
 const (
-	restPrefix      = "/rest"
-	cardPath        = "/.well-known/agent-card.json"
-	legacyCardPath  = "/.well-known/agent.json"
-	controlPrefix   = "/_a2amock"
-	versionHeader   = "A2A-Version"
-	contentTypeJSON = "application/json"
-	contentTypeA2A  = "application/a2a+json"
+	restPrefix     = "/rest"
+	cardPath       = "/.well-known/agent-card.json"
+	legacyCardPath = "/.well-known/agent.json"
+	controlPrefix  = "/_a2amock"
 )
 
 // exchangeHTTP is what the server tells the behaviors of a request's
@@ -100,7 +95,7 @@ func (s *Server) dispatch(c echo.Context) error {
 		}
 		a, found := s.lookupAgent(name)
 		if !found {
-			return writeStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
+			return httpbind.WriteStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
 		}
 		return s.serveAgentPath(c, a, "/agents/"+a.name, "/"+sub)
 	}
@@ -136,12 +131,12 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	case rest == "/" || rest == "":
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
+			return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
 		}
 		if !s.declares(a, wire.BindingJSONRPC) {
 			return s.refuseUndeclared(w, r, a, wire.BindingJSONRPC, base)
 		}
-		return s.serveJSONRPC(w, r, a, base)
+		return httpbind.ServeJSONRPC(s.host, w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
 		return s.serveCard(w, r, a, base, rest)
 	case rest == jwksPath:
@@ -151,16 +146,16 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 			return s.refuseUndeclared(w, r, a, wire.BindingREST, base)
 		}
 	case rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/"):
-		return s.serveREST(w, r, a, base, strings.TrimPrefix(rest, restPrefix))
+		return httpbind.ServeREST(s.host, w, r, a, base, strings.TrimPrefix(rest, restPrefix))
 	}
 	// The HTTP+JSON routes answer at the agent's base URL too, where the
 	// a2a CLI and a2a-go post when told to use REST without reading the
 	// card (they do not collide with JSON-RPC's POST {agent}/). The card
 	// keeps declaring {agent}/rest.
 	if _, e := restroute.Parse(r.Method, rest, MaxIDBytes); !restroute.IsNoRoute(e) && s.declares(a, wire.BindingREST) {
-		return s.serveREST(w, r, a, base, rest)
+		return httpbind.ServeREST(s.host, w, r, a, base, rest)
 	}
-	return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
+	return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
 		r.Method, r.URL.Path, base, base, restPrefix, base, base, cardPath).WithHTTPStatus(http.StatusNotFound))
 }
 
@@ -177,7 +172,7 @@ func origin(r *http.Request) string {
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		return writeStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
 	x.Signing = a.signing(origin(r), base)
@@ -196,7 +191,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		if hooks.Delay > 0 {
 			acted.AddAll(rep.Owners.Delay, HookDelay)
 		}
-		t := binding.ApplyTransport(newHTTPTransport(s.host, w, r), hooks)
+		t := binding.ApplyTransport(httpbind.NewTransport(s.host, w, r), hooks)
 		if stop, _ := t.Stopped(); stop {
 			return nil
 		}
@@ -204,11 +199,11 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	if e := x.Hooks().Reject; e != nil {
 		acted.Add(rep.Owners.Reject, HookReject)
-		return writeStatusError(w, e)
+		return httpbind.WriteStatusError(w, e)
 	}
 	if slices.Contains(x.Hooks().HideCardPath, path) {
 		acted.AddAll(rep.Owners.HideCard, HookHideCardPath)
-		return writeStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
 	card := a.card
 	if hooks := x.Hooks().Card; len(hooks) > 0 {
@@ -221,13 +216,13 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	b, err := a.renderCard(card, origin(r), base)
 	if err != nil {
-		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
 	}
 	for _, f := range x.Hooks().CardJSON {
 		b = f(b)
 	}
 	if b, err = a.signCard(b, x, x.Signing); err != nil {
-		return writeStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
 	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
@@ -241,7 +236,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h.Set("Content-Type", contentTypeJSON)
+	h.Set("Content-Type", httpbind.ContentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(b)
@@ -263,153 +258,10 @@ func etagMatches(headers []string, etag string) bool {
 	return false
 }
 
-// checkContentType accepts JSON media types (and a missing header, which
-// several clients send for JSON-RPC).
-func checkContentType(r *http.Request) *wire.Error {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return nil
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err == nil && (mt == contentTypeJSON || mt == contentTypeA2A || strings.HasSuffix(mt, "+json")) {
-		return nil
-	}
-	return wire.Errorf(wire.CodeInvalidRequest, "unsupported Content-Type %q: send application/json or application/a2a+json", ct).WithHTTPStatus(http.StatusUnsupportedMediaType)
-}
-
-// requestedVersion reads A2A-Version from the header or the query; empty
-// means 0.3 (v1.0 §1.6).
-func requestedVersion(r *http.Request) string {
-	v := r.Header.Get(versionHeader)
-	if v == "" {
-		v = r.URL.Query().Get(versionHeader)
-	}
-	return strings.TrimSpace(v)
-}
-
 // checkVersion applies the A2A-Version rules (wire.CheckVersion) to a
 // request for dialect d.
 func (s *Server) checkVersion(r *http.Request, d wire.Dialect) *wire.Error {
-	return wire.CheckVersion(requestedVersion(r), d, s.cfg.StrictVersion)
-}
-
-// rpcReply answers a JSON-RPC request: id is nil until the envelope is
-// decoded, codec until the method is known.
-type rpcReply struct {
-	id    json.RawMessage
-	codec wire.Codec
-}
-
-func (rr rpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
-	var data []byte
-	if rr.codec != nil {
-		data = rr.codec.EncodeErrorData(e)
-	} else if len(e.Data) > 0 {
-		data, _ = json.Marshal(e.Data)
-	}
-	status := http.StatusOK
-	if e.HTTPStatus != 0 {
-		status = e.HTTPStatus
-	}
-	return writeJSON(w, status, contentTypeJSON, wire.EncodeRPCError(rr.id, e, data))
-}
-
-func (rr rpcReply) AuthError(e *wire.Error) *wire.Error { return rpcAuthError(e) }
-
-func (rr rpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
-	out, err := rr.codec.EncodeResult(op, res)
-	if err != nil {
-		return rr.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
-	}
-	return writeJSON(w, http.StatusOK, contentTypeJSON, wire.EncodeRPCResult(rr.id, out))
-}
-
-func (rr rpcReply) Framer() binding.Framer { return rpcFramer(rr) }
-
-func (rr rpcReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Request) binding.Transport {
-	return newHTTPTransport(h, w, r)
-}
-
-func writeJSON(w http.ResponseWriter, status int, ct string, body []byte) error {
-	h := w.Header()
-	h.Set("Content-Type", ct)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, err := w.Write(body)
-	return err
-}
-
-// writeStatusError answers outside the bindings (routing, cards) with the
-// google.rpc.Status body the v1.0 HTTP+JSON binding uses.
-func writeStatusError(w http.ResponseWriter, e *wire.Error) error {
-	status, body := wire.EncodeRESTError(e)
-	return writeJSON(w, status, contentTypeJSON, body)
-}
-
-// serveJSONRPC is the JSON-RPC binding of every dialect: one endpoint,
-// dispatched on the method name.
-func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request, a *agent, base string) error {
-	var rr rpcReply
-	if e := checkContentType(r); e != nil {
-		return rr.Fail(w, e)
-	}
-	body, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)
-	if e != nil {
-		return rr.Fail(w, e)
-	}
-	rpc, e := wire.DecodeRPC(body)
-	rr.id = rpc.ID
-	if e != nil {
-		return rr.Fail(w, e)
-	}
-	if rpc.ID == nil {
-		return rr.Fail(w, wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
-	}
-	d, op, ok := wire.LookupMethod(rpc.Method)
-	if !ok {
-		return rr.Fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
-	}
-	d = a.methodDialect(d, rpc.Method)
-	rr.codec = wire.CodecFor(d)
-	if e := s.checkVersion(r, d); e != nil {
-		return rr.Fail(w, e)
-	}
-	req, e := rr.codec.DecodeParams(op, rpc.Params)
-	if e != nil {
-		if !binding.ParamError(e) || a.Gate(op) == nil {
-			return rr.Fail(w, e)
-		}
-		// Capability before parameters: an operation the card does not
-		// declare is refused as such whatever its parameters.
-		req = &wire.Request{Op: op}
-	}
-	if other := a.sharedMethodTaskDialect(d, rpc.Method, req.TaskID); other != "" {
-		// A task is answered in the shape of the generation that created
-		// it on the methods v0.1 shares with v0.3 (tasks/get, tasks/cancel,
-		// tasks/resubscribe).
-		if r2, e2 := wire.CodecFor(other).DecodeParams(op, rpc.Params); e2 == nil {
-			d, req, rr.codec = other, r2, wire.CodecFor(other)
-		}
-	}
-	req.Method, req.Binding, req.Dialect = rpc.Method, wire.BindingJSONRPC, d
-	return s.serveRequest(w, r, a, base, req, rr)
-}
-
-// methodDialect picks the dialect that serves a JSON-RPC method found in
-// dialect d: on a method name several dialects share the card says which
-// one the agent speaks (wire.AnswerDialect).
-func (a *agent) methodDialect(d wire.Dialect, method string) wire.Dialect {
-	return wire.AnswerDialect(d, a.card.Dialect, method)
-}
-
-// sharedMethodTaskDialect returns the dialect a request of dialect d about
-// task id is answered in when it differs from d (the dialect that created
-// the task: wire.TaskAnswerDialect); "" otherwise.
-func (a *agent) sharedMethodTaskDialect(d wire.Dialect, method, id string) wire.Dialect {
-	if id == "" {
-		return ""
-	}
-	return wire.TaskAnswerDialect(d, method, func() wire.Dialect { return a.eng.TaskDialect(id) })
+	return wire.CheckVersion(httpbind.RequestedVersion(r), d, s.cfg.StrictVersion)
 }
 
 // serveRequest is what both bindings do with a decoded request: journal it,
@@ -425,12 +277,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		r = r.WithContext(ctx)
 	}
 	if e := s.checkSizes(req); e != nil && a.Gate(req.Op) == nil {
-		reqNo, _ := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
+		reqNo, _ := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
 		wirecap.Tag(r, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.Fail(w, e)
 	}
-	reqNo, seq := s.recordRequest(a, req, r.URL.Path, requestedVersion(r))
+	reqNo, seq := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
 	wirecap.Tag(r, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -13,7 +14,7 @@ import (
 // bound the HTTP+JSON routes have always had). A longer id is answered with
 // InvalidParamsError before anything is stored, so an unknown 3 MiB id no
 // longer costs its size several times over in the journal and the answer.
-const MaxIDBytes = 256
+const MaxIDBytes = binding.MaxIDBytes
 
 // MaxPushConfigsPerTask bounds the push configs one task holds: a client
 // creating configs under ever new ids would otherwise grow the task (and the

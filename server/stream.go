@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -9,56 +8,11 @@ import (
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
-
-type rpcFramer struct {
-	id    json.RawMessage
-	codec wire.Codec
-}
-
-func (f rpcFramer) Event(ev wire.Event) ([]byte, error) {
-	b, err := f.codec.EncodeEvent(ev)
-	if err != nil {
-		return nil, err
-	}
-	return wire.EncodeRPCResult(f.id, b), nil
-}
-
-func (f rpcFramer) ErrorFrame(e *wire.Error) []byte {
-	return wire.EncodeRPCError(f.id, e, f.codec.EncodeErrorData(e))
-}
-
-// refuse sends the error as the single event of a stream, as the SDK
-// servers do; a2a clients read a JSON-RPC error from the stream.
-func (f rpcFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
-	sw := sse.NewWriter(w)
-	return sw.Event(sse.Event{Data: f.ErrorFrame(e)})
-}
-
-func (f rpcFramer) RPCID() json.RawMessage { return f.id }
-
-func (f rpcFramer) Open(w http.ResponseWriter) binding.StreamWriter { return sse.NewWriter(w) }
-
-type restFramer struct{ codec wire.Codec }
-
-func (f restFramer) Event(ev wire.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
-
-func (f restFramer) ErrorFrame(e *wire.Error) []byte {
-	_, b := wire.EncodeRESTError(e)
-	return b
-}
-
-func (f restFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
-	status, b := wire.EncodeRESTError(e)
-	return writeJSON(w, status, contentTypeJSON, b)
-}
-
-func (f restFramer) RPCID() json.RawMessage { return nil }
-
-func (f restFramer) Open(w http.ResponseWriter) binding.StreamWriter { return sse.NewWriter(w) }
 
 // rawStream gives stream behaviors byte-level control; what they write is
 // told to the stream's delivery, for the journal.
@@ -115,7 +69,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	if hooks.StreamNotStream != nil {
 		status, ct, body := hooks.StreamNotStream(f.RPCID())
 		s.recordResponse(a, req, reqNo, nil, &wire.Error{Message: "answered a stream request with " + ct})
-		return writeJSON(w, status, ct, body)
+		return httpbind.WriteJSON(w, status, ct, body)
 	}
 	sub := engine.NewSubscriber()
 	var taskID string

@@ -69,3 +69,10 @@ func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
 	}
 	return cards.Render(&cc)
 }
+
+// CardDialect is the dialect of the agent's card (httpbind.Agent).
+func (a *agent) CardDialect() wire.Dialect { return a.card.Dialect }
+
+// TaskDialect is the dialect task id was created in, "" when the agent
+// holds no such task (httpbind.Agent).
+func (a *agent) TaskDialect(id string) wire.Dialect { return a.eng.TaskDialect(id) }

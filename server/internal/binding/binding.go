@@ -132,3 +132,8 @@ func ReadBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
 func ParamError(e *wire.Error) bool {
 	return e.HTTPStatus != http.StatusRequestEntityTooLarge && e.HTTPStatus != http.StatusUnsupportedMediaType
 }
+
+// MaxIDBytes bounds every id a request carries (task, context, message,
+// push-config, referenced task ids, tenant) on every binding; the server
+// exports it as server.MaxIDBytes.
+const MaxIDBytes = 256
