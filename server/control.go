@@ -1,57 +1,119 @@
 package server
 
 import (
-	"net/http"
+	"errors"
+	"io"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/a2amock/a2amock/internal/httpserve"
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/server/internal/acted"
+	"github.com/a2amock/a2amock/server/internal/control"
+	"github.com/a2amock/a2amock/server/internal/metrics"
+	"github.com/a2amock/a2amock/server/internal/wirecap"
 )
 
 // ControlFrontHeader is the header by which a front that proxies the
 // control API (the gateway of a2amock serve --gateway) vouches for a control
 // call; see Config.ControlFrontSecret.
-const ControlFrontHeader = "X-A2amock-Front"
+const ControlFrontHeader = control.FrontHeader
 
-// guardControl keeps the control API (/_a2amock/...) to loopback clients, or,
-// when a control token is configured, to clients that present it. With a
-// front secret, only calls the front vouches for are answered at all; and a
-// state-changing call from a browser page of another site is refused.
-func (s *Server) guardControl(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		if sec := s.cfg.ControlFrontSecret; sec != "" && !httpserve.SameSecret(r.Header.Get(ControlFrontHeader), sec) {
-			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED",
-				"the control API answers only the calls the front of this server forwards to it", nil)
-		}
-		if tok := s.cfg.ControlToken; tok != "" {
-			if !httpserve.SameSecret(r.Header.Get("Authorization"), "Bearer "+tok) {
-				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="a2amock control"`)
-				return controlError(c, http.StatusUnauthorized, "UNAUTHENTICATED",
-					"the control API requires the bearer token given by --control-token", nil)
-			}
-		} else if s.cfg.ControlFrontSecret == "" && !httpserve.LoopbackRemote(r) {
-			// Behind a front, the front applied this rule to the real client.
-			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED",
-				"the control API answers loopback clients only; start the server with --control-token to open it", nil)
-		}
-		if msg := httpserve.CrossSite(r, s.cfg.ControlToken == ""); msg != "" {
-			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED", msg, nil)
-		}
-		return next(c)
-	}
+// TotalCountHeader is the response header of GET /_a2amock/journal that
+// holds how many entries matched the filter, before ?limit= cut the list.
+const TotalCountHeader = control.TotalCountHeader
+
+// controlHost is the server as its control API sees it (control.Host).
+type controlHost struct{ s *Server }
+
+func (h controlHost) Journal() *journal.Journal { return h.s.journal }
+func (h controlHost) Done() <-chan struct{}     { return h.s.ctx.Done() }
+func (h controlHost) Root() control.Agent       { return h.s.agents[0] }
+func (h controlHost) Reset()                    { h.s.Reset() }
+func (h controlHost) Registry() *behaviors.Registry {
+	return h.s.registry()
+}
+func (h controlHost) ParseBehaviors(specs []string) ([]behaviors.Behavior, error) {
+	return h.s.ParseBehaviors(specs)
+}
+func (h controlHost) RemoveAgent(name string) error { return h.s.RemoveAgent(name) }
+func (h controlHost) MaxBodyBytes() int64           { return h.s.cfg.MaxBodyBytes }
+func (h controlHost) AgentPath(name string) string  { return h.s.AgentPath(name) }
+func (h controlHost) CardPath() string              { return cardPath }
+func (h controlHost) OpenAPI() []byte               { return OpenAPI() }
+func (h controlHost) Wire(req, seq int64) (wirecap.Exchange, bool) {
+	return h.s.wire.Get(req, seq)
 }
 
-// controlRoutes serves the journal, reset and health endpoints, the
-// behaviors, the agents, the metrics and the OpenAPI description.
-func (s *Server) controlRoutes(g *echo.Group) {
-	g.GET("/journal", s.serveJournal)
-	g.GET("/journal/stream", s.serveJournalStream)
-	g.GET("/journal/wire", s.serveWire)
-	g.POST("/reset", s.serveReset)
-	s.behaviorRoutes(g)
-	s.agentRoutes(g)
-	g.GET("/healthz", func(c echo.Context) error {
-		return c.JSON(http.StatusOK, map[string]any{"status": "ok", "agents": s.AgentNames()})
-	})
+func (h controlHost) Lookup(name string) (control.Agent, bool) {
+	a, ok := h.s.lookupAgent(name)
+	if !ok {
+		return nil, false
+	}
+	return a, true
+}
+
+func (h controlHost) Agents() []control.Agent {
+	all := h.s.allAgents()
+	out := make([]control.Agent, len(all))
+	for i, a := range all {
+		out[i] = a
+	}
+	return out
+}
+
+// CreateAgent builds the agent's configuration from the body and hosts
+// it; a generated name that a concurrent create took first is generated
+// again. in.Name is set to the name tried last.
+func (h controlHost) CreateAgent(in *control.AgentRequest) (control.Agent, error) {
+	s := h.s
+	named := in.Name != ""
+	ac, ferr := s.agentConfigFrom(in)
+	if ferr != nil {
+		return nil, ferr
+	}
+	err := s.AddAgent(ac)
+	for try := 0; !named && errors.Is(err, errAgentExists) && try < 100; try++ {
+		ac.Name = s.freshAgentName()
+		err = s.AddAgent(ac)
+	}
+	in.Name = ac.Name
+	if err != nil {
+		return nil, err
+	}
+	a, ok := s.lookupAgent(ac.Name)
+	if !ok {
+		return nil, errNoSuchAgent
+	}
+	return a, nil
+}
+
+// WriteMetrics writes the counts kept as the journal is written (package
+// metrics) and the agents' state now.
+func (h controlHost) WriteMetrics(w io.Writer) error {
+	agents := h.s.allAgents()
+	live := make([]metrics.Agent, len(agents))
+	for i, a := range agents {
+		live[i] = metrics.Agent{Name: a.name, Runtime: a.dynamic}
+		live[i].States, live[i].Streams = a.eng.Stats()
+	}
+	return h.s.metrics.Write(w, live, h.s.journal)
+}
+
+// The agent as the control API sees it (control.Agent).
+
+func (a *agent) Name() string          { return a.name }
+func (a *agent) Dynamic() bool         { return a.dynamic }
+func (a *agent) Dialect() string       { return string(a.card.Dialect) }
+func (a *agent) Behaviors() *acted.Set { return a.bhv.Load() }
+func (a *agent) Reset()                { a.reset() }
+func (a *agent) JournalFrom() int64    { return a.journalFrom.Load() }
+func (a *agent) SetJournalFrom(seq int64) {
+	a.journalFrom.Store(seq)
+}
+func (a *agent) SetBehaviors(bs []behaviors.Behavior) { a.setBehaviors(bs) }
+func (a *agent) Skills() []string {
+	out := make([]string, 0, len(a.card.Skills))
+	for _, sk := range a.card.Skills {
+		out = append(out, sk.ID)
+	}
+	return out
 }

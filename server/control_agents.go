@@ -5,18 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/a2amock/a2amock/behaviors"
-	"github.com/a2amock/a2amock/server/internal/binding"
-	"github.com/a2amock/a2amock/server/internal/httpbind"
+	"github.com/a2amock/a2amock/server/internal/control"
 )
 
 // MaxRuntimeAgents bounds the agents the control API may create on one
@@ -33,28 +29,14 @@ type roster struct {
 	made   int
 }
 
-// FieldError is one problem with a field of a control-API request body:
-// Field is its path (e.g. card.skills[0].id).
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-	// Line and Column locate the problem in a scenario text, when known.
-	Line   int `json:"line,omitempty"`
-	Column int `json:"column,omitempty"`
-}
+// FieldError is one problem with a field of a control-API request body
+// (package control): Field is its path (e.g. card.skills[0].id), Line
+// and Column locate it in a scenario text when known.
+type FieldError = control.FieldError
 
 // FieldErrors is every problem found in a body; a ScenarioLoader returns it
 // so that the control API names the fields at fault.
-type FieldErrors []FieldError
-
-// Error renders one problem per line.
-func (fe FieldErrors) Error() string {
-	lines := make([]string, len(fe))
-	for i, e := range fe {
-		lines[i] = e.Field + ": " + e.Message
-	}
-	return strings.Join(lines, "\n")
-}
+type FieldErrors = control.FieldErrors
 
 // ScenarioLoader reads a scenario document (YAML or JSON, the format of
 // package scenario) into a server configuration. POST /_a2amock/agents uses
@@ -121,10 +103,10 @@ func (s *Server) AddAgent(ac AgentConfig) error {
 }
 
 var (
-	errAgentExists   = errors.New("an agent of that name exists")
-	errTooManyAgents = fmt.Errorf("the server already hosts %d run-time agents; remove some first", MaxRuntimeAgents)
-	errNoSuchAgent   = errors.New("no agent of that name")
-	errStaticAgent   = errors.New("the agent was configured at start; only agents created through the control API can be removed")
+	errAgentExists   = control.ErrAgentExists
+	errTooManyAgents = control.LimitError{Limit: MaxRuntimeAgents}
+	errNoSuchAgent   = control.ErrNoSuchAgent
+	errStaticAgent   = control.ErrStaticAgent
 )
 
 // RemoveAgent removes an agent created by AddAgent: its open streams end,
@@ -149,132 +131,9 @@ func (s *Server) RemoveAgent(name string) error {
 	return nil
 }
 
-// agentRequest is the body of POST /_a2amock/agents.
-type agentRequest struct {
-	Name          string          `json:"name"`
-	Card          json.RawMessage `json:"card"`
-	Behaviors     json.RawMessage `json:"behaviors"`
-	Timelines     json.RawMessage `json:"timelines"`
-	Scenario      string          `json:"scenario"`
-	ScenarioAgent string          `json:"scenarioAgent"`
-}
-
-// agentJSON describes an agent in the control API's answers.
-type agentJSON struct {
-	Name      string   `json:"name"`
-	URL       string   `json:"url"`
-	CardURL   string   `json:"cardUrl"`
-	Dynamic   bool     `json:"dynamic"`
-	Dialect   string   `json:"dialect"`
-	Skills    []string `json:"skills"`
-	Behaviors []string `json:"behaviors"`
-}
-
-func (s *Server) describeAgent(r *http.Request, a *agent) agentJSON {
-	base := origin(r) + s.AgentPath(a.name)
-	out := agentJSON{Name: a.name, URL: base + "/", CardURL: base + cardPath, Dynamic: a.dynamic,
-		Dialect: string(a.card.Dialect), Skills: []string{}, Behaviors: []string{}}
-	for _, sk := range a.card.Skills {
-		out.Skills = append(out.Skills, sk.ID)
-	}
-	out.Behaviors = append(out.Behaviors, a.bhv.Load().Texts()...)
-	return out
-}
-
-// agentRoutes serves the agents created per test: POST, GET and DELETE
-// /_a2amock/agents[/{name}], and the metrics and OpenAPI endpoints.
-func (s *Server) agentRoutes(g *echo.Group) {
-	g.GET("/agents", func(c echo.Context) error {
-		out := []agentJSON{}
-		for _, a := range s.allAgents() {
-			out = append(out, s.describeAgent(c.Request(), a))
-		}
-		return c.JSON(http.StatusOK, map[string]any{"agents": out})
-	})
-	g.GET("/agents/:name", func(c echo.Context) error {
-		a, ok := s.lookupAgent(c.Param("name"))
-		if !ok {
-			return unknownAgent(c, s, c.Param("name"))
-		}
-		return c.JSON(http.StatusOK, s.describeAgent(c.Request(), a))
-	})
-	g.DELETE("/agents/:name", func(c echo.Context) error {
-		name := c.Param("name")
-		switch err := s.RemoveAgent(name); {
-		case errors.Is(err, errNoSuchAgent):
-			return unknownAgent(c, s, name)
-		case errors.Is(err, errStaticAgent):
-			return writeFieldError(c, http.StatusConflict, "FAILED_PRECONDITION", "name", fmt.Sprintf("agent %q %v", name, strings.TrimPrefix(err.Error(), "the agent ")))
-		}
-		return c.NoContent(http.StatusNoContent)
-	})
-	g.POST("/agents", s.createAgent)
-	g.GET("/metrics", s.serveMetrics)
-	g.GET("/openapi.json", func(c echo.Context) error {
-		return c.Blob(http.StatusOK, "application/json", OpenAPI())
-	})
-}
-
-func (s *Server) createAgent(c echo.Context) error {
-	r := c.Request()
-	if e := httpbind.CheckContentType(r); e != nil {
-		return fieldError(c, http.StatusUnsupportedMediaType, "body", e.Message)
-	}
-	raw, e := binding.ReadBody(r, s.cfg.MaxBodyBytes)
-	if e != nil {
-		status := http.StatusBadRequest
-		if e.HTTPStatus != 0 {
-			status = e.HTTPStatus
-		}
-		return fieldError(c, status, "body", e.Message)
-	}
-	var in agentRequest
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return fieldError(c, http.StatusBadRequest, "body", "the body must be a JSON object {name, card, behaviors, timelines, scenario, scenarioAgent}, not null")
-	}
-	if len(bytes.TrimSpace(raw)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&in); err != nil {
-			return fieldError(c, http.StatusBadRequest, jsonErrorField(err), "the body must be a JSON object {name, card, behaviors, timelines, scenario, scenarioAgent}: "+err.Error())
-		}
-		if dec.More() {
-			return fieldError(c, http.StatusBadRequest, "body", "the body holds more than one JSON value")
-		}
-	}
-	ac, ferr := s.agentConfigFrom(&in)
-	if ferr != nil {
-		return answerFieldErrors(c, http.StatusBadRequest, ferr)
-	}
-	err := s.AddAgent(ac)
-	for try := 0; in.Name == "" && errors.Is(err, errAgentExists) && try < 100; try++ {
-		// A concurrent create took the generated name first.
-		ac.Name = s.freshAgentName()
-		err = s.AddAgent(ac)
-	}
-	var fe FieldErrors
-	switch {
-	case errors.As(err, &fe):
-		return answerFieldErrors(c, http.StatusBadRequest, fe)
-	case errors.Is(err, errAgentExists):
-		return fieldError(c, http.StatusConflict, "name", fmt.Sprintf("an agent named %q exists; delete it first or choose another name", ac.Name))
-	case errors.Is(err, errTooManyAgents):
-		return fieldError(c, http.StatusConflict, "name", err.Error())
-	case err != nil:
-		return fieldError(c, http.StatusServiceUnavailable, "body", err.Error())
-	}
-	a, _ := s.lookupAgent(ac.Name)
-	if a == nil { // removed already by a concurrent DELETE
-		return unknownAgent(c, s, ac.Name)
-	}
-	desc := s.describeAgent(r, a)
-	c.Response().Header().Set("Location", controlPrefix+"/agents/"+ac.Name)
-	return c.JSON(http.StatusCreated, desc)
-}
-
 // agentConfigFrom builds the configuration of a run-time agent from a POST
 // body; nothing is created when it reports a problem.
-func (s *Server) agentConfigFrom(in *agentRequest) (AgentConfig, FieldErrors) {
+func (s *Server) agentConfigFrom(in *control.AgentRequest) (AgentConfig, FieldErrors) {
 	name := in.Name
 	if name == "" {
 		name = s.freshAgentName()
@@ -321,7 +180,7 @@ func (s *Server) agentConfigFrom(in *agentRequest) (AgentConfig, FieldErrors) {
 		ac := AgentConfig{Name: name}
 		bs, err := s.ParseBehaviors(specs)
 		if err != nil {
-			return AgentConfig{}, behaviorFieldErrors(err)
+			return AgentConfig{}, control.BehaviorFieldErrors(err)
 		}
 		ac.Behaviors = bs
 		return ac, nil
@@ -336,7 +195,7 @@ func (s *Server) agentConfigFrom(in *agentRequest) (AgentConfig, FieldErrors) {
 		}
 		cfg, err := s.cfg.Scenarios([]byte(in.Scenario))
 		if err != nil {
-			return AgentConfig{}, prefixFieldErrors(err, "scenario", "scenario")
+			return AgentConfig{}, control.PrefixFieldErrors(err, "scenario", "scenario")
 		}
 		pick := 0
 		if in.ScenarioAgent != "" {
@@ -383,7 +242,7 @@ func (s *Server) loadBehaviors(name string, raw json.RawMessage, specs []string,
 	if !structured {
 		bs, err := s.ParseBehaviors(specs)
 		if err != nil {
-			return nil, behaviorFieldErrors(err)
+			return nil, control.BehaviorFieldErrors(err)
 		}
 		return bs, nil
 	}
@@ -403,90 +262,12 @@ func (s *Server) loadAgentDoc(agentDoc map[string]any) (Config, FieldErrors) {
 	}
 	cfg, err := s.cfg.Scenarios(doc)
 	if err != nil {
-		return Config{}, prefixFieldErrors(err, "body", "")
+		return Config{}, control.PrefixFieldErrors(err, "body", "")
 	}
 	if len(cfg.Agents) != 1 {
 		return Config{}, FieldErrors{{Field: "body", Message: "the scenario loader did not return one agent"}}
 	}
 	return cfg, nil
-}
-
-// prefixFieldErrors turns a loader's error into field errors: paths of a
-// whole scenario document go under "scenario." (under is "scenario"), paths
-// of a one-agent fragment lose their "agents[0]." prefix (under is "").
-func prefixFieldErrors(err error, fallback, under string) FieldErrors {
-	var fe FieldErrors
-	if !errors.As(err, &fe) {
-		return FieldErrors{{Field: fallback, Message: err.Error()}}
-	}
-	out := make(FieldErrors, len(fe))
-	for i, e := range fe {
-		f := e.Field
-		line, col := e.Line, e.Column
-		if under == "" {
-			// Positions in a document composed from the body mean nothing
-			// to the client.
-			f = strings.TrimPrefix(strings.TrimPrefix(f, "agents[0]."), "agents[0]")
-			line, col = 0, 0
-		} else if f != "" {
-			f = under + "." + f
-		}
-		if f == "" {
-			f = fallback
-		}
-		out[i] = FieldError{Field: f, Message: e.Message, Line: line, Column: col}
-	}
-	return out
-}
-
-func behaviorFieldErrors(err error) FieldErrors {
-	var out FieldErrors
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
-		field := "behaviors"
-		msg := e.Error()
-		if strings.HasPrefix(msg, "behaviors[") {
-			if i := strings.Index(msg, "]"); i > 0 {
-				field, msg = msg[:i+1], strings.TrimSpace(msg[i+1:])
-			}
-		}
-		out = append(out, FieldError{Field: field, Message: msg})
-	}
-	return out
-}
-
-// answerFieldErrors answers with the first problem as the error and every
-// problem in "errors".
-func answerFieldErrors(c echo.Context, status int, fe FieldErrors) error {
-	msg := fe[0].Message
-	if fe[0].Line > 0 {
-		msg = fmt.Sprintf("%s (line %d, column %d)", msg, fe[0].Line, fe[0].Column)
-	}
-	if len(fe) > 1 {
-		msg = fmt.Sprintf("%s (and %d more problem(s); nothing was created)", msg, len(fe)-1)
-	}
-	body := map[string]any{"error": map[string]any{"code": status, "status": "INVALID_ARGUMENT", "message": msg, "field": fe[0].Field}, "errors": fe}
-	if err := c.JSON(status, body); err != nil {
-		return err
-	}
-	return errAnswered
-}
-
-// jsonErrorField names the field a JSON decoding error is about.
-func jsonErrorField(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return te.Field
-	}
-	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-		if f, e := strconv.Unquote(strings.TrimPrefix(msg, "json: unknown field ")); e == nil {
-			return f
-		}
-	}
-	return "body"
 }
 
 // freshAgentName returns a generated name no agent has.

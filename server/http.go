@@ -17,6 +17,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/control"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
@@ -28,7 +29,7 @@ const (
 	restPrefix     = "/rest"
 	cardPath       = "/.well-known/agent-card.json"
 	legacyCardPath = "/.well-known/agent.json"
-	controlPrefix  = "/_a2amock"
+	controlPrefix  = control.Prefix
 )
 
 // exchangeHTTP is what the server tells the behaviors of a request's
@@ -75,8 +76,9 @@ func (s *Server) routes() *echo.Echo {
 		// {"error":{"code","status","message"}}.
 		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": wire.GRPCStatusName(status), "message": msg}})
 	}
-	s.controlRoutes(e.Group(controlPrefix, s.guardControl))
-	e.GET(controlPrefix+"/ui", s.serveUI, s.guardUIPage)
+	api := control.New(controlHost{s}, control.Config{Token: s.cfg.ControlToken, FrontSecret: s.cfg.ControlFrontSecret})
+	api.Routes(e.Group(controlPrefix, api.Guard))
+	e.GET(controlPrefix+"/ui", api.ServeUI, api.GuardUIPage)
 	// One catch-all route: agents are routed here rather than by echo, which
 	// keeps Start cheap (each echo route costs a tree insertion per method).
 	e.Any("/*", s.dispatch)
@@ -159,23 +161,16 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 		r.Method, r.URL.Path, base, base, restPrefix, base, base, cardPath).WithHTTPStatus(http.StatusNotFound))
 }
 
-// origin is the scheme and host the client reached us by, so card URLs work
-// through port mappings and proxies that keep the Host header.
-func origin(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
+// serveCard serves the agent's card, from the scheme and host the client
+// reached us by (httpbind.Origin), so card URLs work through port mappings
+// and proxies that keep the Host header.
 func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
-	x.Signing = a.signing(origin(r), base)
+	x.Signing = a.signing(httpbind.Origin(r), base)
 	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
 	if e := x.Hooks().Reject; e != nil {
 		// A behavior scoped to the card answers in its place (http-error).
@@ -214,7 +209,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		}
 		card = &c
 	}
-	b, err := a.renderCard(card, origin(r), base)
+	b, err := a.renderCard(card, httpbind.Origin(r), base)
 	if err != nil {
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
 	}
@@ -226,7 +221,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	}
 	sum := sha256.Sum256(b)
 	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-	modified := a.cardModified(origin(r)+r.URL.Path, etag)
+	modified := a.cardModified(httpbind.Origin(r)+r.URL.Path, etag)
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
@@ -295,7 +290,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	s.noteBehaviors(a, seq, rep)
 	acted := s.instrument(x, rep.Owners, seq)
 	if req.Op == wire.OpExtendedCard {
-		x.Signing = a.signing(origin(r), base)
+		x.Signing = a.signing(httpbind.Origin(r), base)
 	}
 	hooks := x.Hooks()
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {
@@ -327,7 +322,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	if req.Op.Streaming() {
 		return s.serveStream(w, r, a, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
 	}
-	res, e := a.serveUnary(r.Context(), req, x, origin(r), base)
+	res, e := a.serveUnary(r.Context(), req, x, httpbind.Origin(r), base)
 	for _, f := range hooks.Result {
 		res, e = f(res, e)
 	}

@@ -160,3 +160,12 @@ func (t *httpTransport) HoldKeepAlives(hold func() bool) bool {
 	t.w = faultwriter.DropComments(t.w, hold)
 	return true
 }
+
+// Origin is the scheme and host the client addressed.
+func Origin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
