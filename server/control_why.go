@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/acted"
+	"github.com/a2amock/a2amock/server/internal/streaming"
 )
 
 // noteBehaviors writes what the behaviors did into the request's journal
@@ -30,11 +31,5 @@ func (s *Server) countBehaviors(a *agent, rep acted.Report) {
 // that writes raw bytes is named on the stream's delivery too.
 func (s *Server) instrument(x *behaviors.Exchange, own acted.Owners, seq int64) *acted.Log {
 	amend := func(list []ActedBehavior) { s.journal.Amend(seq, func(e *Entry) { e.Acted = list }) }
-	return acted.Instrument(x, own, amend, func(raw behaviors.RawStream, name string) func() {
-		if rs, ok := raw.(*rawStream); ok && rs.dl != nil && rs.dl.tracking != nil {
-			rs.dl.endOwner = name
-			return func() { rs.dl.endOwner = "" }
-		}
-		return func() {}
-	})
+	return acted.Instrument(x, own, amend, streaming.SetEndOwner)
 }

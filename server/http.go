@@ -21,6 +21,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
+	"github.com/a2amock/a2amock/server/internal/streaming"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -320,7 +321,10 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		return rp.Fail(w, hooks.Reject)
 	}
 	if req.Op.Streaming() {
-		return s.serveStream(w, r, a, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
+		st := &streaming.Stream{Agent: a.eng, AgentName: a.name, Clock: s.clock, KeepAlive: s.cfg.KeepAliveInterval,
+			ServerCtx: s.ctx, AgentCtx: a.ctx, Record: s.record,
+			Respond: func(res *wire.Result, e *wire.Error) { s.recordResponse(a, req, reqNo, res, e) }}
+		return st.Serve(w, r, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
 	}
 	res, e := a.serveUnary(r.Context(), req, x, httpbind.Origin(r), base)
 	for _, f := range hooks.Result {

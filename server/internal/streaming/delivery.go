@@ -1,4 +1,4 @@
-package server
+package streaming
 
 import (
 	"bytes"
@@ -6,23 +6,24 @@ import (
 	"slices"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/wire"
 )
 
 // The journal of a stream says what its client received: every event
-// written to the stream is an EntryStreamEvent, after the stream behaviors
+// written to the stream is an journal.EntryStreamEvent, after the stream behaviors
 // dropped, duplicated, reordered, re-framed or cut what the agent emitted
-// (the agent's own EntryEvent entries keep what it emitted for the task);
-// an event a behavior did not write when it was due is an EntryWithheld.
+// (the agent's own journal.EntryEvent entries keep what it emitted for the task);
+// an event a behavior did not write when it was due is an journal.EntryWithheld.
 // Both name the behaviors that shaped them.
 
 // delivery follows the events of one stream through its behaviors' hooks
 // to the writer, and journals what was written. It is used by the
 // stream's goroutine only.
 type delivery struct {
-	s *Server
-	// What the entries of the stream share (a whole Entry would cost an
+	record func(journal.Entry) int64
+	// What the entries of the stream share (a whole journal.Entry would cost an
 	// open stream some 400 bytes more).
 	agent, method string
 	op            wire.Op
@@ -72,8 +73,8 @@ type encodedFrame struct {
 	gen int
 }
 
-func newDelivery(s *Server, a *agent, req *wire.Request, reqNo int64, names []string, log *acted.Log) *delivery {
-	d := &delivery{s: s, agent: a.name, method: req.Method, op: req.Op, dialect: req.Dialect, binding: req.Binding, request: reqNo}
+func newDelivery(record func(journal.Entry) int64, agent string, req *wire.Request, reqNo int64, names []string, log *acted.Log) *delivery {
+	d := &delivery{record: record, agent: agent, method: req.Method, op: req.Op, dialect: req.Dialect, binding: req.Binding, request: reqNo}
 	if len(names) > 0 || log != nil {
 		d.tracking = &tracking{names: names, layer: len(names), log: log}
 	}
@@ -102,12 +103,12 @@ func (d *delivery) noteAct(i int) {
 	if !slices.Contains(d.acted, i) {
 		d.acted = append(d.acted, i)
 	}
-	d.log.Add(d.owner(i), HookStreamEvent)
+	d.log.Add(d.owner(i), journal.HookStreamEvent)
 }
 
 // entry is the journal entry of event ev on this stream.
-func (d *delivery) entry(kind EntryKind, ev wire.Event) Entry {
-	e := Entry{Agent: d.agent, Kind: kind, Op: d.op, Method: d.method, Dialect: d.dialect, Binding: d.binding,
+func (d *delivery) entry(kind journal.EntryKind, ev wire.Event) journal.Entry {
+	e := journal.Entry{Agent: d.agent, Kind: kind, Op: d.op, Method: d.method, Dialect: d.dialect, Binding: d.binding,
 		Request: d.request, TaskID: ev.TaskID(), State: ev.State()}
 	switch {
 	case ev.Artifact != nil:
@@ -133,11 +134,11 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 	if d.tracking == nil {
 		return func(ev wire.Event) error {
 			err := write(ev)
-			e := d.entry(EntryStreamEvent, ev)
+			e := d.entry(journal.EntryStreamEvent, ev)
 			if err != nil {
-				e.Kind, e.Detail = EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
+				e.Kind, e.Detail = journal.EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
 			}
-			d.s.record(e)
+			d.record(e)
 			return err
 		}
 	}
@@ -146,12 +147,12 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 		if err != nil {
 			return err
 		}
-		e := d.entry(EntryStreamEvent, ev)
+		e := d.entry(journal.EntryStreamEvent, ev)
 		if ev == d.ev {
 			d.written = true
 		}
 		e.Behaviors = d.ownerList(d.acted)
-		d.s.record(e)
+		d.record(e)
 		return nil
 	}
 	emit := bottom
@@ -187,7 +188,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 		err := emit(ev)
 		d.settle(false)
 		if !d.written {
-			e := d.entry(EntryWithheld, ev)
+			e := d.entry(journal.EntryWithheld, ev)
 			by := d.reached
 			if len(hooks) > 0 && by < 0 {
 				by = 0
@@ -196,8 +197,8 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			if err != nil && len(e.Behaviors) == 0 {
 				e.Detail = joinDetail(e.Detail, "not written: "+err.Error())
 			}
-			if d.s != nil {
-				d.s.record(e)
+			if d.record != nil {
+				d.record(e)
 			}
 		}
 		d.ev = wire.Event{}
@@ -219,7 +220,7 @@ func (d *delivery) writeRaw(b []byte) {
 		d.noteAct(d.layer)
 	case d.endOwner != "":
 		d.rawBy = d.endOwner
-		d.log.Add(d.endOwner, HookStreamEnd)
+		d.log.Add(d.endOwner, journal.HookStreamEnd)
 	}
 }
 
@@ -239,10 +240,10 @@ func (d *delivery) settle(final bool) {
 		if len(d.raw) > 0 {
 			p.e.Detail = joinDetail(p.e.Detail, "written with altered framing")
 		} else {
-			p.e.Kind = EntryWithheld
+			p.e.Kind = journal.EntryWithheld
 			p.e.Detail = joinDetail(p.e.Detail, fmt.Sprintf("cut mid-frame: %d of %d bytes written", p.k, p.n))
 		}
-		d.s.record(p.e)
+		d.record(p.e)
 	}
 	if len(d.raw) == 0 {
 		return
@@ -254,7 +255,7 @@ func (d *delivery) settle(final bool) {
 	}
 	keep := d.encoded[:0]
 	for _, f := range d.encoded {
-		e := d.entry(EntryStreamEvent, f.ev)
+		e := d.entry(journal.EntryStreamEvent, f.ev)
 		e.Behaviors = by
 		if bytes.Contains(raw, f.frame) {
 			e.Detail = joinDetail(e.Detail, "written as raw bytes")
@@ -280,7 +281,7 @@ func (d *delivery) settle(final bool) {
 		if f.ev == d.ev {
 			d.written = true // journaled as written
 		}
-		d.s.record(e)
+		d.record(e)
 	}
 	d.encoded = keep
 	d.raw, d.rawBy = d.raw[:0], ""
@@ -289,7 +290,7 @@ func (d *delivery) settle(final bool) {
 
 // partialFrame is a frame whose written bytes stopped inside it.
 type partialFrame struct {
-	e    Entry
+	e    journal.Entry
 	k, n int
 }
 

@@ -1,11 +1,24 @@
-package server
+// Package streaming answers the streaming operations (SendStreamingMessage
+// / message/stream, SubscribeToTask / tasks/resubscribe) on any binding:
+// it subscribes to the task's timeline in the engine, frames each event
+// through the binding's Framer, runs the stream behaviors' hooks on the
+// way out (drop, duplicate, reorder, hold, cut, raw bytes), keeps the
+// stream alive on the server's clock, holds it open when asked, and
+// journals what the client really received (EntryStreamEvent), what was
+// withheld (EntryWithheld) and how the stream ended (EntryStreamClose).
+//
+// It neither decides nor plans: the engine does; nor does it route or
+// check credentials: the server's core does, before a Stream is served.
+package streaming
 
 import (
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
@@ -13,6 +26,18 @@ import (
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
+
+// SetEndOwner names the behavior whose stream-end hook is about to run on
+// raw (a stream Serve handed the hooks), so that raw bytes it writes are
+// journaled as its own; the returned function clears the name. On any
+// other stream it does nothing.
+func SetEndOwner(raw behaviors.RawStream, name string) func() {
+	if rs, ok := raw.(*rawStream); ok && rs.dl != nil && rs.dl.tracking != nil {
+		rs.dl.endOwner = name
+		return func() { rs.dl.endOwner = "" }
+	}
+	return func() {}
+}
 
 // rawStream gives stream behaviors byte-level control; what they write is
 // told to the stream's delivery, for the journal.
@@ -44,13 +69,33 @@ func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 	return frame, err
 }
 
-// serveStream answers SendStreamingMessage / message/stream and
-// SubscribeToTask / tasks/resubscribe over SSE.
+// Stream is one streaming request of an agent, with what it needs of the
+// server.
+type Stream struct {
+	// Agent is the agent's engine, AgentName its name.
+	Agent     *engine.Agent
+	AgentName string
+	// Clock times keep-alives every KeepAlive.
+	Clock     timeline.Clock
+	KeepAlive time.Duration
+	// ServerCtx ends when the server closes, AgentCtx when the agent is
+	// removed: both end the stream.
+	ServerCtx context.Context
+	AgentCtx  context.Context
+	// Record journals an entry (its Seq and Time are set there) and
+	// returns its Seq; Respond journals the request's response (the
+	// stream's start, or its refusal).
+	Record  func(journal.Entry) int64
+	Respond func(res *wire.Result, e *wire.Error)
+}
+
+// Serve answers the request req (numbered reqNo) of exchange x on w, as
+// SSE or the binding's stream framing (f).
 //
 // Every event written is journaled as an EntryStreamEvent, every event a
 // behavior held as an EntryWithheld (delivery.go); owners names the
 // behaviors of the stream-event hooks, log the request's log of acting behaviors.
-func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, req *wire.Request, x *behaviors.Exchange, reqNo int64, f binding.Framer, owners []string, log *acted.Log) error {
+func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request, x *behaviors.Exchange, reqNo int64, f binding.Framer, owners []string, log *acted.Log) error {
 	hooks := x.Hooks()
 	refuse := func(e *wire.Error) error {
 		// Result hooks may rewrite the error of a refused stream as they
@@ -60,15 +105,15 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				e = e2
 			}
 		}
-		s.recordResponse(a, req, reqNo, nil, e)
+		s.Respond(nil, e)
 		return f.Refuse(w, e)
 	}
-	if e := a.gateRequest(req); e != nil {
+	if e := s.Agent.GateRequest(req); e != nil {
 		return refuse(e)
 	}
 	if hooks.StreamNotStream != nil {
 		status, ct, body := hooks.StreamNotStream(f.RPCID())
-		s.recordResponse(a, req, reqNo, nil, &wire.Error{Message: "answered a stream request with " + ct})
+		s.Respond(nil, &wire.Error{Message: "answered a stream request with " + ct})
 		return httpbind.WriteJSON(w, status, ct, body)
 	}
 	sub := engine.NewSubscriber()
@@ -81,27 +126,27 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	var opening *wire.Task
 	switch req.Op {
 	case wire.OpStream:
-		d, _ := a.eng.Decide(x, req)
+		d, _ := s.Agent.Decide(x, req)
 		switch d.Kind {
 		case timeline.DecideReject:
 			return refuse(d.Err)
 		case timeline.DecideMessage:
-			first = []wire.Event{{Message: a.eng.ReplyMessage(req.Message)}}
+			first = []wire.Event{{Message: s.Agent.ReplyMessage(req.Message)}}
 		case timeline.DecideDuplicate:
 			// A resent message re-attaches to its task, as SubscribeToTask
 			// would, whatever state the task is in (idempotency.go).
-			t, _, e := a.eng.Subscribe(d.TaskID, sub)
+			t, _, e := s.Agent.Subscribe(d.TaskID, sub)
 			if e != nil {
 				return refuse(e)
 			}
 			taskID, reattached = t.ID, true
 			if t.Status.State.Terminal() {
-				a.eng.Unsubscribe(taskID, sub)
+				s.Agent.Unsubscribe(taskID, sub)
 				sub = nil
 			}
 			first = []wire.Event{{Task: engine.TrimHistory(t, req.Config.HistoryLength)}}
 		default:
-			id, e := a.eng.Start(req, x, d, sub, &opening)
+			id, e := s.Agent.Start(req, x, d, sub, &opening)
 			if e != nil {
 				return refuse(e)
 			}
@@ -114,13 +159,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			}
 		}
 	case wire.OpSubscribe:
-		t, _, e := a.eng.Subscribe(req.TaskID, sub)
+		t, _, e := s.Agent.Subscribe(req.TaskID, sub)
 		if e != nil {
 			return refuse(e)
 		}
 		taskID = t.ID
 		if t.Status.State.Terminal() {
-			a.eng.Unsubscribe(taskID, sub)
+			s.Agent.Unsubscribe(taskID, sub)
 			if wire.Describe(req.Dialect).SubscribeTerminalFails {
 				return refuse(wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task cannot be subscribed to", t.ID, t.Status.State).With("taskId", t.ID))
 			}
@@ -130,12 +175,12 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		first = []wire.Event{{Task: t}}
 	}
 	if sub != nil && taskID != "" {
-		defer a.eng.Unsubscribe(taskID, sub)
+		defer s.Agent.Unsubscribe(taskID, sub)
 	}
-	s.recordResponse(a, req, reqNo, &wire.Result{Task: &wire.Task{ID: taskID}}, nil)
+	s.Respond(&wire.Result{Task: &wire.Task{ID: taskID}}, nil)
 
 	sw := f.Open(w)
-	dl := newDelivery(s, a, req, reqNo, owners, log)
+	dl := newDelivery(s.Record, s.AgentName, req, reqNo, owners, log)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
 	write := func(ev wire.Event) error {
 		data, err := f.Event(ev)
@@ -151,7 +196,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 	closeReason := "client gone"
 	defer func() {
 		dl.settle(true) // what stream-end hooks wrote, and a cut frame
-		s.record(Entry{Agent: a.name, Kind: EntryStreamClose, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+		s.Record(journal.Entry{Agent: s.AgentName, Kind: journal.EntryStreamClose, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 			Binding: req.Binding, Request: reqNo, TaskID: taskID, Detail: closeReason})
 	}()
 	for _, ev := range first {
@@ -168,14 +213,14 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		// Re-attached to an interrupted task: nothing will come until the
 		// client acts, so end as a live stream would have.
 		closeReason = "complete: " + string(st)
-		if !s.holdOpen(r, a, taskID, sw, raw, hooks) {
+		if !s.holdOpen(r, taskID, sw, raw, hooks) {
 			return nil
 		}
 		closeReason = "held open until client left"
 		return nil
 	}
 
-	ka := s.cfg.KeepAliveInterval
+	ka := s.KeepAlive
 	// The keep-alive timer restarts after every event and is released when
 	// the stream ends, so a fake clock never holds a stale keep-alive
 	// deadline that nobody waits for.
@@ -186,7 +231,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 		// The keep-alive period starts when the loop waits again, after
 		// an event was fully written (a behavior may have held it back).
 		if kaFired == nil {
-			kaFired, kaStop = s.clock.NewTimer(ka)
+			kaFired, kaStop = s.Clock.NewTimer(ka)
 		}
 		select {
 		case it, ok := <-sub.C():
@@ -196,7 +241,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				if sub.Overflowed() {
 					closeReason = "client too slow: events overflowed"
 					_ = sw.Event(sse.Event{Data: f.ErrorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
-				} else if closeReason = s.streamEndReason(a); closeReason == "client gone" {
+				} else if closeReason = s.endReason(); closeReason == "client gone" {
 					// Removing the agent or closing the server also ends
 					// its subscriptions: only otherwise was the task
 					// forgotten (a reset).
@@ -218,7 +263,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 				if t == nil {
 					t = &wire.Task{ID: taskID, ContextID: req.Message.ContextID, History: []wire.Message{*req.Message},
 						Status: wire.TaskStatus{State: wire.StateSubmitted}}
-					if cur := a.eng.Snapshot(taskID); cur != nil {
+					if cur := s.Agent.Snapshot(taskID); cur != nil {
 						t.ContextID = cur.ContextID
 						t.History[0].TaskID, t.History[0].ContextID = taskID, cur.ContextID
 					}
@@ -244,7 +289,7 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			}
 			if st := ev.State(); ev.TaskID() == taskID && (st.Terminal() || st.Interrupted()) {
 				closeReason = "complete: " + string(st)
-				if s.holdOpen(r, a, taskID, sw, raw, hooks) {
+				if s.holdOpen(r, taskID, sw, raw, hooks) {
 					closeReason = "held open after " + string(st) + " until client left"
 				}
 				return nil
@@ -259,13 +304,13 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 			// context) and with a removed agent (serveRequest): by the time
 			// the loop looks, both cases may be ready, and select picks one
 			// at random, so the reason is what ended, not the case taken.
-			closeReason = s.streamEndReason(a)
+			closeReason = s.endReason()
 			return nil
-		case <-s.ctx.Done():
-			closeReason = s.streamEndReason(a)
+		case <-s.ServerCtx.Done():
+			closeReason = s.endReason()
 			return nil
-		case <-a.ctx.Done():
-			closeReason = s.streamEndReason(a)
+		case <-s.AgentCtx.Done():
+			closeReason = s.endReason()
 			return nil
 		}
 	}
@@ -273,11 +318,11 @@ func (s *Server) serveStream(w http.ResponseWriter, r *http.Request, a *agent, r
 
 // streamEndReason names what ended a stream whose context or agent is done:
 // the server closing, else the agent's removal, else the client leaving.
-func (s *Server) streamEndReason(a *agent) string {
+func (s *Stream) endReason() string {
 	switch {
-	case s.ctx.Err() != nil:
+	case s.ServerCtx.Err() != nil:
 		return "server shutting down"
-	case a.ctx.Err() != nil:
+	case s.AgentCtx.Err() != nil:
 		return "agent removed"
 	default:
 		return "client gone"
@@ -294,8 +339,8 @@ func stateOf(evs []wire.Event) wire.TaskState {
 // holdOpen runs the stream-end hooks; when the timeline or a behavior asks
 // for it, it keeps the stream open with keep-alives until the client leaves
 // or the server closes, and reports true.
-func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw binding.StreamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
-	hold := a.eng.HoldsStreams(taskID)
+func (s *Stream) holdOpen(r *http.Request, taskID string, sw binding.StreamWriter, raw *rawStream, hooks *behaviors.Hooks) bool {
+	hold := s.Agent.HoldsStreams(taskID)
 	for _, f := range hooks.StreamEnd {
 		if f(raw) {
 			hold = true
@@ -304,18 +349,18 @@ func (s *Server) holdOpen(r *http.Request, a *agent, taskID string, sw binding.S
 	if !hold || raw.closed {
 		return false
 	}
-	kaFired, kaStop := s.clock.NewTimer(s.cfg.KeepAliveInterval)
+	kaFired, kaStop := s.Clock.NewTimer(s.KeepAlive)
 	defer func() { kaStop() }()
 	for {
 		select {
 		case <-kaFired:
-			kaFired, kaStop = s.clock.NewTimer(s.cfg.KeepAliveInterval)
+			kaFired, kaStop = s.Clock.NewTimer(s.KeepAlive)
 			if err := sw.KeepAlive(); err != nil {
 				return true
 			}
 		case <-r.Context().Done():
 			return true
-		case <-a.ctx.Done():
+		case <-s.AgentCtx.Done():
 			return true
 		}
 	}
