@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
-	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/server/internal/acted"
+	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -52,14 +50,10 @@ type agent struct {
 	dynamic     bool
 	journalFrom atomic.Int64
 
-	mu sync.Mutex // guards cardSince and cardSeen
-	// cardSince is when the card configuration (behaviors included) was
-	// last set; cardSeen the card last served per URL (cardcache.go).
-	cardSince time.Time
-	cardSeen  map[string]cardVersion
-	// sigOnce derives the card-signing keys on first use (cardsign.go).
-	sigOnce            sync.Once
-	sigKey, sigExpired cardsig.Key
+	// versions is the card last served per URL, for its Last-Modified;
+	// signer signs its cards (package cardserve).
+	versions cardserve.Versions
+	signer   cardserve.Signer
 }
 
 func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
@@ -87,6 +81,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		extended: ac.ExtendedCard,
 		seed:     seed,
 	}
+	a.signer = cardserve.Signer{Seed: s.cfg.Seed, Name: ac.Name, Always: s.cfg.SignCards}
 	a.ctx, a.stop = context.WithCancel(s.ctx)
 	ps := s.pushSender()
 	eng, err := engine.New(engine.Config{
@@ -144,9 +139,7 @@ func (a *agent) reset() {
 }
 
 func (a *agent) setBehaviors(bs []behaviors.Behavior) {
-	a.mu.Lock()
-	a.cardSince = a.srv.clock.Now().UTC().Truncate(time.Second)
-	a.mu.Unlock()
+	a.versions.SetSince(a.srv.clock.Now())
 	a.bhv.Store(acted.NewSet(defaultRegistry(), bs))
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/control"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
@@ -142,7 +143,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 		return httpbind.ServeJSONRPC(s.host, w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
 		return s.serveCard(w, r, a, base, rest)
-	case rest == jwksPath:
+	case rest == cardserve.JWKSPath:
 		return s.serveJWKS(w, r, a)
 	case !s.declares(a, wire.BindingREST):
 		if rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/") {
@@ -171,7 +172,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
-	x.Signing = a.signing(httpbind.Origin(r), base)
+	x.Signing = a.signer.Signing(httpbind.Origin(r), base)
 	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
 	if e := x.Hooks().Reject; e != nil {
 		// A behavior scoped to the card answers in its place (http-error).
@@ -217,41 +218,11 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 	for _, f := range x.Hooks().CardJSON {
 		b = f(b)
 	}
-	if b, err = a.signCard(b, x, x.Signing); err != nil {
+	if b, err = a.signer.Sign(b, x, x.Signing); err != nil {
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
 	}
-	sum := sha256.Sum256(b)
-	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
-	modified := a.cardModified(httpbind.Origin(r)+r.URL.Path, etag)
-	h := w.Header()
-	h.Set("ETag", etag)
-	h.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
-	// Behaviors can change the card at run time, so clients revalidate.
-	h.Set("Cache-Control", cardCacheControl)
-	if cardNotModified(r, etag, modified) {
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	h.Set("Content-Type", httpbind.ContentTypeJSON)
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
-		_, _ = w.Write(b)
-	}
+	cardserve.Write(w, r, b, &a.versions, httpbind.Origin(r), s.clock.Now())
 	return nil
-}
-
-// etagMatches applies If-None-Match (RFC 9110 §13.1.2): a list of entity
-// tags compared weakly, or "*".
-func etagMatches(headers []string, etag string) bool {
-	for _, h := range headers {
-		for _, tag := range strings.Split(h, ",") {
-			tag = strings.TrimSpace(tag)
-			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // checkVersion applies the A2A-Version rules (wire.CheckVersion) to a
@@ -291,7 +262,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	s.noteBehaviors(a, seq, rep)
 	acted := s.instrument(x, rep.Owners, seq)
 	if req.Op == wire.OpExtendedCard {
-		x.Signing = a.signing(httpbind.Origin(r), base)
+		x.Signing = a.signer.Signing(httpbind.Origin(r), base)
 	}
 	hooks := x.Hooks()
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {

@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
-	"strings"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -30,7 +30,7 @@ func (a *agent) serveUnary(ctx context.Context, req *wire.Request, x *behaviors.
 		return nil, wire.Errorf(wire.CodeInternal, "render extended card: %v", err)
 	}
 	if x.Signing != nil {
-		if b, err = a.signCard(b, x, x.Signing); err != nil {
+		if b, err = a.signer.Sign(b, x, x.Signing); err != nil {
 			return nil, wire.Errorf(wire.CodeInternal, "sign extended card: %v", err)
 		}
 	}
@@ -40,34 +40,8 @@ func (a *agent) serveUnary(ctx context.Context, req *wire.Request, x *behaviors.
 // renderCard renders c (the declared card by default) with the interfaces
 // of this server as seen from origin and the agent's base path.
 func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
-	cc := *c
-	if cc.Dialect == "" {
-		cc.Dialect = a.card.Dialect
-	}
-	desc := wire.Describe(cc.Dialect)
-	bindings := desc.Bindings
-	if len(bindings) == 0 {
-		// An unknown dialect (a behavior's card edit) still names the
-		// endpoint; rendering reports the dialect.
-		bindings = []wire.Binding{wire.BindingJSONRPC}
-	}
-	cc.Interfaces = make([]cards.Interface, 0, len(bindings)+1)
-	for _, b := range bindings {
-		if !a.srv.declares(a, b) {
-			continue
-		}
-		url := origin + base + "/"
-		if b == wire.BindingREST {
-			url = origin + base + restPrefix
-		}
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: url, Binding: b, Version: cc.Dialect})
-	}
-	if desc.GRPC && a.srv.cfg.GRPC && base == "" {
-		// A gRPC interface is host:port: only the root agent has one.
-		_, hostPort, _ := strings.Cut(origin, "://")
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect})
-	}
-	return cards.Render(&cc)
+	return cardserve.Render(c, a.card.Dialect, origin, base, cardserve.Interfaces{
+		Declares: func(b wire.Binding) bool { return a.srv.declares(a, b) }, RESTPath: restPrefix, GRPC: a.srv.cfg.GRPC})
 }
 
 // CardDialect is the dialect of the agent's card (httpbind.Agent).
