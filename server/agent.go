@@ -12,6 +12,7 @@ import (
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/cardserve"
+	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -98,7 +99,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		Context:        a.ctx,
 		HostContext:    s.ctx,
 		Players:        &s.players,
-		Record:         func(n engine.Note) { s.record(noteEntry(ac.Name, n)) },
+		Record:         func(n engine.Note) { s.record(entries.Note(ac.Name, n)) },
 		Deliverer:      pushDeliverer{s},
 		CheckPushURL:   ps.Policy.CheckURL,
 		FirstPushBound: ps.FirstBound(),
@@ -110,21 +111,6 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 	a.eng = eng
 	a.setBehaviors(ac.Behaviors)
 	return a, nil
-}
-
-// noteEntry is the journal entry of an engine note.
-func noteEntry(agent string, n engine.Note) Entry {
-	e := Entry{Agent: agent, Op: n.Op, Dialect: n.Dialect, Binding: n.Binding, TaskID: n.TaskID, ContextID: n.ContextID,
-		RefTaskID: n.RefTaskID, State: n.State, Detail: n.Detail, ErrorCode: n.ErrorCode, NotActed: n.NotActed}
-	switch n.Kind {
-	case engine.NoteDecision:
-		e.Kind = EntryDecision
-	case engine.NoteDropped:
-		e.Kind = EntryDropped
-	default:
-		e.Kind = EntryEvent
-	}
-	return e
 }
 
 func (a *agent) reset() {

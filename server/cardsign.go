@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/a2amock/a2amock/server/internal/cardserve"
+	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
@@ -15,7 +16,7 @@ func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) err
 		w.Header().Set("Allow", "GET, HEAD")
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
-	wirecap.Tag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: journalPath(r.URL.Path)}))
+	wirecap.Tag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: entries.Path(r.URL.Path)}))
 	b, err := a.signer.JWKS()
 	if err != nil {
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render JWKS: %v", err))

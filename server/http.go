@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
@@ -19,6 +17,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/control"
+	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
@@ -329,37 +328,10 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 // it returns the request's number and the journal entry's sequence number.
 func (s *Server) recordRequest(a *agent, req *wire.Request, path, version string) (reqNo, seq int64) {
 	n := s.reqSeq.Add(1)
-	e := Entry{Agent: a.name, Kind: EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
-		Binding: req.Binding, Request: n, TaskID: journalID(req.TaskID), Path: journalPath(path), Version: journalID(version)}
-	if req.Op == wire.OpListTasks {
-		e.PageToken = journalID(req.List.PageToken)
-	}
-	if m := req.Message; m != nil {
-		e.RefTaskID, e.ContextID, e.MessageID = journalID(m.TaskID), journalID(m.ContextID), journalID(m.MessageID)
-		sum := sha256.Sum256([]byte(m.Text()))
-		e.MessageDigest = hex.EncodeToString(sum[:8])
-		for k := range m.Metadata {
-			e.MetadataKeys = append(e.MetadataKeys, k)
-		}
-		slices.Sort(e.MetadataKeys)
-	}
-	return n, s.record(e)
+	return n, s.record(entries.Request(a.name, req, n, path, version))
 }
 
+// recordResponse journals the answer to request reqNo.
 func (s *Server) recordResponse(a *agent, req *wire.Request, reqNo int64, res *wire.Result, err *wire.Error) {
-	e := Entry{Agent: a.name, Kind: EntryResponse, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
-		Binding: req.Binding, Request: reqNo, TaskID: journalID(req.TaskID)}
-	if err != nil {
-		e.ErrorCode, e.Detail = err.Code, err.Message
-	}
-	if res != nil && res.Task != nil {
-		e.TaskID, e.ContextID, e.State = res.Task.ID, res.Task.ContextID, res.Task.Status.State
-	}
-	if res != nil && res.Page != nil {
-		e.PageToken = res.Page.NextPageToken
-	}
-	if req.Message != nil {
-		e.RefTaskID = journalID(req.Message.TaskID)
-	}
-	s.record(e)
+	s.record(entries.Response(a.name, req, reqNo, res, err))
 }

@@ -15,9 +15,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -137,3 +139,42 @@ func ParamError(e *wire.Error) bool {
 // push-config, referenced task ids, tenant) on every binding; the server
 // exports it as server.MaxIDBytes.
 const MaxIDBytes = 256
+
+// CheckSizes applies MaxIDBytes, and maxPart and maxMessage bytes to the
+// parts and content of a message, to a decoded request of any binding; it names the first offending field
+// without echoing its value.
+func CheckSizes(req *wire.Request, maxPart, maxMessage int) *wire.Error {
+	tooLong := func(field string, n int) *wire.Error {
+		return wire.ErrInvalidParams(field, "is "+strconv.Itoa(n)+" bytes long; ids are at most "+strconv.Itoa(MaxIDBytes)+" bytes")
+	}
+	type idField struct{ field, v string }
+	ids := []idField{{"id", req.TaskID}, {"tenant", req.Tenant}, {"pushNotificationConfigId", req.PushConfigID}, {"contextId", req.List.ContextID}}
+	if pc := req.PushConfig; pc != nil {
+		ids = append(ids, idField{"pushNotificationConfig.id", pc.ID}, idField{"pushNotificationConfig.taskId", pc.TaskID})
+	}
+	if m := req.Message; m != nil {
+		ids = append(ids, idField{"message.messageId", m.MessageID}, idField{"message.taskId", m.TaskID}, idField{"message.contextId", m.ContextID})
+		for _, r := range m.ReferenceTaskIDs {
+			ids = append(ids, idField{"message.referenceTaskIds", r})
+		}
+	}
+	for _, id := range ids {
+		if len(id.v) > MaxIDBytes {
+			return tooLong(id.field, len(id.v))
+		}
+	}
+	if m := req.Message; m != nil {
+		total := engine.ValueBytes(m.Metadata)
+		for i := range m.Parts {
+			n := engine.PartsBytes(m.Parts[i : i+1])
+			if n > int64(maxPart) {
+				return wire.ErrInvalidParams("message.parts["+strconv.Itoa(i)+"]", "holds "+strconv.FormatInt(n, 10)+" bytes; a part is at most "+strconv.Itoa(maxPart)+" bytes (MaxPartBytes)")
+			}
+			total += n
+		}
+		if total > int64(maxMessage) {
+			return wire.ErrInvalidParams("message", "holds "+strconv.FormatInt(total, 10)+" bytes; a message is at most "+strconv.Itoa(maxMessage)+" bytes (MaxMessageBytes)")
+		}
+	}
+	return nil
+}

@@ -61,3 +61,25 @@ func TestApplyTransportDelaysFirst(t *testing.T) {
 	ApplyTransport(rt, h)
 	assert.Equal(t, []string{"delay " + string(behaviors.PhaseStart) + " 1s", "cut", "fail"}, rt.calls)
 }
+
+// TestCheckSizesNamesTheField: an over-long id, an over-large part and an
+// over-large message are each refused naming the field, without its value.
+func TestCheckSizesNamesTheField(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("i", MaxIDBytes+1)
+	e := CheckSizes(&wire.Request{Message: &wire.Message{MessageID: long}}, 100, 1000)
+	require.NotNil(t, e)
+	assert.Equal(t, wire.CodeInvalidParams, e.Code)
+	assert.Contains(t, e.Message, "message.messageId")
+	assert.NotContains(t, e.Message, long)
+
+	e = CheckSizes(&wire.Request{Message: &wire.Message{Parts: []wire.Part{{Text: "ok"}, {Text: strings.Repeat("p", 200)}}}}, 100, 1000)
+	require.NotNil(t, e)
+	assert.Contains(t, e.Message, "message.parts[1]")
+
+	parts := []wire.Part{{Text: strings.Repeat("p", 90)}, {Text: strings.Repeat("p", 90)}}
+	e = CheckSizes(&wire.Request{Message: &wire.Message{Parts: parts}}, 100, 150)
+	require.NotNil(t, e)
+	assert.Contains(t, e.Message, "MaxMessageBytes")
+	assert.Nil(t, CheckSizes(&wire.Request{Message: &wire.Message{Parts: parts}}, 100, 1000))
+}
