@@ -1,14 +1,9 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -64,14 +59,12 @@ func (s *Server) allAgents() []*agent {
 	return append(append(out, s.agents...), s.roster.order...)
 }
 
-var agentNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
 // AddAgent hosts a new agent at /agents/{name}/ while the server runs, with
 // its own task store, behaviors and journal view. The name must be free
 // and be 1-64 letters, digits, '.', '_' or '-'.
 func (s *Server) AddAgent(ac AgentConfig) error {
-	if !agentNameRE.MatchString(ac.Name) {
-		return FieldErrors{{Field: "name", Message: fmt.Sprintf("%q is not an agent name: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", ac.Name)}}
+	if fe := control.ValidName(ac.Name); fe != nil {
+		return fe
 	}
 	if s.closed.Load() {
 		return errors.New("the server is closed")
@@ -132,142 +125,29 @@ func (s *Server) RemoveAgent(name string) error {
 }
 
 // agentConfigFrom builds the configuration of a run-time agent from a POST
-// body; nothing is created when it reports a problem.
+// body (control.BuildAgent); nothing is created when it reports a problem.
 func (s *Server) agentConfigFrom(in *control.AgentRequest) (AgentConfig, FieldErrors) {
-	name := in.Name
-	if name == "" {
-		name = s.freshAgentName()
-	} else if !agentNameRE.MatchString(name) {
-		return AgentConfig{}, FieldErrors{{Field: "name", Message: fmt.Sprintf("%q is not an agent name: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)}}
-	}
-	present := func(r json.RawMessage) bool { return len(r) > 0 && !bytes.Equal(bytes.TrimSpace(r), []byte("null")) }
-	var specs []string
-	structured := false
-	if present(in.Behaviors) {
-		var list []json.RawMessage
-		if err := json.Unmarshal(in.Behaviors, &list); err != nil {
-			return AgentConfig{}, FieldErrors{{Field: "behaviors", Message: "behaviors must be a list of specs (\"name:key=value,...\") or {name, params, scope} objects"}}
-		}
-		for i, item := range list {
-			var text string
-			if err := json.Unmarshal(item, &text); err != nil {
-				structured = true
-				continue
-			}
-			if text == "" {
-				return AgentConfig{}, FieldErrors{{Field: fmt.Sprintf("behaviors[%d]", i), Message: "a behavior spec is empty"}}
-			}
-			specs = append(specs, text)
-		}
-	}
-	needLoader := in.Scenario != "" || present(in.Card) || present(in.Timelines) || structured
-	if needLoader && s.cfg.Scenarios == nil {
-		field := "scenario"
-		switch {
-		case present(in.Card):
-			field = "card"
-		case present(in.Timelines):
-			field = "timelines"
-		case structured:
-			field = "behaviors"
-		}
-		return AgentConfig{}, FieldErrors{{Field: field, Message: "this server was built without a scenario loader (server.Config.Scenarios): give a name and behavior specs only"}}
-	}
-	if in.ScenarioAgent != "" && in.Scenario == "" {
-		return AgentConfig{}, FieldErrors{{Field: "scenarioAgent", Message: "scenarioAgent picks an agent of scenario, which is not given"}}
-	}
-	if !needLoader {
-		ac := AgentConfig{Name: name}
-		bs, err := s.ParseBehaviors(specs)
-		if err != nil {
-			return AgentConfig{}, control.BehaviorFieldErrors(err)
-		}
-		ac.Behaviors = bs
-		return ac, nil
-	}
-	if in.Scenario != "" {
-		if present(in.Card) || present(in.Timelines) {
-			field := "card"
-			if !present(in.Card) {
-				field = "timelines"
-			}
-			return AgentConfig{}, FieldErrors{{Field: field, Message: "give either scenario (the agent comes from it) or card and timelines, not both"}}
-		}
-		cfg, err := s.cfg.Scenarios([]byte(in.Scenario))
-		if err != nil {
-			return AgentConfig{}, control.PrefixFieldErrors(err, "scenario", "scenario")
-		}
-		pick := 0
-		if in.ScenarioAgent != "" {
-			pick = slices.IndexFunc(cfg.Agents, func(ac AgentConfig) bool { return ac.Name == in.ScenarioAgent })
-			if pick < 0 {
-				names := make([]string, len(cfg.Agents))
-				for i, ac := range cfg.Agents {
-					names[i] = ac.Name
-				}
-				return AgentConfig{}, FieldErrors{{Field: "scenarioAgent", Message: fmt.Sprintf("the scenario has no agent %q (agents: %s)", in.ScenarioAgent, strings.Join(names, ", "))}}
-			}
-		}
-		ac := cfg.Agents[pick]
-		ac.Name = name
-		if present(in.Behaviors) {
-			extra, ferr := s.loadBehaviors(name, in.Behaviors, specs, structured)
-			if ferr != nil {
-				return AgentConfig{}, ferr
-			}
-			ac.Behaviors = append(ac.Behaviors, extra...)
-		}
-		return ac, nil
-	}
-	doc := map[string]any{"name": name}
-	if present(in.Card) {
-		doc["card"] = in.Card
-	}
-	if present(in.Timelines) {
-		doc["timelines"] = in.Timelines
-	}
-	if present(in.Behaviors) {
-		doc["behaviors"] = in.Behaviors
-	}
-	cfg, err := s.loadAgentDoc(doc)
-	if err != nil {
-		return AgentConfig{}, err
-	}
-	return cfg.Agents[0], nil
+	return control.BuildAgent[AgentConfig](in, agentSource{s})
 }
 
-// loadBehaviors parses the behaviors of a body, through the scenario loader
-// when some are structured.
-func (s *Server) loadBehaviors(name string, raw json.RawMessage, specs []string, structured bool) ([]behaviors.Behavior, FieldErrors) {
-	if !structured {
-		bs, err := s.ParseBehaviors(specs)
-		if err != nil {
-			return nil, control.BehaviorFieldErrors(err)
-		}
-		return bs, nil
-	}
-	cfg, ferr := s.loadAgentDoc(map[string]any{"name": name, "behaviors": raw})
-	if ferr != nil {
-		return nil, ferr
-	}
-	return cfg.Agents[0].Behaviors, nil
-}
+// agentSource is the server as control.BuildAgent reads it.
+type agentSource struct{ s *Server }
 
-// loadAgentDoc runs one agent's fragment through the scenario loader, with
-// the server's seed, and strips the "agents[0]." prefix from field paths.
-func (s *Server) loadAgentDoc(agentDoc map[string]any) (Config, FieldErrors) {
-	doc, err := json.Marshal(map[string]any{"server": map[string]any{"seed": s.cfg.Seed}, "agents": []any{agentDoc}})
-	if err != nil {
-		return Config{}, FieldErrors{{Field: "body", Message: err.Error()}}
-	}
-	cfg, err := s.cfg.Scenarios(doc)
-	if err != nil {
-		return Config{}, control.PrefixFieldErrors(err, "body", "")
-	}
-	if len(cfg.Agents) != 1 {
-		return Config{}, FieldErrors{{Field: "body", Message: "the scenario loader did not return one agent"}}
-	}
-	return cfg, nil
+func (a agentSource) FreshName() string { return a.s.freshAgentName() }
+func (a agentSource) HasLoader() bool   { return a.s.cfg.Scenarios != nil }
+func (a agentSource) Seed() uint64      { return a.s.cfg.Seed }
+func (a agentSource) ParseBehaviors(specs []string) ([]behaviors.Behavior, error) {
+	return a.s.ParseBehaviors(specs)
+}
+func (a agentSource) Load(doc []byte) ([]AgentConfig, error) {
+	cfg, err := a.s.cfg.Scenarios(doc)
+	return cfg.Agents, err
+}
+func (a agentSource) Name(ac AgentConfig) string                    { return ac.Name }
+func (a agentSource) Behaviors(ac AgentConfig) []behaviors.Behavior { return ac.Behaviors }
+func (a agentSource) With(ac AgentConfig, name string, bs []behaviors.Behavior) AgentConfig {
+	ac.Name, ac.Behaviors = name, bs
+	return ac
 }
 
 // freshAgentName returns a generated name no agent has.
