@@ -26,7 +26,7 @@ type controlHost struct{ s *Server }
 
 func (h controlHost) Journal() *journal.Journal { return h.s.journal }
 func (h controlHost) Done() <-chan struct{}     { return h.s.ctx.Done() }
-func (h controlHost) Root() control.Agent       { return h.s.agents[0] }
+func (h controlHost) Root() control.Agent       { return h.s.agents.Root() }
 func (h controlHost) Reset()                    { h.s.Reset() }
 func (h controlHost) Registry() *behaviors.Registry {
 	return h.s.registry()

@@ -2,27 +2,15 @@ package server
 
 import (
 	"errors"
-	"slices"
-	"strconv"
-	"sync"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/control"
+	"github.com/a2amock/a2amock/server/internal/roster"
 )
 
 // MaxRuntimeAgents bounds the agents the control API may create on one
 // server, so a runaway suite cannot grow it without end.
 const MaxRuntimeAgents = 10_000
-
-// roster holds the agents created at run time. The configured agents
-// (Server.agents, Server.byName) never change after New, so requests read
-// them without a lock; run-time agents are looked up under a read lock.
-type roster struct {
-	mu     sync.RWMutex
-	byName map[string]*agent
-	order  []*agent
-	made   int
-}
 
 // FieldError is one problem with a field of a control-API request body
 // (package control): Field is its path (e.g. card.skills[0].id), Line
@@ -41,23 +29,10 @@ type FieldErrors = control.FieldErrors
 type ScenarioLoader func(doc []byte) (Config, error)
 
 // lookupAgent finds a configured or run-time agent by name.
-func (s *Server) lookupAgent(name string) (*agent, bool) {
-	if a, ok := s.byName[name]; ok {
-		return a, true
-	}
-	s.roster.mu.RLock()
-	a, ok := s.roster.byName[name]
-	s.roster.mu.RUnlock()
-	return a, ok
-}
+func (s *Server) lookupAgent(name string) (*agent, bool) { return s.agents.Lookup(name) }
 
 // allAgents lists the configured agents, then the run-time ones.
-func (s *Server) allAgents() []*agent {
-	s.roster.mu.RLock()
-	defer s.roster.mu.RUnlock()
-	out := make([]*agent, 0, len(s.agents)+len(s.roster.order))
-	return append(append(out, s.agents...), s.roster.order...)
-}
+func (s *Server) allAgents() []*agent { return s.agents.All() }
 
 // AddAgent hosts a new agent at /agents/{name}/ while the server runs, with
 // its own task store, behaviors and journal view. The name must be free
@@ -69,30 +44,22 @@ func (s *Server) AddAgent(ac AgentConfig) error {
 	if s.closed.Load() {
 		return errors.New("the server is closed")
 	}
-	s.roster.mu.Lock()
-	defer s.roster.mu.Unlock()
-	if _, dup := s.byName[ac.Name]; dup {
+	err := s.agents.Add(ac.Name, MaxRuntimeAgents, func(made int) (*agent, error) {
+		a, err := newAgent(s, ac, len(s.cfg.Agents)+made)
+		if err != nil {
+			return nil, FieldErrors{{Field: "card", Message: err.Error()}}
+		}
+		a.dynamic = true
+		a.journalFrom.Store(s.journal.LastSeq())
+		return a, nil
+	})
+	switch {
+	case errors.Is(err, roster.ErrExists):
 		return errAgentExists
-	}
-	if _, dup := s.roster.byName[ac.Name]; dup {
-		return errAgentExists
-	}
-	if len(s.roster.order) >= MaxRuntimeAgents {
+	case errors.Is(err, roster.ErrTooMany):
 		return errTooManyAgents
 	}
-	s.roster.made++
-	a, err := newAgent(s, ac, len(s.cfg.Agents)+s.roster.made)
-	if err != nil {
-		return FieldErrors{{Field: "card", Message: err.Error()}}
-	}
-	a.dynamic = true
-	a.journalFrom.Store(s.journal.LastSeq())
-	if s.roster.byName == nil {
-		s.roster.byName = map[string]*agent{}
-	}
-	s.roster.byName[ac.Name] = a
-	s.roster.order = append(s.roster.order, a)
-	return nil
+	return err
 }
 
 var (
@@ -106,19 +73,13 @@ var (
 // sends waiting on its tasks return, its players stop and its tasks are
 // forgotten. Its journal entries stay.
 func (s *Server) RemoveAgent(name string) error {
-	s.roster.mu.Lock()
-	a, ok := s.roster.byName[name]
-	if !ok {
-		s.roster.mu.Unlock()
-		if _, static := s.byName[name]; static {
-			return errStaticAgent
-		}
+	a, err := s.agents.Remove(name, func(*agent) { s.metrics.Forget(name) })
+	switch {
+	case errors.Is(err, roster.ErrStatic):
+		return errStaticAgent
+	case err != nil:
 		return errNoSuchAgent
 	}
-	delete(s.roster.byName, name)
-	s.roster.order = slices.DeleteFunc(s.roster.order, func(x *agent) bool { return x == a })
-	s.metrics.Forget(name)
-	s.roster.mu.Unlock()
 	a.stop()
 	a.reset()
 	return nil
@@ -151,15 +112,4 @@ func (a agentSource) With(ac AgentConfig, name string, bs []behaviors.Behavior) 
 }
 
 // freshAgentName returns a generated name no agent has.
-func (s *Server) freshAgentName() string {
-	s.roster.mu.RLock()
-	n := s.roster.made
-	s.roster.mu.RUnlock()
-	for {
-		n++
-		name := "agent-" + strconv.Itoa(n)
-		if _, taken := s.lookupAgent(name); !taken {
-			return name
-		}
-	}
-}
+func (s *Server) freshAgentName() string { return s.agents.FreshName() }

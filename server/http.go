@@ -105,7 +105,7 @@ func (s *Server) dispatch(c echo.Context) error {
 	if p == "" {
 		p = "/"
 	}
-	return s.serveAgentPath(c, s.agents[0], "", p)
+	return s.serveAgentPath(c, s.agents.Root(), "", p)
 }
 
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {

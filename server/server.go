@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/metrics"
+	"github.com/a2amock/a2amock/server/internal/roster"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -173,9 +175,7 @@ type Server struct {
 	echo    *echo.Echo
 	journal *Journal
 	// wire keeps the raw bytes of the last exchanges (GET /_a2amock/journal/wire).
-	wire   *wirecap.Capture
-	agents []*agent
-	byName map[string]*agent
+	wire *wirecap.Capture
 
 	ctx      context.Context // canceled by Close: ends players and streams
 	stop     context.CancelFunc
@@ -186,10 +186,10 @@ type Server struct {
 	listener net.Listener
 	closed   atomic.Bool
 	url      string
-	// roster holds the agents created through the control API, metrics the
-	// counters GET /_a2amock/metrics serves (control_agents.go,
-	// control_metrics.go).
-	roster  roster
+	// agents holds the configured agents and those created through the
+	// control API (package roster); metrics the counters GET
+	// /_a2amock/metrics serves (package metrics).
+	agents  roster.Roster[*agent]
 	metrics metrics.Store
 	// grpc is the gRPC binding (package grpcbind).
 	grpc *grpcbind.Binding
@@ -234,7 +234,6 @@ func New(cfg Config) (*Server, error) {
 		log:     cfg.Logger,
 		journal: journal.New(cfg.JournalRetention),
 		wire:    wirecap.New(),
-		byName:  map[string]*agent{},
 	}
 	s.host = bindingHost{s}
 	if s.clock == nil {
@@ -246,6 +245,8 @@ func New(cfg Config) (*Server, error) {
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.grpc = grpcbind.New(s.host, s.ctx, &s.streams)
 	var errs []error
+	var names []string
+	var agents []*agent
 	for i, ac := range cfg.Agents {
 		if ac.Name == "" {
 			errs = append(errs, fmt.Errorf("agents[%d]: name is empty", i))
@@ -255,7 +256,7 @@ func New(cfg Config) (*Server, error) {
 			errs = append(errs, fmt.Errorf("agents[%d]: name %q must be a single URL path segment", i, ac.Name))
 			continue
 		}
-		if _, dup := s.byName[ac.Name]; dup {
+		if slices.Contains(names, ac.Name) {
 			errs = append(errs, fmt.Errorf("agents[%d]: duplicate agent name %q", i, ac.Name))
 			continue
 		}
@@ -267,13 +268,13 @@ func New(cfg Config) (*Server, error) {
 			errs = append(errs, fmt.Errorf("agents[%d] (%s): %w", i, ac.Name, err))
 			continue
 		}
-		s.agents = append(s.agents, a)
-		s.byName[ac.Name] = a
+		names, agents = append(names, ac.Name), append(agents, a)
 	}
 	if err := errors.Join(errs...); err != nil {
 		s.stop()
 		return nil, err
 	}
+	s.agents.Configure(names, agents)
 	s.echo = s.routes()
 	return s, nil
 }
