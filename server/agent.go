@@ -135,14 +135,14 @@ func (a *agent) currentBehaviors() []behaviors.Behavior {
 
 // exchange builds the behaviors' view of a request and applies the agent's
 // behaviors to it; the report says which acted and which were out of scope.
-func (a *agent) exchange(op wire.Op, req *wire.Request, httpReq exchangeHTTP) (*behaviors.Exchange, acted.Report) {
+func (a *agent) exchange(op wire.Op, req *wire.Request, in behaviors.Incoming) (*behaviors.Exchange, acted.Report) {
 	bs := a.bhv.Load()
 	call := a.eng.NextCall(op)
 	x := &behaviors.Exchange{
 		Agent:   a.name,
 		Op:      op,
 		Request: req,
-		HTTP:    httpReq.r,
+		HTTP:    in,
 		Card:    a.card,
 		Call:    call,
 		Now:     a.srv.clock.Now(),

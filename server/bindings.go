@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 
@@ -13,20 +12,6 @@ import (
 // AgentConfig.Bindings: by default JSON-RPC and (v1.0 cards) HTTP+JSON.
 // An agent that declares one binding only answers the other's requests as
 // a real agent without that binding does: 404, no route.
-
-// checkBindings validates AgentConfig.Bindings for a card of dialect d.
-func checkBindings(bs []wire.Binding, d wire.Dialect) error {
-	served := wire.Describe(d).Bindings
-	for _, b := range bs {
-		if b != wire.BindingJSONRPC && b != wire.BindingREST {
-			return fmt.Errorf("bindings: %q is not a binding (JSONRPC, HTTP+JSON)", b)
-		}
-		if !slices.Contains(served, b) {
-			return fmt.Errorf("bindings: %s is not served for %s cards (the card's dialect); HTTP+JSON is served for v1.0 cards only", b, d)
-		}
-	}
-	return nil
-}
 
 // declares reports whether the agent's card declares binding b.
 func (s *Server) declares(a *agent, b wire.Binding) bool {

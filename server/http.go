@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -33,50 +32,13 @@ const (
 	controlPrefix  = control.Prefix
 )
 
-// exchangeHTTP is what the server tells the behaviors of a request's
-// transport (behaviors.Exchange.HTTP).
-type exchangeHTTP struct{ r behaviors.Incoming }
-
-// incomingHTTP is an HTTP request as behaviors.Incoming.
-type incomingHTTP struct{ r *http.Request }
-
-func (i incomingHTTP) Context() context.Context  { return i.r.Context() }
-func (i incomingHTTP) Method() string            { return i.r.Method }
-func (i incomingHTTP) Path() string              { return i.r.URL.Path }
-func (i incomingHTTP) Header(name string) string { return i.r.Header.Get(name) }
-func (i incomingHTTP) Query(name string) string  { return i.r.URL.Query().Get(name) }
-func (i incomingHTTP) Cookie(name string) string {
-	if c, err := i.r.Cookie(name); err == nil {
-		return c.Value
-	}
-	return ""
-}
-
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Logger.SetOutput(io.Discard)
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true}))
 	e.Use(s.logRequests)
-	e.HTTPErrorHandler = func(err error, c echo.Context) {
-		// A transport fault (behaviors.Transport) may have taken the
-		// connection over: nothing can be written to it any more.
-		if c.Response().Committed || errors.Is(err, http.ErrHijacked) {
-			return
-		}
-		status := http.StatusInternalServerError
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			status = he.Code
-		}
-		msg := http.StatusText(status)
-		if status == http.StatusNotFound && strings.HasPrefix(c.Request().URL.Path, controlPrefix) {
-			msg = "the control API has no route " + c.Request().Method + " " + c.Request().URL.Path + "; its routes are described at " + controlPrefix + "/openapi.json"
-		}
-		// The shape of every other control-API and HTTP+JSON error:
-		// {"error":{"code","status","message"}}.
-		_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": wire.GRPCStatusName(status), "message": msg}})
-	}
+	e.HTTPErrorHandler = control.ErrorHandler
 	api := control.New(controlHost{s}, control.Config{Token: s.cfg.ControlToken, FrontSecret: s.cfg.ControlFrontSecret})
 	api.Routes(e.Group(controlPrefix, api.Guard))
 	e.GET(controlPrefix+"/ui", api.ServeUI, api.GuardUIPage)
@@ -170,7 +132,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		w.Header().Set("Allow", "GET, HEAD")
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
-	x, rep := a.exchange(behaviors.OpCard, nil, exchangeHTTP{incomingHTTP{r}})
+	x, rep := a.exchange(behaviors.OpCard, nil, httpbind.Incoming(r))
 	x.Signing = a.signer.Signing(httpbind.Origin(r), base)
 	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
 	if e := x.Hooks().Reject; e != nil {
@@ -257,7 +219,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		}
 		return rp.Fail(w, rp.AuthError(e))
 	}
-	x, rep := a.exchange(req.Op, req, exchangeHTTP{incomingHTTP{r}})
+	x, rep := a.exchange(req.Op, req, httpbind.Incoming(r))
 	s.noteBehaviors(a, seq, rep)
 	acted := s.instrument(x, rep.Owners, seq)
 	if req.Op == wire.OpExtendedCard {

@@ -43,12 +43,5 @@ func (s *Server) pushSender() webhook.Sender {
 // deliverPush POSTs one notification, retrying when configured, and
 // journals every attempt.
 func (s *Server) deliverPush(agentName string, job engine.PushJob) {
-	s.pushSender().Deliver(job, func(status int, detail string) {
-		e := Entry{Agent: agentName, Kind: EntryPush, Dialect: job.Dialect, TaskID: job.Event.TaskID(),
-			State: job.Event.State(), HTTP: status, Detail: "config " + job.Config.ID + " " + webhook.RedactURL(job.Config.URL) + ": " + detail}
-		if job.Event.Artifact != nil {
-			e.Detail += " (artifact " + job.Event.Artifact.Artifact.ArtifactID + ")"
-		}
-		s.record(e)
-	})
+	s.pushSender().DeliverJournaled(agentName, job, s.record)
 }

@@ -262,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		a, err := newAgent(s, ac, i)
 		if err == nil {
-			err = checkBindings(ac.Bindings, a.card.Dialect)
+			err = binding.CheckBindings(ac.Bindings, a.card.Dialect)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("agents[%d] (%s): %w", i, ac.Name, err))

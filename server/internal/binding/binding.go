@@ -13,8 +13,10 @@ package binding
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -174,6 +176,21 @@ func CheckSizes(req *wire.Request, maxPart, maxMessage int) *wire.Error {
 		}
 		if total > int64(maxMessage) {
 			return wire.ErrInvalidParams("message", "holds "+strconv.FormatInt(total, 10)+" bytes; a message is at most "+strconv.Itoa(maxMessage)+" bytes (MaxMessageBytes)")
+		}
+	}
+	return nil
+}
+
+// CheckBindings validates the bindings an agent of a card of dialect d is
+// configured to declare and serve (the server's AgentConfig.Bindings).
+func CheckBindings(bs []wire.Binding, d wire.Dialect) error {
+	served := wire.Describe(d).Bindings
+	for _, b := range bs {
+		if b != wire.BindingJSONRPC && b != wire.BindingREST {
+			return fmt.Errorf("bindings: %q is not a binding (JSONRPC, HTTP+JSON)", b)
+		}
+		if !slices.Contains(served, b) {
+			return fmt.Errorf("bindings: %s is not served for %s cards (the card's dialect); HTTP+JSON is served for v1.0 cards only", b, d)
 		}
 	}
 	return nil

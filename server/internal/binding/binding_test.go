@@ -83,3 +83,10 @@ func TestCheckSizesNamesTheField(t *testing.T) {
 	assert.Contains(t, e.Message, "MaxMessageBytes")
 	assert.Nil(t, CheckSizes(&wire.Request{Message: &wire.Message{Parts: parts}}, 100, 1000))
 }
+
+func TestCheckBindings(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckBindings([]wire.Binding{wire.BindingJSONRPC, wire.BindingREST}, wire.V10))
+	assert.ErrorContains(t, CheckBindings([]wire.Binding{wire.BindingREST}, wire.V03), "HTTP+JSON is served for v1.0 cards only")
+	assert.ErrorContains(t, CheckBindings([]wire.Binding{"SOAP"}, wire.V10), "is not a binding")
+}

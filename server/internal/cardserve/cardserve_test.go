@@ -107,3 +107,19 @@ func TestSignerSignsWithTheJWKSKeys(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(jwks), string(again), "deterministic")
 }
+
+func TestServeJWKS(t *testing.T) {
+	t.Parallel()
+	s := &Signer{Seed: 1, Name: "a"}
+	recorded := 0
+	w := httptest.NewRecorder()
+	require.NoError(t, ServeJWKS(w, httptest.NewRequest(http.MethodGet, JWKSPath, nil), s, func() { recorded++ }))
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Equal(t, "application/jwk-set+json", w.Header().Get("Content-Type"))
+	assert.Contains(t, w.Body.String(), `"keys"`)
+	w = httptest.NewRecorder()
+	require.NoError(t, ServeJWKS(w, httptest.NewRequest(http.MethodPost, JWKSPath, nil), s, func() { recorded++ }))
+	assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
+	assert.Equal(t, "GET, HEAD", w.Header().Get("Allow"))
+	assert.Equal(t, 1, recorded, "a refused method is not journaled as a fetch")
+}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cardsig"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // JWKSPath is where an agent serves the public keys its card signatures
@@ -68,16 +70,27 @@ func (s *Signer) JWKS() ([]byte, error) {
 	return cardsig.JWKS([]jose.JSONWebKey{k.Public(), exp.Public()}, map[string]map[string]any{exp.ID: {"exp": expiredKeyExp}})
 }
 
-// WriteJWKS answers a JWKS request (GET or HEAD) with jwks.
-func WriteJWKS(w http.ResponseWriter, r *http.Request, jwks []byte) {
+// ServeJWKS answers a request for the JWKS of s (GET or HEAD), calling
+// record once the method is accepted, so that the fetch is journaled.
+func ServeJWKS(w http.ResponseWriter, r *http.Request, s *Signer, record func()) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JWKS answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
+	}
+	record()
+	jwks, err := s.JWKS()
+	if err != nil {
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render JWKS: %v", err))
+	}
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Content-Type", "application/jwk-set+json")
 	if r.Method == http.MethodHead {
 		w.WriteHeader(http.StatusOK)
-		return
+		return nil
 	}
 	h.Set("Content-Length", strconv.Itoa(len(jwks)))
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(jwks)
+	_, err = w.Write(jwks)
+	return err
 }

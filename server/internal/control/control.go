@@ -10,8 +10,10 @@
 package control
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/ui"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Prefix is the path below which the control API is served.
@@ -186,4 +189,29 @@ func (api *API) agentNames() []string {
 		out[i] = a.Name()
 	}
 	return out
+}
+
+// ErrorHandler answers the errors echo's routing and handlers return, in
+// the shape of every control-API and HTTP+JSON error
+// ({"error":{"code","status","message"}}); a control path with no route
+// is told where the routes are described. A response already committed,
+// or a connection a transport fault took over, gets nothing more.
+func ErrorHandler(err error, c echo.Context) {
+	// A transport fault (behaviors.Transport) may have taken the
+	// connection over: nothing can be written to it any more.
+	if c.Response().Committed || errors.Is(err, http.ErrHijacked) {
+		return
+	}
+	status := http.StatusInternalServerError
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		status = he.Code
+	}
+	msg := http.StatusText(status)
+	if status == http.StatusNotFound && strings.HasPrefix(c.Request().URL.Path, Prefix) {
+		msg = "the control API has no route " + c.Request().Method + " " + c.Request().URL.Path + "; its routes are described at " + Prefix + "/openapi.json"
+	}
+	// The shape of every other control-API and HTTP+JSON error:
+	// {"error":{"code","status","message"}}.
+	_ = c.JSON(status, map[string]any{"error": map[string]any{"code": status, "status": wire.GRPCStatusName(status), "message": msg}})
 }

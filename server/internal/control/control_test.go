@@ -146,3 +146,18 @@ func TestJournalAndBehaviors(t *testing.T) {
 	w = call(e, "DELETE", Prefix+"/agents/a", "127.0.0.1:5", "")
 	assert.Equal(t, http.StatusConflict, w.Code)
 }
+
+// TestErrorHandler: a control path with no route is told where the routes
+// are; other errors keep the status echo gave them, in the same shape.
+func TestErrorHandler(t *testing.T) {
+	t.Parallel()
+	e := echo.New()
+	e.HTTPErrorHandler = ErrorHandler
+	w := call(e, "GET", Prefix+"/nope", "127.0.0.1:5", "")
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.Contains(t, w.Body.String(), Prefix+"/openapi.json")
+	assert.Contains(t, w.Body.String(), `"status":"NOT_FOUND"`)
+	w = call(e, "GET", "/elsewhere", "127.0.0.1:5", "")
+	assert.Equal(t, http.StatusNotFound, w.Code)
+	assert.NotContains(t, w.Body.String(), "openapi")
+}

@@ -169,3 +169,21 @@ func Origin(r *http.Request) string {
 	}
 	return scheme + "://" + r.Host
 }
+
+// Incoming is r as the behaviors see a request (behaviors.Incoming).
+func Incoming(r *http.Request) behaviors.Incoming { return incoming{r} }
+
+// incoming is an HTTP request as behaviors.Incoming.
+type incoming struct{ r *http.Request }
+
+func (i incoming) Context() context.Context  { return i.r.Context() }
+func (i incoming) Method() string            { return i.r.Method }
+func (i incoming) Path() string              { return i.r.URL.Path }
+func (i incoming) Header(name string) string { return i.r.Header.Get(name) }
+func (i incoming) Query(name string) string  { return i.r.URL.Query().Get(name) }
+func (i incoming) Cookie(name string) string {
+	if c, err := i.r.Cookie(name); err == nil {
+		return c.Value
+	}
+	return ""
+}

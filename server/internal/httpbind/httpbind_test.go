@@ -118,3 +118,18 @@ func TestRESTRoutesAndAnswersInTheClientsMediaType(t *testing.T) {
 	assert.Equal(t, "POST", rec.Header().Get("Allow"))
 	assert.Contains(t, rec.Body.String(), `"status"`, "a google.rpc.Status body")
 }
+
+func TestIncomingReadsTheRequest(t *testing.T) {
+	t.Parallel()
+	r := httptest.NewRequest(http.MethodPost, "/agents/a/?tenant=x", nil)
+	r.Header.Set("X-Api-Key", "k")
+	r.AddCookie(&http.Cookie{Name: "session", Value: "v"})
+	in := Incoming(r)
+	assert.Equal(t, http.MethodPost, in.Method())
+	assert.Equal(t, "/agents/a/", in.Path())
+	assert.Equal(t, "x", in.Query("tenant"))
+	assert.Equal(t, "k", in.Header("X-Api-Key"))
+	assert.Equal(t, "v", in.Cookie("session"))
+	assert.Empty(t, in.Cookie("none"))
+	assert.Equal(t, r.Context(), in.Context())
+}

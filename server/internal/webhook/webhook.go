@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -297,4 +298,18 @@ func redactError(err error, raw string) string {
 		return "timed out: " + msg
 	}
 	return msg
+}
+
+// DeliverJournaled is Deliver with every attempt journaled through record
+// as an EntryPush of agent: the webhook's status, and the config, its
+// redacted URL and what happened as Detail.
+func (s Sender) DeliverJournaled(agent string, job engine.PushJob, record func(journal.Entry) int64) {
+	s.Deliver(job, func(status int, detail string) {
+		e := journal.Entry{Agent: agent, Kind: journal.EntryPush, Dialect: job.Dialect, TaskID: job.Event.TaskID(),
+			State: job.Event.State(), HTTP: status, Detail: "config " + job.Config.ID + " " + RedactURL(job.Config.URL) + ": " + detail}
+		if job.Event.Artifact != nil {
+			e.Detail += " (artifact " + job.Event.Artifact.Artifact.ArtifactID + ")"
+		}
+		record(e)
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -111,4 +112,20 @@ func TestSenderRetriesAndReports(t *testing.T) {
 	job.Config.URL = "http://hooks.example/x"
 	s.Deliver(job, func(status int, detail string) { got = append(got, attempt{status, detail}) })
 	assert.Equal(t, []attempt{{0, "not delivered: the host is a reserved example/test name, never dialed"}}, got)
+}
+
+// TestDeliverJournaled: each attempt is one push entry naming the config,
+// its URL without credentials and what happened.
+func TestDeliverJournaled(t *testing.T) {
+	t.Parallel()
+	s := Sender{Clock: timeline.RealClock{}, Context: context.Background()}.WithDefaults()
+	ev := wire.Event{Status: &wire.StatusUpdate{TaskID: "t-1", Status: wire.TaskStatus{State: wire.StateWorking}}}
+	job := engine.PushJob{Config: wire.PushConfig{ID: "cfg", URL: "http://user:pw@hooks.example/x?k=s3cret"}, Dialect: wire.V10, Event: ev}
+	var got []journal.Entry
+	s.DeliverJournaled("a", job, func(e journal.Entry) int64 { got = append(got, e); return int64(len(got)) })
+	require.Len(t, got, 1)
+	assert.Equal(t, journal.EntryPush, got[0].Kind)
+	assert.Equal(t, "t-1", got[0].TaskID)
+	assert.Equal(t, wire.StateWorking, got[0].State)
+	assert.Equal(t, "config cfg http://hooks.example/x: not delivered: the host is a reserved example/test name, never dialed", got[0].Detail)
 }
