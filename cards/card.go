@@ -115,3 +115,12 @@ func (c *Card) Skill(id string) *Skill {
 	}
 	return nil
 }
+
+// SkillIDs lists the ids of the card's skills, in order.
+func (c *Card) SkillIDs() []string {
+	out := make([]string, 0, len(c.Skills))
+	for _, sk := range c.Skills {
+		out = append(out, sk.ID)
+	}
+	return out
+}

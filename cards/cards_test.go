@@ -182,3 +182,14 @@ func TestGenerateReturnsIndependentCopies(t *testing.T) {
 	assert.Equal(t, b, c, "a caller's edits never reach the next caller")
 	assert.NotEqual(t, "changed", c.Skills[0].Tags[0])
 }
+
+func TestSkillIDs(t *testing.T) {
+	t.Parallel()
+	c := &Card{Skills: []Skill{{ID: "a"}, {ID: "b"}}}
+	if got := c.SkillIDs(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Fatalf("SkillIDs = %v, want [a b]", got)
+	}
+	if got := (&Card{}).SkillIDs(); len(got) != 0 {
+		t.Fatalf("SkillIDs of a card without skills = %v", got)
+	}
+}

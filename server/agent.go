@@ -51,10 +51,9 @@ type agent struct {
 	dynamic     bool
 	journalFrom atomic.Int64
 
-	// versions is the card last served per URL, for its Last-Modified;
-	// signer signs its cards (package cardserve).
-	versions cardserve.Versions
-	signer   cardserve.Signer
+	// cards serves its card: rendered, signed, with validators (package
+	// cardserve).
+	cards cardserve.Agent
 }
 
 func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
@@ -82,7 +81,8 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		extended: ac.ExtendedCard,
 		seed:     seed,
 	}
-	a.signer = cardserve.Signer{Seed: s.cfg.Seed, Name: ac.Name, Always: s.cfg.SignCards}
+	a.cards = cardserve.Agent{Card: card, Signer: cardserve.Signer{Seed: s.cfg.Seed, Name: ac.Name, Always: s.cfg.SignCards},
+		Interfaces: cardserve.Interfaces{Declares: func(b wire.Binding) bool { return s.declares(a, b) }, RESTPath: restPrefix, GRPC: s.cfg.GRPC}}
 	a.ctx, a.stop = context.WithCancel(s.ctx)
 	ps := s.pushSender()
 	eng, err := engine.New(engine.Config{
@@ -109,28 +109,27 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		return nil, err
 	}
 	a.eng = eng
-	a.setBehaviors(ac.Behaviors)
+	a.SetBehaviors(ac.Behaviors)
 	return a, nil
 }
 
-func (a *agent) reset() {
+// Reset forgets the agent's tasks and its behaviors' state
+// (control.Agent).
+func (a *agent) Reset() {
 	a.eng.Reset()
 	// Behaviors that remember tasks or count requests start over with the
 	// agent, so a reset run repeats the first one.
-	for _, b := range a.currentBehaviors() {
+	for _, b := range a.bhv.Load().List() {
 		if r, ok := b.(behaviors.Resetter); ok {
 			r.Reset()
 		}
 	}
 }
 
-func (a *agent) setBehaviors(bs []behaviors.Behavior) {
-	a.versions.SetSince(a.srv.clock.Now())
+// SetBehaviors replaces the agent's behaviors (control.Agent).
+func (a *agent) SetBehaviors(bs []behaviors.Behavior) {
+	a.cards.Versions.SetSince(a.srv.clock.Now())
 	a.bhv.Store(acted.NewSet(defaultRegistry(), bs))
-}
-
-func (a *agent) currentBehaviors() []behaviors.Behavior {
-	return a.bhv.Load().List()
 }
 
 // exchange builds the behaviors' view of a request and applies the agent's

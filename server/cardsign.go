@@ -11,7 +11,7 @@ import (
 // serveJWKS answers the agent's JWKS (cardserve.ServeJWKS), journaled as
 // an EntryJWKS.
 func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) error {
-	return cardserve.ServeJWKS(w, r, &a.signer, func() {
+	return cardserve.ServeJWKS(w, r, &a.cards.Signer, func() {
 		wirecap.Tag(r, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: entries.Path(r.URL.Path)}))
 	})
 }

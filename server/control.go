@@ -44,7 +44,7 @@ func (h controlHost) Wire(req, seq int64) (wirecap.Exchange, bool) {
 }
 
 func (h controlHost) Lookup(name string) (control.Agent, bool) {
-	a, ok := h.s.lookupAgent(name)
+	a, ok := h.s.agents.Lookup(name)
 	if !ok {
 		return nil, false
 	}
@@ -52,7 +52,7 @@ func (h controlHost) Lookup(name string) (control.Agent, bool) {
 }
 
 func (h controlHost) Agents() []control.Agent {
-	all := h.s.allAgents()
+	all := h.s.agents.All()
 	out := make([]control.Agent, len(all))
 	for i, a := range all {
 		out[i] = a
@@ -72,14 +72,14 @@ func (h controlHost) CreateAgent(in *control.AgentRequest) (control.Agent, error
 	}
 	err := s.AddAgent(ac)
 	for try := 0; !named && errors.Is(err, errAgentExists) && try < 100; try++ {
-		ac.Name = s.freshAgentName()
+		ac.Name = s.agents.FreshName()
 		err = s.AddAgent(ac)
 	}
 	in.Name = ac.Name
 	if err != nil {
 		return nil, err
 	}
-	a, ok := s.lookupAgent(ac.Name)
+	a, ok := s.agents.Lookup(ac.Name)
 	if !ok {
 		return nil, errNoSuchAgent
 	}
@@ -89,7 +89,7 @@ func (h controlHost) CreateAgent(in *control.AgentRequest) (control.Agent, error
 // WriteMetrics writes the counts kept as the journal is written (package
 // metrics) and the agents' state now.
 func (h controlHost) WriteMetrics(w io.Writer) error {
-	agents := h.s.allAgents()
+	agents := h.s.agents.All()
 	live := make([]metrics.Agent, len(agents))
 	for i, a := range agents {
 		live[i] = metrics.Agent{Name: a.name, Runtime: a.dynamic}
@@ -104,16 +104,8 @@ func (a *agent) Name() string          { return a.name }
 func (a *agent) Dynamic() bool         { return a.dynamic }
 func (a *agent) Dialect() string       { return string(a.card.Dialect) }
 func (a *agent) Behaviors() *acted.Set { return a.bhv.Load() }
-func (a *agent) Reset()                { a.reset() }
 func (a *agent) JournalFrom() int64    { return a.journalFrom.Load() }
 func (a *agent) SetJournalFrom(seq int64) {
 	a.journalFrom.Store(seq)
 }
-func (a *agent) SetBehaviors(bs []behaviors.Behavior) { a.setBehaviors(bs) }
-func (a *agent) Skills() []string {
-	out := make([]string, 0, len(a.card.Skills))
-	for _, sk := range a.card.Skills {
-		out = append(out, sk.ID)
-	}
-	return out
-}
+func (a *agent) Skills() []string { return a.card.SkillIDs() }

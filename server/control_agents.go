@@ -28,12 +28,6 @@ type FieldErrors = control.FieldErrors
 // the configurations it builds (scenario.Loader).
 type ScenarioLoader func(doc []byte) (Config, error)
 
-// lookupAgent finds a configured or run-time agent by name.
-func (s *Server) lookupAgent(name string) (*agent, bool) { return s.agents.Lookup(name) }
-
-// allAgents lists the configured agents, then the run-time ones.
-func (s *Server) allAgents() []*agent { return s.agents.All() }
-
 // AddAgent hosts a new agent at /agents/{name}/ while the server runs, with
 // its own task store, behaviors and journal view. The name must be free
 // and be 1-64 letters, digits, '.', '_' or '-'.
@@ -81,7 +75,7 @@ func (s *Server) RemoveAgent(name string) error {
 		return errNoSuchAgent
 	}
 	a.stop()
-	a.reset()
+	a.Reset()
 	return nil
 }
 
@@ -94,7 +88,7 @@ func (s *Server) agentConfigFrom(in *control.AgentRequest) (AgentConfig, FieldEr
 // agentSource is the server as control.BuildAgent reads it.
 type agentSource struct{ s *Server }
 
-func (a agentSource) FreshName() string { return a.s.freshAgentName() }
+func (a agentSource) FreshName() string { return a.s.agents.FreshName() }
 func (a agentSource) HasLoader() bool   { return a.s.cfg.Scenarios != nil }
 func (a agentSource) Seed() uint64      { return a.s.cfg.Seed }
 func (a agentSource) ParseBehaviors(specs []string) ([]behaviors.Behavior, error) {
@@ -110,6 +104,3 @@ func (a agentSource) With(ac AgentConfig, name string, bs []behaviors.Behavior) 
 	ac.Name, ac.Behaviors = name, bs
 	return ac
 }
-
-// freshAgentName returns a generated name no agent has.
-func (s *Server) freshAgentName() string { return s.agents.FreshName() }

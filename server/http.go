@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,9 +9,9 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/control"
@@ -33,11 +32,7 @@ const (
 )
 
 func (s *Server) routes() *echo.Echo {
-	e := echo.New()
-	e.HideBanner, e.HidePort = true, true
-	e.Logger.SetOutput(io.Discard)
-	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true}))
-	e.Use(s.logRequests)
+	e := httpserve.Echo(s.log)
 	e.HTTPErrorHandler = control.ErrorHandler
 	api := control.New(controlHost{s}, control.Config{Token: s.cfg.ControlToken, FrontSecret: s.cfg.ControlFrontSecret})
 	api.Routes(e.Group(controlPrefix, api.Guard))
@@ -58,7 +53,7 @@ func (s *Server) dispatch(c echo.Context) error {
 		if u, err := url.PathUnescape(name); err == nil {
 			name = u
 		}
-		a, found := s.lookupAgent(name)
+		a, found := s.agents.Lookup(name)
 		if !found {
 			return httpbind.WriteStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
 		}
@@ -68,18 +63,6 @@ func (s *Server) dispatch(c echo.Context) error {
 		p = "/"
 	}
 	return s.serveAgentPath(c, s.agents.Root(), "", p)
-}
-
-func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		err := next(c)
-		if s.log.Enabled(c.Request().Context(), -4) {
-			s.log.Debug("request", "method", c.Request().Method, "path", c.Request().URL.Path,
-				"status", c.Response().Status, "bytes", c.Response().Size, "duration", time.Since(start))
-		}
-		return err
-	}
 }
 
 // serveAgentPath routes a request under an agent's base path.
@@ -133,7 +116,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
 	}
 	x, rep := a.exchange(behaviors.OpCard, nil, httpbind.Incoming(r))
-	x.Signing = a.signer.Signing(httpbind.Origin(r), base)
+	x.Signing = a.cards.Signer.Signing(httpbind.Origin(r), base)
 	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
 	if e := x.Hooks().Reject; e != nil {
 		// A behavior scoped to the card answers in its place (http-error).
@@ -163,27 +146,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		acted.AddAll(rep.Owners.HideCard, HookHideCardPath)
 		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
 	}
-	card := a.card
-	if hooks := x.Hooks().Card; len(hooks) > 0 {
-		c := *card
-		c.Skills = slices.Clone(c.Skills)
-		for _, f := range hooks {
-			f(&c)
-		}
-		card = &c
-	}
-	b, err := a.renderCard(card, httpbind.Origin(r), base)
-	if err != nil {
-		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
-	}
-	for _, f := range x.Hooks().CardJSON {
-		b = f(b)
-	}
-	if b, err = a.signer.Sign(b, x, x.Signing); err != nil {
-		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
-	}
-	cardserve.Write(w, r, b, &a.versions, httpbind.Origin(r), s.clock.Now())
-	return nil
+	return a.cards.Answer(w, r, x, base, s.clock.Now())
 }
 
 // checkVersion applies the A2A-Version rules (wire.CheckVersion) to a
@@ -223,7 +186,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	s.noteBehaviors(a, seq, rep)
 	acted := s.instrument(x, rep.Owners, seq)
 	if req.Op == wire.OpExtendedCard {
-		x.Signing = a.signer.Signing(httpbind.Origin(r), base)
+		x.Signing = a.cards.Signer.Signing(httpbind.Origin(r), base)
 	}
 	hooks := x.Hooks()
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {

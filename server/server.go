@@ -332,7 +332,7 @@ func (s *Server) Journal() *Journal { return s.journal }
 // AgentNames lists the hosted agents in order: the configured ones, then
 // those created through the control API.
 func (s *Server) AgentNames() []string {
-	all := s.allAgents()
+	all := s.agents.All()
 	out := make([]string, len(all))
 	for i, a := range all {
 		out[i] = a.name
@@ -346,25 +346,25 @@ func (s *Server) AgentPath(name string) string { return "/agents/" + name }
 // SetBehaviors replaces the behaviors of the named agent while the server
 // runs.
 func (s *Server) SetBehaviors(agentName string, bs []behaviors.Behavior) error {
-	a, ok := s.lookupAgent(agentName)
+	a, ok := s.agents.Lookup(agentName)
 	if !ok {
 		return fmt.Errorf("no agent named %q (agents: %s)", agentName, strings.Join(s.AgentNames(), ", "))
 	}
-	a.setBehaviors(bs)
+	a.SetBehaviors(bs)
 	return nil
 }
 
 // Behaviors returns the behaviors of the named agent.
 func (s *Server) Behaviors(agentName string) []behaviors.Behavior {
-	if a, ok := s.lookupAgent(agentName); ok {
-		return a.currentBehaviors()
+	if a, ok := s.agents.Lookup(agentName); ok {
+		return a.bhv.Load().List()
 	}
 	return nil
 }
 
 // Card returns the declared card of the named agent (without interfaces).
 func (s *Server) Card(agentName string) *cards.Card {
-	if a, ok := s.lookupAgent(agentName); ok {
+	if a, ok := s.agents.Lookup(agentName); ok {
 		return a.card
 	}
 	return nil
@@ -373,8 +373,8 @@ func (s *Server) Card(agentName string) *cards.Card {
 // Reset forgets every task and clears the journal; players of running tasks
 // stop. Agents created through the control API stay, with no tasks.
 func (s *Server) Reset() {
-	for _, a := range s.allAgents() {
-		a.reset()
+	for _, a := range s.agents.All() {
+		a.Reset()
 		a.journalFrom.Store(0)
 	}
 	s.journal.Reset()

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/a2amock/a2amock/behaviors"
-	"github.com/a2amock/a2amock/cards"
-	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -25,23 +23,11 @@ func (a *agent) serveUnary(ctx context.Context, req *wire.Request, x *behaviors.
 	if err := a.gateRequest(req); err != nil {
 		return nil, err
 	}
-	b, err := a.renderCard(a.extended, origin, base)
-	if err != nil {
-		return nil, wire.Errorf(wire.CodeInternal, "render extended card: %v", err)
-	}
-	if x.Signing != nil {
-		if b, err = a.signer.Sign(b, x, x.Signing); err != nil {
-			return nil, wire.Errorf(wire.CodeInternal, "sign extended card: %v", err)
-		}
+	b, e := a.cards.Extended(a.extended, x, origin, base)
+	if e != nil {
+		return nil, e
 	}
 	return &wire.Result{Card: b}, nil
-}
-
-// renderCard renders c (the declared card by default) with the interfaces
-// of this server as seen from origin and the agent's base path.
-func (a *agent) renderCard(c *cards.Card, origin, base string) ([]byte, error) {
-	return cardserve.Render(c, a.card.Dialect, origin, base, cardserve.Interfaces{
-		Declares: func(b wire.Binding) bool { return a.srv.declares(a, b) }, RESTPath: restPrefix, GRPC: a.srv.cfg.GRPC})
 }
 
 // CardDialect is the dialect of the agent's card (httpbind.Agent).

@@ -12,11 +12,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -182,4 +185,56 @@ func Render(c *cards.Card, dialect wire.Dialect, origin, base string, in Interfa
 		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect})
 	}
 	return cards.Render(&cc)
+}
+
+// Agent is the card side of one agent: its declared card, the interfaces
+// its rendering names, its signer and the versions it served.
+type Agent struct {
+	Card       *cards.Card
+	Interfaces Interfaces
+	Signer     Signer
+	Versions   Versions
+}
+
+// Answer serves the card to a fetch after the behaviors of exchange x
+// changed it (card edits, then its JSON, then the signed card; signed with
+// x.Signing when the server or a behavior asks), with its validators.
+func (a *Agent) Answer(w http.ResponseWriter, r *http.Request, x *behaviors.Exchange, base string, now time.Time) error {
+	card := a.Card
+	if hooks := x.Hooks().Card; len(hooks) > 0 {
+		c := *card
+		c.Skills = slices.Clone(c.Skills)
+		for _, f := range hooks {
+			f(&c)
+		}
+		card = &c
+	}
+	origin := httpbind.Origin(r)
+	b, err := Render(card, a.Card.Dialect, origin, base, a.Interfaces)
+	if err != nil {
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "render card: %v", err))
+	}
+	for _, f := range x.Hooks().CardJSON {
+		b = f(b)
+	}
+	if b, err = a.Signer.Sign(b, x, x.Signing); err != nil {
+		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInternal, "sign card: %v", err))
+	}
+	Write(w, r, b, &a.Versions, origin, now)
+	return nil
+}
+
+// Extended renders the extended card ext for origin and base, signed when
+// the exchange carries signing material.
+func (a *Agent) Extended(ext *cards.Card, x *behaviors.Exchange, origin, base string) ([]byte, *wire.Error) {
+	b, err := Render(ext, a.Card.Dialect, origin, base, a.Interfaces)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeInternal, "render extended card: %v", err)
+	}
+	if x.Signing != nil {
+		if b, err = a.Signer.Sign(b, x, x.Signing); err != nil {
+			return nil, wire.Errorf(wire.CodeInternal, "sign extended card: %v", err)
+		}
+	}
+	return b, nil
 }

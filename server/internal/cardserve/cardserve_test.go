@@ -123,3 +123,20 @@ func TestServeJWKS(t *testing.T) {
 	assert.Equal(t, "GET, HEAD", w.Header().Get("Allow"))
 	assert.Equal(t, 1, recorded, "a refused method is not journaled as a fetch")
 }
+
+// TestAnswerAppliesTheCardHooks: a behavior's card edit changes what is
+// served, not the declared card.
+func TestAnswerAppliesTheCardHooks(t *testing.T) {
+	t.Parallel()
+	declared := cards.Generate("a", 1)
+	a := &Agent{Card: declared, Signer: Signer{Seed: 1, Name: "a"},
+		Interfaces: Interfaces{Declares: func(wire.Binding) bool { return true }, RESTPath: "/rest"}}
+	x := &behaviors.Exchange{}
+	x.Hooks().Card = append(x.Hooks().Card, func(c *cards.Card) { c.Name = "renamed" })
+	w := httptest.NewRecorder()
+	require.NoError(t, a.Answer(w, httptest.NewRequest(http.MethodGet, "/.well-known/agent-card.json", nil), x, "", time.Unix(0, 0)))
+	assert.Equal(t, http.StatusOK, w.Code)
+	assert.Contains(t, w.Body.String(), `"renamed"`)
+	assert.NotEqual(t, "renamed", declared.Name)
+	assert.NotEmpty(t, w.Header().Get("ETag"))
+}
