@@ -11,7 +11,7 @@
 //     an agent; planner.go reads the task a message names (a snapshot from
 //     the store), calls them, then lets the behaviors' Decide and Plan
 //     hooks change the result.
-//   - the task store (store.go, listtasks.go, idempotency.go): the tasks in
+//   - the task store (package taskstore; listtasks.go, idempotency.go): the tasks in
 //     creation order, retention by count (TaskRetention), by running tasks
 //     (MaxRunningTasks) and by content bytes (TaskRetentionBytes),
 //     ListTasks paging and the messageId idempotency map.

@@ -165,7 +165,7 @@ func (a *Agent) resetLocked() {
 	a.calls = map[wire.Op]int{}
 	a.pushSeq = 0
 	a.pages = pageTokens{}
-	a.store.reset()
+	a.store.Reset()
 }
 
 // Reset forgets every task: players stop, streams end, and the seeded
@@ -173,7 +173,7 @@ func (a *Agent) resetLocked() {
 func (a *Agent) Reset() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, e := range a.store.tasks {
+	for _, e := range a.store.Tasks {
 		e.stopPlayer()
 		// A player whose timer fired as it was canceled must not apply
 		// its step to the forgotten task (and journal it after the reset).

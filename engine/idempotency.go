@@ -22,11 +22,11 @@ func (a *Agent) rememberMessageLocked(id, task string) {
 		return
 	}
 	a.seenMsg[id] = task
-	if len(a.seenMsg) > 2*len(a.store.tasks)+1024 {
+	if len(a.seenMsg) > 2*len(a.store.Tasks)+1024 {
 		// Forget messages of tasks the store no longer holds, so the map
 		// stays bounded by the task store's own bounds.
 		for mid, tid := range a.seenMsg {
-			if _, ok := a.store.tasks[tid]; !ok {
+			if _, ok := a.store.Tasks[tid]; !ok {
 				delete(a.seenMsg, mid)
 			}
 		}
@@ -43,7 +43,7 @@ func (a *Agent) duplicateLocked(m *wire.Message) (timeline.Decision, bool) {
 	if !ok || (m.TaskID != "" && m.TaskID != tid) {
 		return timeline.Decision{}, false
 	}
-	e, ok := a.store.tasks[tid]
+	e, ok := a.store.Tasks[tid]
 	if !ok {
 		return timeline.Decision{}, false
 	}

@@ -83,7 +83,7 @@ func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 		after = &c
 	}
 	var matched []ref
-	for _, e := range a.store.order {
+	for _, e := range a.store.Order {
 		t := e.task
 		if q.ContextID != "" && t.ContextID != q.ContextID {
 			continue

@@ -33,13 +33,13 @@ func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, 
 	a.mu.Lock()
 	if dup, ok := a.duplicateLocked(m); ok {
 		d = dup
-		if e := a.store.tasks[dup.TaskID]; e != nil {
+		if e := a.store.Tasks[dup.TaskID]; e != nil {
 			existing = e.task.Clone()
 		}
 		a.mu.Unlock()
 	} else {
 		var skill *cards.Skill
-		if e, ok := a.store.tasks[m.TaskID]; ok && m.TaskID != "" {
+		if e, ok := a.store.Tasks[m.TaskID]; ok && m.TaskID != "" {
 			existing, skill = e.task.Clone(), e.skill
 		}
 		a.mu.Unlock()

@@ -148,9 +148,9 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 	touchStore := !st.EventOnly && st.TaskID == ""
 	// A task the store already forgot (evicted when terminal) may still
 	// have a player: it no longer counts in the store's bounds.
-	stored := touchStore && a.store.tasks[t.ID] == e
+	stored := touchStore && a.store.Tasks[t.ID] == e
 	if stored {
-		defer a.store.resize(e)
+		defer a.resize(e)
 	}
 	now := a.cfg.Clock.Now().UTC()
 	note := Note{Kind: NoteEvent, TaskID: taskID, ContextID: ctxID}
@@ -164,7 +164,7 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 		}
 		if touchStore {
 			if stored {
-				a.store.noteState(t.Status.State, status.State)
+				a.store.NoteState(t.Status.State, status.State)
 			}
 			t.Status = status
 			e.moves++
@@ -248,7 +248,7 @@ func (e *taskEntry) closeSubs() {
 func (a *Agent) Subscribe(id string, sub *Subscriber) (*wire.Task, bool, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	if !ok {
 		return nil, false, wire.ErrTaskNotFound(id)
 	}
@@ -260,7 +260,7 @@ func (a *Agent) Subscribe(id string, sub *Subscriber) (*wire.Task, bool, *wire.E
 func (a *Agent) Unsubscribe(id string, sub *Subscriber) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if e, ok := a.store.tasks[id]; ok {
+	if e, ok := a.store.Tasks[id]; ok {
 		if _, ok := e.subs[sub]; ok {
 			delete(e.subs, sub)
 			close(sub.ch)

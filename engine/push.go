@@ -157,7 +157,7 @@ func (a *Agent) deliver(ps *taskPush, job PushJob) {
 // wait for ever behind it.
 func (a *Agent) waitFirstPush(ctx context.Context, id string) {
 	a.mu.Lock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	if !ok || e.pushState == nil || len(e.push) == 0 {
 		a.mu.Unlock()
 		return
@@ -185,7 +185,7 @@ func (a *Agent) newPushIDLocked() string {
 func (a *Agent) SetPush(pc wire.PushConfig) (*wire.PushConfig, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[pc.TaskID]
+	e, ok := a.store.Tasks[pc.TaskID]
 	if !ok {
 		return nil, wire.ErrTaskNotFound(pc.TaskID)
 	}
@@ -209,7 +209,7 @@ func (a *Agent) SetPush(pc wire.PushConfig) (*wire.PushConfig, *wire.Error) {
 func (a *Agent) PushConfigs(taskID string) ([]wire.PushConfig, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[taskID]
+	e, ok := a.store.Tasks[taskID]
 	if !ok {
 		return nil, wire.ErrTaskNotFound(taskID)
 	}
@@ -236,7 +236,7 @@ func (a *Agent) GetPush(taskID, id string) (*wire.PushConfig, *wire.Error) {
 func (a *Agent) DeletePush(taskID, id string) *wire.Error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[taskID]
+	e, ok := a.store.Tasks[taskID]
 	if !ok {
 		return wire.ErrTaskNotFound(taskID)
 	}

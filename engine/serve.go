@@ -5,6 +5,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/taskstore"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -202,13 +203,13 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 	// cont is the skill of the live task the message names: continuation
 	// scripts match on it.
 	var cont *cards.Skill
-	if named := a.store.tasks[m.TaskID]; m.TaskID != "" && named != nil && !named.task.Status.State.Terminal() {
+	if named := a.store.Tasks[m.TaskID]; m.TaskID != "" && named != nil && !named.task.Status.State.Terminal() {
 		cont = named.skill
 	}
 	var dropped []Note
 	switch d.Kind {
 	case timeline.DecideContinue:
-		e = a.store.tasks[d.TaskID]
+		e = a.store.Tasks[d.TaskID]
 		if e == nil {
 			a.mu.Unlock()
 			return "", wire.ErrTaskNotFound(d.TaskID)
@@ -222,15 +223,18 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 		e.task.History = append(e.task.History, msg)
 	case timeline.DecideNew:
 		e = a.newTaskLocked(req, x, d, skill)
-		a.store.add(e)
-		a.store.evict(a.cfg.Limits.TaskRetention)
+		a.store.Add(e)
+		a.store.Evict(a.cfg.Limits.TaskRetention)
 	default:
 		a.mu.Unlock()
 		return "", wire.Errorf(wire.CodeInternal, "decision %q cannot start a task", d.Kind)
 	}
 	a.rememberMessageLocked(m.MessageID, e.task.ID)
-	a.store.resize(e)
-	dropped = a.store.bound(e, a.cfg.Limits)
+	a.resize(e)
+	lim := a.cfg.Limits
+	for _, d := range a.store.Bound(e, taskstore.Limits{TaskRetention: lim.TaskRetention, MaxRunningTasks: lim.MaxRunningTasks, TaskRetentionBytes: lim.TaskRetentionBytes}) {
+		dropped = append(dropped, Note{Kind: NoteDropped, TaskID: d.Task.ID, ContextID: d.Task.ContextID, State: d.Task.Status.State, Detail: d.Why})
+	}
 	for _, n := range dropped {
 		a.record(n)
 	}
@@ -265,7 +269,7 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 func (a *Agent) newTaskLocked(req *wire.Request, x *core.Exchange, d timeline.Decision, skill *cards.Skill) *taskEntry {
 	m := req.Message
 	id := d.TaskID
-	if id == "" || a.store.tasks[id] != nil {
+	if id == "" || a.store.Tasks[id] != nil {
 		id = a.newIDLocked()
 	}
 	ctxID := d.ContextID
@@ -305,7 +309,7 @@ func (a *Agent) newTaskLocked(req *wire.Request, x *core.Exchange, d timeline.De
 func (a *Agent) Cancel(x *core.Exchange, id string) (*wire.Task, *wire.Error) {
 	d := timeline.Decision{Kind: timeline.DecideCancel, TaskID: id}
 	a.mu.Lock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	var existing *wire.Task
 	if ok {
 		existing = e.task.Clone()

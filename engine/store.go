@@ -2,41 +2,16 @@ package engine
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/taskstore"
 	"github.com/a2amock/a2amock/wire"
 )
 
-// The store's bounds, per agent (Limits):
-//
-//   - TaskRetention: terminal tasks beyond it are forgotten, oldest first
-//     (evict).
-//   - MaxRunningTasks: a new task past it makes the store drop the oldest
-//     running task (its player stops, its streams end, NoteDropped is
-//     journaled). Behaviors that never finish a task (never-terminal,
-//     stuck-submitted) keep doing so; only the memory is bounded.
-//   - TaskRetentionBytes: when the tasks' content (message and artifact
-//     parts, metadata, ids) passes it, the oldest terminal tasks are
-//     forgotten, then the oldest running ones are dropped, until it fits.
-//
-// The task the current send created or continued is never dropped.
-
-// store holds an agent's tasks in creation order. Guarded by Agent.mu.
-type store struct {
-	tasks map[string]*taskEntry
-	order []*taskEntry // creation order, oldest first
-	// created numbers tasks in creation order; ListTasks breaks ties on
-	// it.
-	created uint64
-	// sinceSweep counts sends since evict last swept the whole store.
-	sinceSweep int
-	// running counts the tasks not in a terminal state, and bytes the
-	// content the stored tasks hold.
-	running int
-	bytes   int64
-}
+// The store (package taskstore) holds an agent's tasks in creation order,
+// within the bounds of Limits. Guarded by Agent.mu.
+type store = taskstore.Store[*taskEntry]
 
 // taskEntry is a task and everything live about it. Guarded by Agent.mu.
 type taskEntry struct {
@@ -64,155 +39,24 @@ type taskEntry struct {
 	moves int64
 }
 
-func (s *store) reset() { *s = store{tasks: map[string]*taskEntry{}} }
+// The taskEntry as the store reads it (taskstore.Entry).
 
-// add stores a new running task as the newest.
-func (s *store) add(e *taskEntry) {
-	s.created++
-	e.seq = s.created
-	s.tasks[e.task.ID] = e
-	s.order = append(s.order, e)
-	s.running++
-}
+func (e *taskEntry) Task() *wire.Task { return e.task }
+func (e *taskEntry) Evictable() bool  { return e.task.Status.State.Terminal() && len(e.subs) == 0 }
+func (e *taskEntry) Size() int64      { return e.bytes }
+func (e *taskEntry) SetSize(n int64)  { e.bytes = n }
+func (e *taskEntry) SetSeq(n uint64)  { e.seq = n }
 
-// evict forgets the oldest terminal tasks beyond limit. Tasks are kept in
-// creation order, so the oldest sit at the front: the common case drops one
-// from the front, and a still-running task at the front is skipped by a
-// bounded look-ahead, so a send never pays for the number of tasks. When the
-// look-ahead finds only running tasks, a full sweep runs, but at most once
-// every limit/4 sends, which keeps the stored terminal tasks within 1.25 ×
-// the retention at a constant amortised cost.
-func (s *store) evict(limit int) {
-	for len(s.order) > limit {
-		evicted := false
-		for i := 0; i < len(s.order) && i < evictLookAhead; i++ {
-			if s.order[i].evictable() {
-				s.forget(i)
-				evicted = true
-				break
-			}
-		}
-		if !evicted {
-			s.sweep(limit)
-			return
-		}
-	}
-}
-
-// sweep forgets the oldest evictable tasks anywhere in the store until it
-// is within limit, unless it swept less than limit/4 sends ago.
-func (s *store) sweep(limit int) {
-	s.sinceSweep++
-	if s.sinceSweep < max(limit/4, 1) {
-		return
-	}
-	s.sinceSweep = 0
-	excess := len(s.order) - limit
-	kept := s.order[:0]
-	for _, e := range s.order {
-		if excess > 0 && e.evictable() {
-			delete(s.tasks, e.task.ID)
-			s.bytes -= e.bytes
-			excess--
-			continue
-		}
-		kept = append(kept, e)
-	}
-	clear(s.order[len(kept):])
-	s.order = kept
-}
-
-func (e *taskEntry) evictable() bool { return e.task.Status.State.Terminal() && len(e.subs) == 0 }
-
-// evictLookAhead bounds the search for an evictable task past running ones.
-const evictLookAhead = 64
-
-// noteState keeps the count of running tasks as a task's state changes.
-func (s *store) noteState(from, to wire.TaskState) {
-	switch {
-	case from.Terminal() && !to.Terminal():
-		s.running++
-	case !from.Terminal() && to.Terminal():
-		s.running--
-	}
+// Stop stops a running task the store drops: its player stops, a player
+// whose timer already fired must not apply its step, its streams end.
+func (e *taskEntry) Stop() {
+	e.stopPlayer()
+	e.gen++
+	e.closeSubs()
 }
 
 // resize recomputes the content size of e and the store's total.
-func (s *store) resize(e *taskEntry) {
-	n := TaskBytes(e.task)
-	s.bytes += n - e.bytes
-	e.bytes = n
-}
-
-// bound enforces MaxRunningTasks and TaskRetentionBytes after a send
-// created or continued keep; it returns the notes of the running tasks it
-// dropped.
-func (s *store) bound(keep *taskEntry, lim Limits) []Note {
-	var notes []Note
-	for s.running > lim.MaxRunningTasks {
-		n, ok := s.dropOldest(keep, false, "the agent has more than "+strconv.Itoa(lim.MaxRunningTasks)+" running tasks (MaxRunningTasks): the oldest running task is dropped")
-		if !ok {
-			break
-		}
-		notes = append(notes, n...)
-	}
-	for s.bytes > lim.TaskRetentionBytes {
-		n, ok := s.dropOldest(keep, true, "the agent's tasks hold more than "+strconv.FormatInt(lim.TaskRetentionBytes, 10)+" bytes (TaskRetentionBytes): the oldest running task is dropped")
-		if !ok {
-			break
-		}
-		notes = append(notes, n...)
-	}
-	return notes
-}
-
-// dropOldest forgets the oldest task other than keep: with terminalFirst,
-// the oldest evictable terminal task if there is one, else the oldest
-// running task. It reports false when there is none.
-func (s *store) dropOldest(keep *taskEntry, terminalFirst bool, why string) ([]Note, bool) {
-	victim := -1
-	if terminalFirst {
-		for i, e := range s.order {
-			if e != keep && e.evictable() {
-				victim = i
-				break
-			}
-		}
-	}
-	if victim < 0 {
-		for i, e := range s.order {
-			if e != keep && !e.task.Status.State.Terminal() {
-				victim = i
-				break
-			}
-		}
-	}
-	if victim < 0 {
-		return nil, false
-	}
-	e := s.order[victim]
-	var notes []Note
-	if !e.task.Status.State.Terminal() {
-		e.stopPlayer()
-		e.gen++ // a player whose timer already fired must not apply its step
-		e.closeSubs()
-		s.running--
-		notes = append(notes, Note{Kind: NoteDropped, TaskID: e.task.ID, ContextID: e.task.ContextID,
-			State: e.task.Status.State, Detail: why})
-	}
-	s.forget(victim)
-	return notes, true
-}
-
-// forget removes s.order[i] from the store.
-func (s *store) forget(i int) {
-	e := s.order[i]
-	delete(s.tasks, e.task.ID)
-	s.bytes -= e.bytes
-	copy(s.order[i:], s.order[i+1:])
-	s.order[len(s.order)-1] = nil
-	s.order = s.order[:len(s.order)-1]
-}
+func (a *Agent) resize(e *taskEntry) { a.store.Resize(e, TaskBytes(e.task)) }
 
 // TaskBytes estimates the memory a task's content holds: its ids, the text,
 // raw bytes, URLs and data of every part of its history, status message and

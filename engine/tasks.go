@@ -9,7 +9,7 @@ import "github.com/a2amock/a2amock/wire"
 func (a *Agent) state(id string) (st wire.TaskState, moves int64, playing, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	if !ok {
 		return "", 0, false, false
 	}
@@ -26,7 +26,7 @@ func (a *Agent) TaskState(id string) wire.TaskState {
 func (a *Agent) TaskDialect(id string) wire.Dialect {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if e, ok := a.store.tasks[id]; ok {
+	if e, ok := a.store.Tasks[id]; ok {
 		return e.dialect
 	}
 	return ""
@@ -36,7 +36,7 @@ func (a *Agent) TaskDialect(id string) wire.Dialect {
 func (a *Agent) Snapshot(id string) *wire.Task {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	if !ok {
 		return nil
 	}
@@ -48,7 +48,7 @@ func (a *Agent) Snapshot(id string) *wire.Task {
 func (a *Agent) HoldsStreams(id string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	e, ok := a.store.tasks[id]
+	e, ok := a.store.Tasks[id]
 	return ok && e.holdOpen
 }
 
@@ -82,7 +82,7 @@ func (a *Agent) Stats() (states map[wire.TaskState]int, streams int) {
 	states = map[wire.TaskState]int{}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, e := range a.store.tasks {
+	for _, e := range a.store.Tasks {
 		states[e.task.Status.State]++
 		for sub := range e.subs {
 			if !sub.lossy {

@@ -1,0 +1,84 @@
+package taskstore
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/wire"
+)
+
+type entry struct {
+	task    *wire.Task
+	size    int64
+	seq     uint64
+	stopped bool
+	subs    int
+}
+
+func (e *entry) Task() *wire.Task { return e.task }
+func (e *entry) Evictable() bool  { return e.task.Status.State.Terminal() && e.subs == 0 }
+func (e *entry) Size() int64      { return e.size }
+func (e *entry) SetSize(n int64)  { e.size = n }
+func (e *entry) SetSeq(n uint64)  { e.seq = n }
+func (e *entry) Stop()            { e.stopped = true }
+
+func newEntry(i int, state wire.TaskState) *entry {
+	return &entry{task: &wire.Task{ID: "t" + strconv.Itoa(i), Status: wire.TaskStatus{State: state}}}
+}
+
+func ids(s *Store[*entry]) []string {
+	var out []string
+	for _, e := range s.Order {
+		out = append(out, e.task.ID)
+	}
+	return out
+}
+
+// TestEvictForgetsTerminalTasksOnly: past the retention the oldest
+// terminal tasks without streams go; running ones and watched ones stay.
+func TestEvictForgetsTerminalTasksOnly(t *testing.T) {
+	t.Parallel()
+	var s Store[*entry]
+	s.Reset()
+	es := []*entry{newEntry(0, wire.StateWorking), newEntry(1, wire.StateCompleted), newEntry(2, wire.StateCompleted), newEntry(3, wire.StateCompleted)}
+	es[2].subs = 1
+	for _, e := range es {
+		s.Add(e)
+	}
+	assert.Equal(t, uint64(4), es[3].seq)
+	s.Evict(2)
+	assert.Equal(t, []string{"t0", "t2"}, ids(&s), "t1 and t3 went; t0 runs and t2 is watched, so they stay over the retention")
+	_, ok := s.Tasks["t1"]
+	assert.False(t, ok)
+}
+
+// TestBoundDropsTheOldestRunningButNotTheCurrent: past MaxRunningTasks the
+// oldest running task other than the current one is stopped and dropped;
+// past the byte bound terminal tasks go first.
+func TestBoundDropsTheOldestRunningButNotTheCurrent(t *testing.T) {
+	t.Parallel()
+	var s Store[*entry]
+	s.Reset()
+	es := []*entry{newEntry(0, wire.StateWorking), newEntry(1, wire.StateWorking), newEntry(2, wire.StateWorking)}
+	for _, e := range es {
+		s.Add(e)
+	}
+	dropped := s.Bound(es[0], Limits{MaxRunningTasks: 2, TaskRetentionBytes: 1 << 20})
+	require.Len(t, dropped, 1)
+	assert.Equal(t, "t1", dropped[0].Task.ID, "t0 is the current task")
+	assert.True(t, es[1].stopped)
+	assert.Contains(t, dropped[0].Why, "MaxRunningTasks")
+	assert.Equal(t, []string{"t0", "t2"}, ids(&s))
+
+	done := newEntry(3, wire.StateCompleted)
+	s.Add(done)
+	s.NoteState(wire.StateWorking, wire.StateCompleted)
+	s.Resize(done, 100)
+	s.Resize(es[2], 100)
+	dropped = s.Bound(es[2], Limits{MaxRunningTasks: 10, TaskRetentionBytes: 150})
+	assert.Empty(t, dropped, "the terminal task went first, with no note")
+	assert.Equal(t, []string{"t0", "t2"}, ids(&s))
+}
