@@ -11,16 +11,18 @@
 //     an agent; planner.go reads the task a message names (a snapshot from
 //     the store), calls them, then lets the behaviors' Decide and Plan
 //     hooks change the result.
-//   - the task store (package taskstore; listtasks.go, idempotency.go): the tasks in
-//     creation order, retention by count (TaskRetention), by running tasks
-//     (MaxRunningTasks) and by content bytes (TaskRetentionBytes),
-//     ListTasks paging and the messageId idempotency map.
+//   - the task store (package taskstore; listtasks.go, idempotency.go):
+//     the tasks in creation order, retention by count (TaskRetention), by
+//     running tasks (MaxRunningTasks) and by content bytes
+//     (TaskRetentionBytes), ListTasks paging and the messageId
+//     idempotency map.
 //   - the timeline player (player.go): plays a timeline's steps against the
 //     clock, applies them to the stored task and hands the events to the
 //     task's subscribers.
-//   - the push queue (push.go): the push configs of a task and the ordered
-//     queue of its notifications; delivery itself is the Deliverer's job
-//     (package server POSTs them).
+//   - the push queue (package pushqueue): the ordered queue of a task's
+//     notifications and its drain goroutine; push.go keeps the task's
+//     push configs; delivery itself is the Deliverer's job (package
+//     server POSTs them).
 //
 // # Lock discipline
 //
@@ -30,8 +32,9 @@
 //     but its push queue: the task, its subscribers, its player
 //     generation, its push configs, the page tokens, the idempotency map
 //     and the seeded random sources.
-//   - Each task's push queue (taskPush.mu) guards that queue, whether its
-//     drain goroutine runs, and whether the first delivery was tried.
+//   - Each task's push queue (pushqueue.Queue's mutex) guards that queue,
+//     whether its drain goroutine runs, and whether the first delivery
+//     was tried.
 //
 // Rules:
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/pushqueue"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -119,6 +120,8 @@ type Agent struct {
 	// seenMsg maps the messageId of every message that started or
 	// continued a task to that task (idempotency.go).
 	seenMsg map[string]string
+	// pushHost is what the tasks' push queues share (package pushqueue).
+	pushHost pushqueue.Host
 }
 
 // New returns the engine of one agent.
@@ -150,6 +153,7 @@ func New(cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	a := &Agent{cfg: cfg}
+	a.pushHost = pushqueue.Host{Agent: cfg.Name, Deliverer: cfg.Deliverer, Players: cfg.Players, Context: cfg.HostContext}
 	a.resetLocked()
 	return a, nil
 }

@@ -4,63 +4,28 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors/core"
+	"github.com/a2amock/a2amock/engine/internal/pushqueue"
 	"github.com/a2amock/a2amock/wire"
 )
 
-// The push queue. Every event of a task with push configs is queued, with
-// the configs the task held then, in the order the player emitted it; one
-// drain goroutine per task runs the push behaviors' filters on each queued
-// notification (without any lock held) and hands what they pass on to the
-// Deliverer, once per config. A slow or hung webhook holds back only its
-// own task's later notifications.
+// The push queue of each task is package pushqueue's; the engine builds
+// the notification of an event under Agent.mu and queues it after.
 
 // PushJob is one notification to deliver to one webhook.
-type PushJob struct {
-	// Config is the push config: URL, token, authentication.
-	Config wire.PushConfig
-	// Dialect is the dialect the task was created in: the notification is
-	// rendered in it.
-	Dialect wire.Dialect
-	// Event is the notification (v0.x: a Task event).
-	Event wire.Event
-	// Options are the push behaviors' changes to its delivery.
-	Options core.PushOptions
-}
+type PushJob = pushqueue.Job
 
 // Deliverer delivers push notifications: package server POSTs them. Deliver
 // is called from the task's drain goroutine, never with an engine lock held;
 // it returns once the delivery (retries included) is over.
-type Deliverer interface {
-	Deliver(agent string, job PushJob)
-}
+type Deliverer = pushqueue.Deliverer
 
-// taskPush is the push queue of one task. Its own mutex guards queue,
-// running and firstSeen: queueing and draining never take Agent.mu, so a
-// task's notifications contend with nothing but each other. hooks is set
-// once when the task is created; deliver and cur belong to the drain
-// goroutine alone.
-type taskPush struct {
-	mu      sync.Mutex
-	hooks   *core.PushHooks
-	deliver core.PushDeliver
-	queue   []pushItem
-	running bool
-	// firstDone is closed when the task's first delivery has been tried.
-	firstDone chan struct{}
-	firstSeen bool
-	// cur is the notification the filters are looking at: what they pass
-	// on goes to its configs. Only the drain goroutine uses it.
-	cur pushItem
-}
-
-// pushItem is a queued notification with the configs to deliver it to.
+// pushItem is a notification of a task, to be queued once Agent.mu is
+// released.
 type pushItem struct {
-	e       *taskEntry
-	ps      *taskPush
+	q       *pushqueue.Queue
 	cfgs    []wire.PushConfig
 	dialect wire.Dialect
 	ev      wire.Event
@@ -68,12 +33,11 @@ type pushItem struct {
 
 // initPush keeps the push hooks of the request that created e.
 func (e *taskEntry) initPush(x *core.Exchange) {
-	ps := &taskPush{firstDone: make(chan struct{})}
-	if x != nil && !x.Hooks().Push.Empty() {
-		h := x.Hooks().Push
-		ps.hooks = &h
+	var h *core.PushHooks
+	if x != nil {
+		h = &x.Hooks().Push
 	}
-	e.pushState = ps
+	e.pushState = pushqueue.New(h)
 }
 
 // pushItemLocked returns the notification of an event of e, or nil when e
@@ -91,64 +55,11 @@ func (a *Agent) pushItemLocked(e *taskEntry, ev wire.Event) *pushItem {
 		// send it; the store already holds the change.
 		payload = wire.Event{Task: e.task.Clone()}
 	}
-	return &pushItem{e: e, ps: e.pushState, cfgs: slices.Clone(e.push), dialect: e.dialect, ev: payload}
+	return &pushItem{q: e.pushState, cfgs: slices.Clone(e.push), dialect: e.dialect, ev: payload}
 }
 
-// push queues a notification and starts the task's drain goroutine when
-// none runs.
-func (a *Agent) push(it *pushItem) {
-	ps := it.ps
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	ps.queue = append(ps.queue, *it)
-	if ps.running || a.cfg.HostContext.Err() != nil {
-		return
-	}
-	ps.running = true
-	a.cfg.Players.Add(1)
-	go a.drainPush(ps)
-}
-
-func (a *Agent) drainPush(ps *taskPush) {
-	defer a.cfg.Players.Done()
-	for {
-		ps.mu.Lock()
-		if len(ps.queue) == 0 {
-			ps.running = false
-			ps.mu.Unlock()
-			return
-		}
-		it := ps.queue[0]
-		ps.queue[0] = pushItem{}
-		ps.queue = ps.queue[1:]
-		ps.mu.Unlock()
-		// The filters see the notifications one at a time, in order, in
-		// this goroutine only.
-		if ps.deliver == nil {
-			ps.deliver = ps.hooks.Chain(func(ev wire.Event, opts core.PushOptions) {
-				for _, pc := range ps.cur.cfgs {
-					a.deliver(ps, PushJob{Config: pc, Dialect: ps.cur.dialect, Event: ev, Options: opts})
-				}
-			})
-		}
-		ps.cur = it
-		ps.deliver(it.ev, core.PushOptions{})
-	}
-}
-
-// deliver hands one job to the Deliverer and notes the task's first
-// delivery.
-func (a *Agent) deliver(ps *taskPush, job PushJob) {
-	if a.cfg.Deliverer != nil {
-		a.cfg.Deliverer.Deliver(a.cfg.Name, job)
-	}
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	if !ps.firstSeen {
-		ps.firstSeen = true
-		close(ps.firstDone)
-	}
-}
+// push queues a notification on its task's queue.
+func (a *Agent) push(it *pushItem) { it.q.Push(&a.pushHost, it.cfgs, it.dialect, it.ev) }
 
 // waitFirstPush waits until task id's first push delivery was tried, for
 // push-before-response; it is bounded by Config.FirstPushBound. The bound
@@ -162,7 +73,7 @@ func (a *Agent) waitFirstPush(ctx context.Context, id string) {
 		a.mu.Unlock()
 		return
 	}
-	done := e.pushState.firstDone
+	done := e.pushState.FirstDone()
 	a.mu.Unlock()
 	t := time.NewTimer(a.cfg.FirstPushBound)
 	defer t.Stop()

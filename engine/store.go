@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/pushqueue"
 	"github.com/a2amock/a2amock/engine/internal/taskstore"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -30,7 +31,7 @@ type taskEntry struct {
 	// dialect is the dialect the task was created in.
 	dialect wire.Dialect
 	// pushState queues the task's push notifications (push.go).
-	pushState *taskPush
+	pushState *pushqueue.Queue
 	// bytes is the task's content size as last counted.
 	bytes int64
 	// moves counts the status changes applied to the task, so a blocking
