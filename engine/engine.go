@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/brianvoe/gofakeit/v6"
-
 	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/pages"
 	"github.com/a2amock/a2amock/engine/internal/pushqueue"
+	"github.com/a2amock/a2amock/engine/internal/seeded"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -106,17 +106,15 @@ type Note struct {
 type Agent struct {
 	cfg Config
 
-	mu    sync.Mutex
-	rng   *rand.Rand
-	faker *gofakeit.Faker
-	// sentences is a pool of generated content, filled on first use: the
-	// faker is too slow to call on every send.
-	sentences []string
-	calls     map[wire.Op]int
-	pushSeq   int
-	store     store
+	mu  sync.Mutex
+	rng *rand.Rand
+	// content is a pool of generated sentences (package seeded).
+	content seeded.Content
+	calls   map[wire.Op]int
+	pushSeq int
+	store   store
 	// pages holds the ListTasks page tokens issued (listtasks.go).
-	pages pageTokens
+	pages pages.Tokens
 	// seenMsg maps the messageId of every message that started or
 	// continued a task to that task (idempotency.go).
 	seenMsg map[string]string
@@ -163,12 +161,11 @@ func (a *Agent) Name() string { return a.cfg.Name }
 
 func (a *Agent) resetLocked() {
 	a.rng = rand.New(rand.NewPCG(a.cfg.Seed, a.cfg.Seed>>7|1))
-	a.faker = nil // seeded on first use: seeding costs more than the rest of New
-	a.sentences = nil
+	a.content = seeded.Content{Seed: a.cfg.Seed} // its faker is seeded on first use: seeding costs more than the rest of New
 	a.seenMsg = map[string]string{}
 	a.calls = map[wire.Op]int{}
 	a.pushSeq = 0
-	a.pages = pageTokens{}
+	a.pages = pages.Tokens{}
 	a.store.Reset()
 }
 
@@ -203,42 +200,10 @@ func (a *Agent) record(n Note) {
 }
 
 // newIDLocked returns a UUID-shaped id from the agent's seeded source.
-func (a *Agent) newIDLocked() string {
-	hi, lo := a.rng.Uint64(), a.rng.Uint64()
-	var b [16]byte
-	for i := 0; i < 8; i++ {
-		b[i] = byte(hi >> (56 - 8*i))
-		b[8+i] = byte(lo >> (56 - 8*i))
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	const hexdigits = "0123456789abcdef"
-	out := make([]byte, 36)
-	j := 0
-	for i, v := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out[j] = '-'
-			j++
-		}
-		out[j], out[j+1] = hexdigits[v>>4], hexdigits[v&0x0f]
-		j += 2
-	}
-	return string(out)
-}
+func (a *Agent) newIDLocked() string { return seeded.UUID(a.rng) }
 
 // sentenceLocked returns a seeded sentence of generated content.
-func (a *Agent) sentenceLocked() string {
-	if a.sentences == nil {
-		if a.faker == nil {
-			a.faker = gofakeit.NewUnlocked(int64(a.cfg.Seed))
-		}
-		a.sentences = make([]string, 32)
-		for i := range a.sentences {
-			a.sentences[i] = a.faker.Sentence(12)
-		}
-	}
-	return a.sentences[a.rng.IntN(len(a.sentences))]
-}
+func (a *Agent) sentenceLocked() string { return a.content.Sentence(a.rng) }
 
 // SkillFor picks the skill a message addresses: metadata "skillId" (or
 // "skill") when it names one, otherwise the first skill that needs no input,

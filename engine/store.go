@@ -7,6 +7,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/engine/internal/pushqueue"
 	"github.com/a2amock/a2amock/engine/internal/taskstore"
+	"github.com/a2amock/a2amock/engine/size"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -57,64 +58,4 @@ func (e *taskEntry) Stop() {
 }
 
 // resize recomputes the content size of e and the store's total.
-func (a *Agent) resize(e *taskEntry) { a.store.Resize(e, TaskBytes(e.task)) }
-
-// TaskBytes estimates the memory a task's content holds: its ids, the text,
-// raw bytes, URLs and data of every part of its history, status message and
-// artifacts, and metadata.
-func TaskBytes(t *wire.Task) int64 {
-	n := int64(len(t.ID) + len(t.ContextID))
-	for i := range t.History {
-		n += messageBytes(&t.History[i])
-	}
-	if t.Status.Message != nil {
-		n += messageBytes(t.Status.Message)
-	}
-	for i := range t.Artifacts {
-		art := &t.Artifacts[i]
-		n += int64(len(art.ArtifactID)+len(art.Name)+len(art.Description)) + PartsBytes(art.Parts) + ValueBytes(art.Metadata)
-	}
-	return n + ValueBytes(t.Metadata)
-}
-
-func messageBytes(m *wire.Message) int64 {
-	n := int64(len(m.MessageID)+len(m.ContextID)+len(m.TaskID)) + PartsBytes(m.Parts) + ValueBytes(m.Metadata)
-	for _, s := range m.ReferenceTaskIDs {
-		n += int64(len(s))
-	}
-	return n
-}
-
-// PartsBytes estimates the memory parts hold (TaskBytes).
-func PartsBytes(ps []wire.Part) int64 {
-	var n int64
-	for i := range ps {
-		p := &ps[i]
-		n += int64(len(p.Text)+len(p.Raw)+len(p.URL)+len(p.MediaType)+len(p.Filename)) + ValueBytes(p.Data) + ValueBytes(p.Metadata)
-	}
-	return n
-}
-
-// ValueBytes estimates a decoded JSON value: its strings and 8 bytes per
-// other scalar.
-func ValueBytes(v any) int64 {
-	switch x := v.(type) {
-	case nil:
-		return 0
-	case string:
-		return int64(len(x))
-	case map[string]any:
-		var n int64
-		for k, e := range x {
-			n += int64(len(k)) + ValueBytes(e)
-		}
-		return n
-	case []any:
-		var n int64
-		for _, e := range x {
-			n += ValueBytes(e)
-		}
-		return n
-	}
-	return 8
-}
+func (a *Agent) resize(e *taskEntry) { a.store.Resize(e, size.Task(e.task)) }

@@ -15,7 +15,6 @@ import (
 // Lower a ceiling when a package shrinks; delete the line once it is under.
 var overPackages = map[string]int{
 	"conform": 2715,
-	"engine":  1619,
 	"testkit": 3364,
 	"wire":    3795,
 }

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
-	"github.com/a2amock/a2amock/engine"
+	"github.com/a2amock/a2amock/engine/size"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -166,9 +166,9 @@ func CheckSizes(req *wire.Request, maxPart, maxMessage int) *wire.Error {
 		}
 	}
 	if m := req.Message; m != nil {
-		total := engine.ValueBytes(m.Metadata)
+		total := size.Value(m.Metadata)
 		for i := range m.Parts {
-			n := engine.PartsBytes(m.Parts[i : i+1])
+			n := size.Parts(m.Parts[i : i+1])
 			if n > int64(maxPart) {
 				return wire.ErrInvalidParams("message.parts["+strconv.Itoa(i)+"]", "holds "+strconv.FormatInt(n, 10)+" bytes; a part is at most "+strconv.Itoa(maxPart)+" bytes (MaxPartBytes)")
 			}

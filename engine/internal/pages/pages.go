@@ -1,0 +1,72 @@
+// Package pages holds the ListTasks page tokens an agent issued and the
+// places in the list they continue from (a task's status time, then its
+// creation number), so that the same seed gives the same tokens and a page
+// asked for twice answers the same next token.
+package pages
+
+import (
+	"cmp"
+	"encoding/base64"
+	"strconv"
+)
+
+// maxPageTokens bounds the page tokens an agent remembers; a token older
+// than the last maxPageTokens issued is refused as not issued.
+const maxPageTokens = 1024
+
+// Tokens maps the page tokens an agent issued to the places in the
+// list they continue from. A token is the agent's count of issued tokens,
+// not the place itself: the place holds a status time, which would make
+// tokens differ between two runs of the same seed. One place has one
+// token, so a page asked for twice answers the same nextPageToken (a
+// client's loop over a page that never advances shows as a repeated
+// token). The engine's Agent.mu guards it.
+type Tokens struct {
+	issued  uint64
+	places  map[string]Cursor
+	byPlace map[Cursor]string
+	order   []string // oldest first, at most maxPageTokens
+}
+
+// Issue returns the token for c, a new one unless c already has one.
+func (p *Tokens) Issue(c Cursor) string {
+	if tok, ok := p.byPlace[c]; ok {
+		return tok
+	}
+	p.issued++
+	tok := base64.RawURLEncoding.EncodeToString([]byte("page." + strconv.FormatUint(p.issued, 10)))
+	if p.places == nil {
+		p.places = map[string]Cursor{}
+		p.byPlace = map[Cursor]string{}
+	}
+	if len(p.order) == maxPageTokens {
+		delete(p.byPlace, p.places[p.order[0]])
+		delete(p.places, p.order[0])
+		p.order = p.order[1:]
+	}
+	p.places[tok] = c
+	p.byPlace[c] = tok
+	p.order = append(p.order, tok)
+	return tok
+}
+
+// Lookup returns the place a token continues from.
+func (p *Tokens) Lookup(tok string) (Cursor, bool) {
+	c, ok := p.places[tok]
+	return c, ok
+}
+
+// Cursor is a task's place in ListTasks order: its status time, then
+// its creation number.
+type Cursor struct {
+	UnixNano int64
+	Seq      uint64
+}
+
+// Compare orders cursors oldest first.
+func (c Cursor) Compare(o Cursor) int {
+	if c.UnixNano != o.UnixNano {
+		return cmp.Compare(c.UnixNano, o.UnixNano)
+	}
+	return cmp.Compare(c.Seq, o.Seq)
+}
