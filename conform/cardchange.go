@@ -7,13 +7,14 @@ import (
 	"sync"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/conform/internal/judge"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 )
 
 // CardChange changes an agent's card mid-run (a scenario's
 // conform.cardChange): when the agent receives the client's AtMessage-th
-// message, before it is served, the runner journals a note (cardChangeNote)
+// message, before it is served, the runner journals a note (judge.CardChangeNote)
 // and adds Behaviors to the agent's, which change the card it serves.
 type CardChange struct {
 	Agent     string
@@ -21,9 +22,6 @@ type CardChange struct {
 	// Behaviors are in the catalogue's text form.
 	Behaviors []string
 }
-
-// cardChangeNote starts the detail of the journal note of a card change.
-const cardChangeNote = "card-change"
 
 // cardChangeOf resolves a scenario's cardChange section (nil for none),
 // reporting its problems through at.
@@ -99,6 +97,6 @@ func (c *cardChanger) observe(rec WireRecord) {
 			bs = append(bs, b)
 		}
 	}
-	c.srv.Note(c.change.Agent, fmt.Sprintf("%s: %s (at the client's message %d)", cardChangeNote, strings.Join(c.change.Behaviors, ", "), c.messages))
+	c.srv.Note(c.change.Agent, fmt.Sprintf("%s: %s (at the client's message %d)", judge.CardChangeNote, strings.Join(c.change.Behaviors, ", "), c.messages))
 	_ = c.srv.SetBehaviors(c.change.Agent, bs)
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/a2amock/a2amock/conform/internal/judge"
 )
 
 // WriteSummary prints the run's summary table: one row per scenario, one
@@ -59,7 +61,7 @@ func checkColumns(rep *Report) []string {
 		}
 	}
 	var out []string
-	for _, c := range allChecks {
+	for _, c := range judge.Checks() {
 		if used[c.ID] {
 			out = append(out, c.ID)
 		}
@@ -273,7 +275,7 @@ func WriteList(w io.Writer, s *Suite) {
 		fmt.Fprintf(w, "\n  outcomes:   %s\n  checks:     %s\n\n", strings.Join(sc.Outcomes, ", "), strings.Join(sc.Checks, ", "))
 	}
 	fmt.Fprintln(w, "checks:")
-	for _, c := range allChecks {
+	for _, c := range judge.Checks() {
 		fmt.Fprintf(w, "  %-30s %s\n", c.ID, c.Summary)
 	}
 }

@@ -2,8 +2,9 @@ package conform
 
 import (
 	"encoding/json"
-	"github.com/a2amock/a2amock/conform/clientrun"
 	"time"
+
+	"github.com/a2amock/a2amock/conform/clientrun"
 
 	"github.com/a2amock/a2amock/server"
 )

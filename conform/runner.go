@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/a2amock/a2amock/conform/clientrun"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +14,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/a2amock/a2amock/conform/clientrun"
+	"github.com/a2amock/a2amock/conform/internal/judge"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
@@ -185,22 +187,23 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	proc := cr.Run(ctx)
 	res.Process = proc
 	closeErr := m.close()
-	r := &run{sc: sc, journal: m.srv.Journal().Entries(), wire: m.wireLog(), proc: proc, exit: proc.Exited, origin: m.url, signsCards: cfg.SignCards}
+	r := &judge.Run{Agents: sc.Agents, Deadline: sc.Deadline, MaxPolls: sc.MaxPolls, Outcomes: sc.Outcomes,
+		Journal: m.srv.Journal().Entries(), Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
 	if closeErr != nil {
 		res.Error = closeErr.Error()
 	}
-	r.declared = declaredCards(cfg, m.url, sc.Agents)
-	r.analyse()
-	res.JournalEntries = len(r.journal)
+	r.Declared = declaredCards(cfg, m.url, sc.Agents)
+	r.Analyse()
+	res.JournalEntries = len(r.Journal)
 	if opts.KeepJournal {
-		res.Journal = r.journal
+		res.Journal = r.Journal
 	}
 	res.Pass = true
 	for _, id := range sc.Checks {
 		c, _ := CheckByID(id)
-		v := c.judge(r)
-		res.Checks = append(res.Checks, &CheckResult{ID: id, Pass: v.pass, Reason: v.reason, Evidence: v.evidence})
-		if !v.pass {
+		v := c.Apply(r)
+		res.Checks = append(res.Checks, &CheckResult{ID: id, Pass: v.Pass, Reason: v.Reason, Evidence: v.Evidence})
+		if !v.Pass {
 			res.Pass = false
 		}
 	}

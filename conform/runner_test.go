@@ -2,7 +2,6 @@ package conform
 
 import (
 	"context"
-	"github.com/a2amock/a2amock/conform/clientrun"
 	"net"
 	"net/url"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/a2amock/a2amock/conform/clientrun"
 )
 
 // oneScenario is a suite of one honest scenario with a short deadline.

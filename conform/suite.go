@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -277,7 +278,7 @@ func parseScenario(data []byte, filename string) (*Scenario, error) {
 		at("conform.id", "%q is not a scenario id: use lower-case letters and digits in words joined by -", cs.ID)
 	}
 	sc := &Scenario{ID: cs.ID, Title: cs.Title, Reproduces: cs.Reproduces, Source: cs.Source, Robust: cs.Robust,
-		Prompt: orDefault(cs.Prompt, DefaultPrompt), Input: orDefault(cs.Input, DefaultInput), Mode: cs.Mode,
+		Prompt: cmp.Or(cs.Prompt, DefaultPrompt), Input: cmp.Or(cs.Input, DefaultInput), Mode: cs.Mode,
 		Deadline: DefaultDeadline, Outcomes: slices.Clone(cs.Outcomes), MaxPolls: cs.MaxPolls, File: f}
 	if cs.Deadline != "" {
 		d, err := time.ParseDuration(string(cs.Deadline))

@@ -1,32 +1,40 @@
-package conform
+package judge
 
 import (
 	"bytes"
-	"github.com/a2amock/a2amock/conform/clientrun"
 	"slices"
 	"time"
+
+	"github.com/a2amock/a2amock/conform/clientrun"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
 )
 
-// run is everything the checks judge about one scenario run: the journal
+// Run is everything the checks judge about one scenario run: the journal
 // (what the agent saw and did), the wire records (what the client sent, as
-// HTTP), the process and the scenario.
-type run struct {
-	sc      *Scenario
-	journal []server.Entry
-	wire    []WireRecord
-	proc    *clientrun.Process
-	// exit is when the client exited (or was killed); states the agent
+// HTTP), the process and what the scenario expects. Analyse must run once
+// before the checks judge it.
+type Run struct {
+	// Agents names the scenario's agents in order; Deadline, MaxPolls and
+	// Outcomes are what it allows and expects of the client.
+	Agents   []string
+	Deadline time.Duration
+	MaxPolls int
+	Outcomes []string
+
+	Journal []server.Entry
+	Wire    []WireRecord
+	Proc    *clientrun.Process
+	// Exit is when the client exited (or was killed); states the agent
 	// reached later do not count for it.
-	exit time.Time
-	// declared holds each agent's card as served, with its interfaces.
-	declared map[string]*cards.Card
-	origin   string
-	// signsCards is set when the server signs every card (server.signCards).
-	signsCards bool
+	Exit time.Time
+	// Declared holds each agent's card as served, with its interfaces.
+	Declared map[string]*cards.Card
+	Origin   string
+	// SignsCards is set when the server signs every card.
+	SignsCards bool
 
 	tasks []*taskFacts
 }
@@ -77,9 +85,11 @@ func (tf *taskFacts) canceledBefore(t time.Time) (server.Entry, bool) {
 
 // analyse derives the client's tasks from the journal: every task an
 // answer to the client's send or stream named.
-func (r *run) analyse() {
+// Analyse gathers the facts the checks read: the tasks the client
+// started and what the journal says about each.
+func (r *Run) Analyse() {
 	byID := map[string]*taskFacts{}
-	for _, e := range r.journal {
+	for _, e := range r.Journal {
 		if e.Kind == server.EntryResponse && (e.Op == wire.OpSend || e.Op == wire.OpStream) && e.TaskID != "" && e.ErrorCode == 0 {
 			if _, ok := byID[e.TaskID]; !ok {
 				tf := &taskFacts{ID: e.TaskID, ContextID: e.ContextID, Agent: e.Agent, started: e}
@@ -88,7 +98,7 @@ func (r *run) analyse() {
 			}
 		}
 	}
-	for _, e := range r.journal {
+	for _, e := range r.Journal {
 		tf, ok := byID[e.TaskID]
 		if !ok && e.Kind == server.EntryRequest && e.RefTaskID != "" {
 			tf, ok = byID[e.RefTaskID]
@@ -119,7 +129,7 @@ func (r *run) analyse() {
 	// response may have named none (a stream's start).
 	for _, tf := range r.tasks {
 		if tf.ContextID == "" {
-			for _, e := range r.journal {
+			for _, e := range r.Journal {
 				if e.TaskID == tf.ID && e.ContextID != "" {
 					tf.ContextID = e.ContextID
 					break
@@ -130,18 +140,18 @@ func (r *run) analyse() {
 }
 
 // hide marks a task whose id never reached the client (see taskFacts).
-func (r *run) hide(tf *taskFacts) {
+func (r *Run) hide(tf *taskFacts) {
 	if len(tf.cancels)+len(tf.polls)+len(tf.subscribes)+len(tf.messages) > 0 {
 		return
 	}
-	for _, w := range r.wire {
+	for _, w := range r.Wire {
 		if w.Agent != tf.Agent || !w.isA2A() || tf.started.Time.Before(w.Start) || tf.started.Time.After(w.End) {
 			continue
 		}
 		if !w.Faulted {
 			return
 		}
-		if !namedInWholeEvent(w.delivered, tf.ID) {
+		if !namedInWholeEvent(w.Delivered, tf.ID) {
 			tf.hidden, tf.via = true, w
 		}
 		return
@@ -161,7 +171,7 @@ func namedInWholeEvent(b []byte, id string) bool {
 }
 
 // task returns the client task with the given id.
-func (r *run) task(id string) *taskFacts {
+func (r *Run) task(id string) *taskFacts {
 	for _, tf := range r.tasks {
 		if tf.ID == id {
 			return tf
@@ -176,9 +186,9 @@ func isSend(e server.Entry) bool {
 
 // agentsCalled lists the agents the client made A2A calls to, in order of
 // first call.
-func (r *run) agentsCalled() []string {
+func (r *Run) agentsCalled() []string {
 	var out []string
-	for _, w := range r.wire {
+	for _, w := range r.Wire {
 		if w.isA2A() && !slices.Contains(out, w.Agent) {
 			out = append(out, w.Agent)
 		}

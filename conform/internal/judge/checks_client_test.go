@@ -1,4 +1,4 @@
-package conform
+package judge
 
 import (
 	"bytes"
@@ -32,11 +32,11 @@ func call(t *testing.T, url, method string, params any) map[string]any {
 	return env.Result
 }
 
-func judge(t *testing.T, id string, m *testkit.Mock) verdict {
+func judge(t *testing.T, id string, m *testkit.Mock) Verdict {
 	t.Helper()
 	c, ok := CheckByID(id)
 	require.True(t, ok, id)
-	return c.judge(&run{journal: m.Journal()})
+	return c.Apply(&Run{Journal: m.Journal()})
 }
 
 func TestCheckNoPageTokenLoop(t *testing.T) {
@@ -59,9 +59,9 @@ func TestCheckNoPageTokenLoop(t *testing.T) {
 			}
 		}
 		v := judge(t, "no-page-token-loop", m)
-		assert.Equal(t, !looping, v.pass, v.reason)
+		assert.Equal(t, !looping, v.Pass, v.Reason)
 		if looping {
-			assert.Contains(t, v.reason, "ListTasks followed a nextPageToken that repeated")
+			assert.Contains(t, v.Reason, "ListTasks followed a nextPageToken that repeated")
 		}
 	}
 }
@@ -76,8 +76,8 @@ func TestCheckRetryReusesMessageIDAndBadCardSignature(t *testing.T) {
 	}
 	call(t, url, "SendMessage", msg("m1")) // 503
 	call(t, url, "SendMessage", msg("m1")) // the retry, same id
-	assert.True(t, judge(t, "retry-reuses-message-id", m).pass)
-	assert.True(t, judge(t, "no-use-after-bad-card-signature", m).pass, "no card was fetched")
+	assert.True(t, judge(t, "retry-reuses-message-id", m).Pass)
+	assert.True(t, judge(t, "no-use-after-bad-card-signature", m).Pass, "no card was fetched")
 
 	m2 := testkit.Start(t, testkit.WithSeed(2), testkit.WithStepDelay(-1),
 		testkit.WithBehavior("agent", "http-error:status=503,op=send,call=1", "card-signature:mode=hs256"))
@@ -88,11 +88,11 @@ func TestCheckRetryReusesMessageIDAndBadCardSignature(t *testing.T) {
 	call(t, url, "SendMessage", msg("m1"))
 	call(t, url, "SendMessage", msg("m2"))
 	v := judge(t, "retry-reuses-message-id", m2)
-	assert.False(t, v.pass)
-	assert.Contains(t, v.reason, "a failed message was resent with a new messageId")
+	assert.False(t, v.Pass)
+	assert.Contains(t, v.Reason, "a failed message was resent with a new messageId")
 	v = judge(t, "no-use-after-bad-card-signature", m2)
-	assert.False(t, v.pass)
-	assert.Contains(t, v.reason, "used after its card failed signature verification (hs256)")
+	assert.False(t, v.Pass)
+	assert.Contains(t, v.Reason, "used after its card failed signature verification (hs256)")
 }
 
 func TestCheckCardRefetchedOnChange(t *testing.T) {
@@ -120,7 +120,7 @@ func TestCheckCardRefetchedOnChange(t *testing.T) {
 		url := m.AgentURL("agent") + "/"
 		fetch(m)
 		if c.change {
-			m.Server().Note("agent", cardChangeNote+": card-underclaims (at the client's message 1)")
+			m.Server().Note("agent", CardChangeNote+": card-underclaims (at the client's message 1)")
 		}
 		call(t, url, "SendMessage", msg("m1")) // the message that triggers the change
 		if c.refetch {
@@ -128,8 +128,8 @@ func TestCheckCardRefetchedOnChange(t *testing.T) {
 		}
 		call(t, url, "SendMessage", msg("m2"))
 		v := judge(t, "card-refetched-on-change", m)
-		assert.Equal(t, c.pass, v.pass, "%s: %s", c.name, v.reason)
-		assert.Contains(t, v.reason, c.reasonIs, c.name)
+		assert.Equal(t, c.pass, v.Pass, "%s: %s", c.name, v.Reason)
+		assert.Contains(t, v.Reason, c.reasonIs, c.name)
 	}
 }
 
@@ -165,7 +165,7 @@ func TestCheckCardSignatureChecked(t *testing.T) {
 			call(t, m.AgentURL("agent")+"/", "SendMessage", send)
 		}
 		v := judge(t, "card-signature-checked", m)
-		assert.Equal(t, c.pass, v.pass, "%s: %s", c.name, v.reason)
-		assert.Contains(t, v.reason, c.reasonIs, c.name)
+		assert.Equal(t, c.pass, v.Pass, "%s: %s", c.name, v.Reason)
+		assert.Contains(t, v.Reason, c.reasonIs, c.name)
 	}
 }

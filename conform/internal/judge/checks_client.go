@@ -1,4 +1,4 @@
-package conform
+package judge
 
 import (
 	"fmt"
@@ -44,10 +44,10 @@ func (f *failMessage) Errorf(format string, args ...any) {
 }
 
 // journalJudge judges a run with a testkit assertion over the whole journal.
-func journalJudge(assertion func(t assert.TestingT, j []server.Entry, msgAndArgs ...any) bool, passed string) func(r *run) verdict {
-	return func(r *run) verdict {
+func journalJudge(assertion func(t assert.TestingT, j []server.Entry, msgAndArgs ...any) bool, passed string) func(r *Run) Verdict {
+	return func(r *Run) Verdict {
 		var f failMessage
-		if assertion(&f, r.journal) {
+		if assertion(&f, r.Journal) {
 			return pass(passed, Evidence{})
 		}
 		return fail(Evidence{}, "%s", strings.TrimSpace(f.msg.String()))
@@ -55,17 +55,17 @@ func journalJudge(assertion func(t assert.TestingT, j []server.Entry, msgAndArgs
 }
 
 // perAgentJudge judges a run with a testkit assertion per agent.
-func perAgentJudge(assertion func(t assert.TestingT, j []server.Entry, agent string, msgAndArgs ...any) bool, passed string) func(r *run) verdict {
-	return func(r *run) verdict {
+func perAgentJudge(assertion func(t assert.TestingT, j []server.Entry, agent string, msgAndArgs ...any) bool, passed string) func(r *Run) Verdict {
+	return func(r *Run) Verdict {
 		seen := map[string]bool{}
 		var msgs []string
-		for _, e := range r.journal {
+		for _, e := range r.Journal {
 			if e.Agent == "" || seen[e.Agent] {
 				continue
 			}
 			seen[e.Agent] = true
 			var f failMessage
-			if !assertion(&f, r.journal, e.Agent) {
+			if !assertion(&f, r.Journal, e.Agent) {
 				msgs = append(msgs, strings.TrimSpace(f.msg.String()))
 			}
 		}

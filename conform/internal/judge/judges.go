@@ -1,29 +1,30 @@
-package conform
+package judge
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/conform/clientrun"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/conform/clientrun"
+
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
 )
 
-func judgeExitsInTime(r *run) verdict {
-	p := r.proc
+func judgeExitsInTime(r *Run) Verdict {
+	p := r.Proc
 	switch {
 	case p.StartError != "":
 		return fail(Evidence{}, "%s", p.StartError)
 	case p.Killed:
-		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period, %s; the runner killed it and everything it started after %dms", r.sc.Deadline, startupText(p), p.DurationMS)
+		return fail(Evidence{}, "hang: the client was still running at the deadline (%s) plus the grace period, %s; the runner killed it and everything it started after %dms", r.Deadline, startupText(p), p.DurationMS)
 	case p.Strays > 0:
 		return fail(Evidence{}, "the client exited after %dms but left %d process(es) running (in its process group, or carrying its %s marker after leaving it); the runner killed them", p.DurationMS, p.Strays, clientrun.MarkerVar)
 	}
-	return pass(fmt.Sprintf("exited after %dms (deadline %s, %s)", p.DurationMS, r.sc.Deadline, startupText(p)), Evidence{})
+	return pass(fmt.Sprintf("exited after %dms (deadline %s, %s)", p.DurationMS, r.Deadline, startupText(p)), Evidence{})
 }
 
 // startupText says from when the deadline was counted.
@@ -34,8 +35,8 @@ func startupText(p *clientrun.Process) string {
 	return fmt.Sprintf("counted from its first request, %dms after its start", p.StartupMS)
 }
 
-func judgeNoCrash(r *run) verdict {
-	p := r.proc
+func judgeNoCrash(r *Run) Verdict {
+	p := r.Proc
 	switch {
 	case p.StartError != "":
 		return fail(Evidence{}, "crash: %s", p.StartError)
@@ -81,8 +82,8 @@ var stateOutcomes = map[string]wire.TaskState{
 	"rejected": wire.StateRejected, "input-required": wire.StateInputRequired, "auth-required": wire.StateAuthRequired,
 }
 
-func judgeTruthfulOutcome(r *run) verdict {
-	p := r.proc
+func judgeTruthfulOutcome(r *Run) Verdict {
+	p := r.Proc
 	var ev Evidence
 	if p.Outcome == nil {
 		return fail(ev, "no outcome to judge (%s)", orDefault(p.OutcomeProblem, "the client did not run"))
@@ -90,20 +91,20 @@ func judgeTruthfulOutcome(r *run) verdict {
 	o := *p.Outcome
 	for _, tf := range r.tasks {
 		ev.entry(tf.started)
-		if _, e := tf.lastState(r.exit); e.Seq != 0 {
+		if _, e := tf.lastState(r.Exit); e.Seq != 0 {
 			ev.entry(e)
 		}
 	}
-	if !slices.Contains(r.sc.Outcomes, o.Outcome) {
+	if !slices.Contains(r.Outcomes, o.Outcome) {
 		return fail(ev, "the client reported %q (task %q, detail %q); a truthful client reports %s here: %s",
-			o.Outcome, o.TaskID, o.Detail, strings.Join(r.sc.Outcomes, " or "), r.statesSummary())
+			o.Outcome, o.TaskID, o.Detail, strings.Join(r.Outcomes, " or "), r.statesSummary())
 	}
 	want, names := stateOutcomes[o.Outcome]
 	if !names {
 		return pass(fmt.Sprintf("reported %q, which the scenario allows; %s", o.Outcome, r.statesSummary()), ev)
 	}
 	matches := func(tf *taskFacts) bool {
-		st, _ := tf.lastState(r.exit)
+		st, _ := tf.lastState(r.Exit)
 		return st == want
 	}
 	if o.TaskID != "" {
@@ -112,14 +113,14 @@ func judgeTruthfulOutcome(r *run) verdict {
 			return fail(ev, "the client reported %q for task %q, which the agent never created for it; %s", o.Outcome, o.TaskID, r.statesSummary())
 		}
 		if !matches(tf) {
-			st, _ := tf.lastState(r.exit)
+			st, _ := tf.lastState(r.Exit)
 			return fail(ev, "the client reported %q for task %s, whose last state the agent gave before the client exited was %q", o.Outcome, tf.ID, orDefault(string(st), "none"))
 		}
 	} else if !slices.ContainsFunc(r.tasks, matches) {
 		return fail(ev, "the client reported %q but no task it started was %s when it exited; %s", o.Outcome, want, r.statesSummary())
 	}
-	if want == wire.StateCompleted && len(r.sc.Agents) > 1 {
-		for _, agent := range r.sc.Agents {
+	if want == wire.StateCompleted && len(r.Agents) > 1 {
+		for _, agent := range r.Agents {
 			if !slices.ContainsFunc(r.tasks, func(tf *taskFacts) bool { return tf.Agent == agent && matches(tf) }) {
 				return fail(ev, "the client reported completed but agent %s completed no task of it; %s", agent, r.statesSummary())
 			}
@@ -130,13 +131,13 @@ func judgeTruthfulOutcome(r *run) verdict {
 
 // statesSummary says, per task the client started, the agent's last state
 // when the client exited.
-func (r *run) statesSummary() string {
+func (r *Run) statesSummary() string {
 	if len(r.tasks) == 0 {
 		return "the agent created no task for the client"
 	}
 	parts := make([]string, len(r.tasks))
 	for i, tf := range r.tasks {
-		st, _ := tf.lastState(r.exit)
+		st, _ := tf.lastState(r.Exit)
 		parts[i] = fmt.Sprintf("%s/%s=%s", tf.Agent, tf.ID, orDefault(string(st), "none"))
 	}
 	// Sorted, so that a client working several agents at once gets the
@@ -155,7 +156,7 @@ func orDefault(s, d string) string {
 // unseen notes, in the evidence and a reason suffix, the tasks whose id
 // never reached the client (the answer creating them was cut or reset): it
 // cannot be asked to cancel them.
-func (r *run) unseen(ev *Evidence) string {
+func (r *Run) unseen(ev *Evidence) string {
 	var ids []string
 	for _, tf := range r.tasks {
 		if tf.hidden {
@@ -170,7 +171,7 @@ func (r *run) unseen(ev *Evidence) string {
 	return fmt.Sprintf("; not counted: %s, whose id never reached the client (the answer creating it was cut or reset)", strings.Join(ids, ", "))
 }
 
-func judgeNoOrphans(r *run) verdict {
+func judgeNoOrphans(r *Run) Verdict {
 	var ev Evidence
 	var orphans []string
 	note := r.unseen(&ev)
@@ -178,14 +179,14 @@ func judgeNoOrphans(r *run) verdict {
 		if tf.hidden {
 			continue
 		}
-		st, e := tf.lastState(r.exit)
+		st, e := tf.lastState(r.Exit)
 		if e.Seq != 0 {
 			ev.entry(e)
 		}
 		if st.Terminal() {
 			continue
 		}
-		if c, ok := tf.canceledBefore(r.exit); ok {
+		if c, ok := tf.canceledBefore(r.Exit); ok {
 			ev.entry(c)
 			continue
 		}
@@ -198,16 +199,16 @@ func judgeNoOrphans(r *run) verdict {
 	return pass(fmt.Sprintf("%d task(s), each terminal or canceled by the client%s", len(r.tasks), note), ev)
 }
 
-func judgeBoundedPolling(r *run) verdict {
+func judgeBoundedPolling(r *Run) Verdict {
 	var ev Evidence
-	limit := r.sc.MaxPolls
+	limit := r.MaxPolls
 	for _, tf := range r.tasks {
 		if len(tf.polls) > limit {
 			ev.entry(tf.polls[limit])
 			return fail(ev, "the client polled task %s with GetTask %d times; at most %d are allowed here", tf.ID, len(tf.polls), limit)
 		}
 		var terminal server.Entry
-		for _, e := range r.journal {
+		for _, e := range r.Journal {
 			if e.Kind == server.EntryResponse && e.TaskID == tf.ID && e.State.Terminal() && e.ErrorCode == 0 &&
 				(e.Op == wire.OpSend || e.Op == wire.OpGetTask || e.Op == wire.OpCancelTask) {
 				terminal = e
@@ -232,26 +233,26 @@ func judgeBoundedPolling(r *run) verdict {
 	return pass(fmt.Sprintf("%d GetTask call(s) over %d task(s), at most %d per task, none after a terminal answer", n, len(r.tasks), limit), ev)
 }
 
-func judgeContinuation(r *run) verdict {
+func judgeContinuation(r *Run) Verdict {
 	var ev Evidence
 	asked := 0
 	for _, tf := range r.tasks {
 		for _, e := range tf.events {
-			if e.State != wire.StateInputRequired || e.Time.After(r.exit) {
+			if e.State != wire.StateInputRequired || e.Time.After(r.Exit) {
 				continue
 			}
 			asked++
 			ev.entry(e)
 			var next *server.Entry
-			for i := range r.journal {
-				j := r.journal[i]
+			for i := range r.Journal {
+				j := r.Journal[i]
 				if j.Seq > e.Seq && isSend(j) && j.Agent == tf.Agent {
 					next = &j
 					break
 				}
 			}
 			if next == nil {
-				if c, ok := tf.canceledBefore(r.exit); ok {
+				if c, ok := tf.canceledBefore(r.Exit); ok {
 					// Canceling instead of answering (a divergence) is the
 					// client's call; it did not answer wrongly.
 					ev.entry(c)
@@ -275,7 +276,7 @@ func judgeContinuation(r *run) verdict {
 	return pass("every answer to input-required named the task and its context", ev)
 }
 
-func judgeCancelsOnDivergence(r *run) verdict {
+func judgeCancelsOnDivergence(r *Run) Verdict {
 	var ev Evidence
 	var open []string
 	note := r.unseen(&ev)
@@ -283,11 +284,11 @@ func judgeCancelsOnDivergence(r *run) verdict {
 		if tf.hidden {
 			continue
 		}
-		st, e := tf.lastState(r.exit)
+		st, e := tf.lastState(r.Exit)
 		if e.Seq != 0 {
 			ev.entry(e)
 		}
-		c, canceled := tf.canceledBefore(r.exit)
+		c, canceled := tf.canceledBefore(r.Exit)
 		if canceled {
 			ev.entry(c)
 			for _, m := range tf.messages {
@@ -302,7 +303,7 @@ func judgeCancelsOnDivergence(r *run) verdict {
 		}
 	}
 	if len(open) > 0 {
-		return fail(ev, "the client left tasks the agent had not ended without CancelTask: %s; %s%s", strings.Join(open, ", "), outcomeOf(r.proc), note)
+		return fail(ev, "the client left tasks the agent had not ended without CancelTask: %s; %s%s", strings.Join(open, ", "), outcomeOf(r.Proc), note)
 	}
 	return pass("every task the agent left running was canceled by the client"+note, ev)
 }
@@ -321,10 +322,10 @@ func streamLostByAgent(detail string) bool {
 		detail != "client gone" && detail != "server shutting down"
 }
 
-func judgeRecovers(r *run) verdict {
+func judgeRecovers(r *Run) Verdict {
 	var ev Evidence
 	lost := 0
-	for _, e := range r.journal {
+	for _, e := range r.Journal {
 		if e.Kind != server.EntryStreamClose || e.TaskID == "" {
 			continue
 		}
@@ -333,7 +334,7 @@ func judgeRecovers(r *run) verdict {
 			continue
 		}
 		var open server.Entry
-		for _, q := range r.journal {
+		for _, q := range r.Journal {
 			if q.Kind == server.EntryRequest && q.Request == e.Request {
 				open = q
 				break
@@ -362,7 +363,7 @@ func judgeRecovers(r *run) verdict {
 		ev.entry(open, e)
 		recovered := false
 		for _, q := range append(slices.Clone(tf.polls), tf.subscribes...) {
-			if q.Seq > after && !q.Time.After(r.exit) {
+			if q.Seq > after && !q.Time.After(r.Exit) {
 				ev.entry(q)
 				recovered = true
 				break
@@ -382,8 +383,8 @@ func judgeRecovers(r *run) verdict {
 // deliveredEnd reports whether the stream of request req wrote task a
 // state that ends a stream (terminal or interrupted): whether its client
 // received the end, whatever the agent emitted.
-func (r *run) deliveredEnd(req int64, task string) bool {
-	for _, e := range r.journal {
+func (r *Run) deliveredEnd(req int64, task string) bool {
+	for _, e := range r.Journal {
 		if e.Kind == server.EntryStreamEvent && e.Request == req && e.TaskID == task && (e.State.Terminal() || e.State.Interrupted()) {
 			return true
 		}
@@ -401,10 +402,10 @@ func v10Method(w WireRecord) bool {
 	return m != "" && !strings.Contains(m, "/") && m[0] >= 'A' && m[0] <= 'Z'
 }
 
-func judgeSendsVersion(r *run) verdict {
+func judgeSendsVersion(r *Run) Verdict {
 	var ev Evidence
 	n := 0
-	for _, w := range r.wire {
+	for _, w := range r.Wire {
 		if !w.isA2A() || !v10Method(w) {
 			continue
 		}
@@ -424,20 +425,20 @@ func judgeSendsVersion(r *run) verdict {
 	return pass(fmt.Sprintf("all %d v1.0 request(s) carried A2A-Version: 1.0", n), ev)
 }
 
-func judgeDeclaredInterface(r *run) verdict {
+func judgeDeclaredInterface(r *Run) Verdict {
 	var ev Evidence
 	n := 0
-	for _, w := range r.wire {
+	for _, w := range r.Wire {
 		if !w.isA2A() {
 			continue
 		}
 		n++
-		card := r.declared[w.Agent]
+		card := r.Declared[w.Agent]
 		if card == nil {
 			ev.record(w)
 			return fail(ev, "the client called %s %s on agent %q, which the scenario does not host", w.Method, w.Path, w.Agent)
 		}
-		url := r.origin + w.Path
+		url := r.Origin + w.Path
 		ok := false
 		var declared []string
 		for _, in := range card.Interfaces {
@@ -462,12 +463,12 @@ func judgeDeclaredInterface(r *run) verdict {
 	return pass(fmt.Sprintf("all %d call(s) went to declared interfaces", n), ev)
 }
 
-func judgeDiscovers(r *run) verdict {
+func judgeDiscovers(r *Run) Verdict {
 	var ev Evidence
 	for _, agent := range r.agentsCalled() {
 		var fetched []WireRecord
 		var found bool
-		for _, w := range r.wire {
+		for _, w := range r.Wire {
 			if w.Agent != agent {
 				continue
 			}
@@ -513,10 +514,10 @@ func retryAfter(v string, at time.Time) (time.Duration, bool) {
 // retrySlack allows for the clock reading of the recorder itself.
 const retrySlack = 5 * time.Millisecond
 
-func judgeRetryAfter(r *run) verdict {
+func judgeRetryAfter(r *Run) Verdict {
 	var ev Evidence
 	n := 0
-	for i, w := range r.wire {
+	for i, w := range r.Wire {
 		if (w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable) || w.RetryAfter == "" {
 			continue
 		}
@@ -525,7 +526,7 @@ func judgeRetryAfter(r *run) verdict {
 			continue
 		}
 		n++
-		for _, next := range r.wire[i+1:] {
+		for _, next := range r.Wire[i+1:] {
 			if next.Agent != w.Agent || !next.isA2A() || next.Start.Before(w.Start) {
 				continue
 			}
@@ -543,7 +544,7 @@ func judgeRetryAfter(r *run) verdict {
 	return pass(fmt.Sprintf("%d Retry-After answer(s) honoured", n), ev)
 }
 
-func judgeDuplicates(r *run) verdict {
+func judgeDuplicates(r *Run) Verdict {
 	var ev Evidence
 	for _, tf := range r.tasks {
 		asked := 0

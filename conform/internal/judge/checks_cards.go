@@ -1,4 +1,4 @@
-package conform
+package judge
 
 import (
 	"fmt"
@@ -22,18 +22,18 @@ var cardChecks = []*Check{
 		judge: judgeCardSignatureChecked},
 }
 
-func judgeCardRefetched(r *run) verdict {
+func judgeCardRefetched(r *Run) Verdict {
 	var ev Evidence
 	var passed []string
-	for _, n := range r.journal {
-		if n.Kind != server.EntryNote || !strings.HasPrefix(n.Detail, cardChangeNote) {
+	for _, n := range r.Journal {
+		if n.Kind != server.EntryNote || !strings.HasPrefix(n.Detail, CardChangeNote) {
 			continue
 		}
 		ev.entry(n)
 		var trigger, next, fetch *server.Entry
 	scan:
-		for i := range r.journal {
-			e := &r.journal[i]
+		for i := range r.Journal {
+			e := &r.Journal[i]
 			if e.Seq <= n.Seq || e.Agent != n.Agent {
 				continue
 			}
@@ -79,12 +79,12 @@ func signatureBehavior(e server.Entry) string {
 	return ""
 }
 
-func judgeCardSignatureChecked(r *run) verdict {
+func judgeCardSignatureChecked(r *Run) Verdict {
 	var ev Evidence
 	var agents []string
 	first := map[string]server.Entry{}
-	for _, e := range r.journal {
-		if e.Kind != server.EntryCard || (!r.signsCards && signatureBehavior(e) == "") {
+	for _, e := range r.Journal {
+		if e.Kind != server.EntryCard || (!r.SignsCards && signatureBehavior(e) == "") {
 			continue
 		}
 		if _, seen := first[e.Agent]; !seen {
@@ -101,8 +101,8 @@ func judgeCardSignatureChecked(r *run) verdict {
 		ev.entry(card)
 		how := orDefault(signatureBehavior(card), "signed by the server (signCards)")
 		var use, keys *server.Entry
-		for i := range r.journal {
-			e := &r.journal[i]
+		for i := range r.Journal {
+			e := &r.Journal[i]
 			if e.Seq <= card.Seq || e.Agent != agent {
 				continue
 			}
