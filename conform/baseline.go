@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/a2amock/a2amock/conform/internal/report"
 	"github.com/a2amock/a2amock/scenario"
 )
 
@@ -27,23 +28,6 @@ import (
 type Baseline struct {
 	File    string
 	Entries map[string]map[string]string
-}
-
-// BaselineResult compares a run with its baseline.
-type BaselineResult struct {
-	File string `json:"file"`
-	// Expected lists failures the baseline accepts; Unexpected failures it
-	// does not; Stale entries that passed.
-	Expected   []BaselineEntry `json:"expected"`
-	Unexpected []BaselineEntry `json:"unexpected"`
-	Stale      []BaselineEntry `json:"stale"`
-}
-
-// BaselineEntry is one scenario and check.
-type BaselineEntry struct {
-	Scenario string `json:"scenario"`
-	Check    string `json:"check"`
-	Reason   string `json:"reason,omitempty"`
 }
 
 // LoadBaseline reads an expected-failures file and checks it against the
@@ -168,11 +152,11 @@ func (b *Baseline) compare(rep *Report) *BaselineResult {
 			reason, listed := b.Entries[res.ID][c.ID]
 			switch {
 			case !c.Pass && listed:
-				out.Expected = append(out.Expected, BaselineEntry{res.ID, c.ID, reason})
+				out.Expected = append(out.Expected, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason})
 			case !c.Pass:
-				out.Unexpected = append(out.Unexpected, BaselineEntry{res.ID, c.ID, oneLine(c.Reason)})
+				out.Unexpected = append(out.Unexpected, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: report.OneLine(c.Reason)})
 			case listed:
-				out.Stale = append(out.Stale, BaselineEntry{res.ID, c.ID, reason})
+				out.Stale = append(out.Stale, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason})
 			}
 		}
 	}
@@ -206,7 +190,7 @@ func BaselineYAML(rep *Report, old *Baseline) []byte {
 	for _, id := range ids {
 		fmt.Fprintf(&buf, "%s:\n", id)
 		for _, c := range byID[id].Failed() {
-			reason := oneLine(c.Reason)
+			reason := report.OneLine(c.Reason)
 			if old != nil {
 				if r, ok := old.Entries[id][c.ID]; ok {
 					reason = r

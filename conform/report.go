@@ -1,112 +1,27 @@
 package conform
 
-import (
-	"encoding/json"
-	"time"
+import "github.com/a2amock/a2amock/conform/internal/report"
 
-	"github.com/a2amock/a2amock/conform/clientrun"
-
-	"github.com/a2amock/a2amock/server"
-)
-
-// ReportSchema names the JSON report format; ReportVersion is bumped on
-// any incompatible change (docs/conformance.md describes every field).
+// The report of a run lives in package report; these names keep conform's
+// API as it was.
 const (
-	ReportSchema  = "https://a2amock.dev/schemas/conform-report"
-	ReportVersion = 1
+	ReportSchema  = report.ReportSchema
+	ReportVersion = report.ReportVersion
 )
 
-// Report is the result of a conform run, as the JSON report holds it.
-type Report struct {
-	Schema  string `json:"schema"`
-	Version int    `json:"version"`
-	// Suite names the suite run; Client is the --client command.
-	Suite  string `json:"suite"`
-	Client string `json:"client"`
-	// Seed is the seed given with --seed, if any (scenarios keep their
-	// own otherwise).
-	Seed       *uint64           `json:"seed,omitempty"`
-	StartedAt  time.Time         `json:"startedAt"`
-	DurationMS int64             `json:"durationMs"`
-	Scenarios  []*ScenarioResult `json:"scenarios"`
-	Summary    Summary           `json:"summary"`
-	// Baseline is the comparison with --expected-failures, if given.
-	Baseline *BaselineResult `json:"baseline,omitempty"`
-}
-
-// Summary counts the run's results.
-type Summary struct {
-	Scenarios       int `json:"scenarios"`
-	ScenariosPassed int `json:"scenariosPassed"`
-	Checks          int `json:"checks"`
-	ChecksFailed    int `json:"checksFailed"`
-	// Unexpected counts failed checks not in the baseline; Stale counts
-	// baseline entries that now pass.
-	Unexpected int `json:"unexpected"`
-	Stale      int `json:"stale"`
-	// OK is the verdict of the run: exit 0.
-	OK bool `json:"ok"`
-}
-
-// ScenarioResult is one scenario's run and verdicts.
-type ScenarioResult struct {
-	ID         string             `json:"id"`
-	Title      string             `json:"title,omitempty"`
-	Pass       bool               `json:"pass"`
-	Agents     []AgentRef         `json:"agents"`
-	Prompt     string             `json:"prompt"`
-	Input      string             `json:"input"`
-	Mode       string             `json:"mode,omitempty"`
-	DeadlineMS int64              `json:"deadlineMs"`
-	Outcomes   []string           `json:"truthfulOutcomes"`
-	DurationMS int64              `json:"durationMs"`
-	Process    *clientrun.Process `json:"process,omitempty"`
-	Checks     []*CheckResult     `json:"checks"`
-	// Error is a problem of the runner itself (the mock could not start);
-	// every check then fails with it.
-	Error string `json:"error,omitempty"`
-	// Journal counts the journal entries the run produced.
-	JournalEntries int `json:"journalEntries"`
-	// Journal is the scenario's whole journal, kept only when the run was
-	// asked to (Options.KeepJournal, conform --html): the JSON report of
-	// such a run then gives a2amock report the same view as the HTML.
-	Journal []server.Entry `json:"journal,omitempty"`
-}
-
-// AgentRef names a hosted agent and its URL in the run.
-type AgentRef struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
-}
-
-// CheckResult is one check's verdict with its evidence.
-type CheckResult struct {
-	ID     string `json:"id"`
-	Pass   bool   `json:"pass"`
-	Reason string `json:"reason"`
-	// Expected marks a failure the baseline lists; BaselineReason is the
-	// reason given there.
-	Expected       bool     `json:"expected,omitempty"`
-	BaselineReason string   `json:"baselineReason,omitempty"`
-	Evidence       Evidence `json:"evidence"`
-}
-
-// Failed returns the ids of the scenario's failed checks.
-func (s *ScenarioResult) Failed() []*CheckResult {
-	var out []*CheckResult
-	for _, c := range s.Checks {
-		if !c.Pass {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// JSON renders the report, indented.
-func (r *Report) JSON() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
+type (
+	// Report is the result of a conform run, as the JSON report holds it.
+	Report = report.Report
+	// Summary counts the run's results.
+	Summary = report.Summary
+	// ScenarioResult is one scenario's run and verdicts.
+	ScenarioResult = report.ScenarioResult
+	// AgentRef names a hosted agent and its URL in the run.
+	AgentRef = report.AgentRef
+	// CheckResult is one check's verdict with its evidence.
+	CheckResult = report.CheckResult
+	// BaselineResult compares a run with its baseline.
+	BaselineResult = report.BaselineResult
+	// BaselineEntry is one scenario and check.
+	BaselineEntry = report.BaselineEntry
+)

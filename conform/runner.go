@@ -17,6 +17,7 @@ import (
 
 	"github.com/a2amock/a2amock/conform/clientrun"
 	"github.com/a2amock/a2amock/conform/internal/judge"
+	"github.com/a2amock/a2amock/conform/internal/report"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
@@ -135,7 +136,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	wg.Wait()
 	rep.DurationMS = time.Since(rep.StartedAt).Milliseconds()
-	rep.summarize(opts.Baseline)
+	summarize(rep, opts.Baseline)
 	return rep, nil
 }
 
@@ -271,7 +272,7 @@ func progressLine(res *ScenarioResult) string {
 	verdict := "PASS"
 	if !res.Pass {
 		verdict = "FAIL"
-		if allExpected(res) {
+		if res.AllExpected() {
 			verdict = "XFAIL"
 		}
 	}
@@ -285,29 +286,12 @@ func progressLine(res *ScenarioResult) string {
 		if c.Expected {
 			mark = "~"
 		}
-		fmt.Fprintf(&b, "      %s %s: %s\n", mark, c.ID, oneLine(c.Reason))
+		fmt.Fprintf(&b, "      %s %s: %s\n", mark, c.ID, report.OneLine(c.Reason))
 	}
 	return b.String()
 }
 
-func allExpected(res *ScenarioResult) bool {
-	for _, c := range res.Failed() {
-		if !c.Expected {
-			return false
-		}
-	}
-	return true
-}
-
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
-}
-
-func (rep *Report) summarize(b *Baseline) {
+func summarize(rep *Report, b *Baseline) {
 	s := Summary{Scenarios: len(rep.Scenarios)}
 	for _, res := range rep.Scenarios {
 		if res.Pass {

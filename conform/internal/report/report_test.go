@@ -1,0 +1,37 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRenderingsAgree: one failed check shows in the summary, the
+// Markdown and the JUnit XML; a failure the baseline lists counts as
+// expected.
+func TestRenderingsAgree(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Schema: ReportSchema, Version: ReportVersion, Suite: "default", Client: "client",
+		Scenarios: []*ScenarioResult{{ID: "s1", Title: "one", Checks: []*CheckResult{
+			{ID: "no-crash", Pass: true, Reason: "ok"},
+			{ID: "no-orphans", Reason: "task t1 left working\nsecond line"},
+		}}}}
+	var sum bytes.Buffer
+	WriteSummary(&sum, rep)
+	assert.Contains(t, sum.String(), "s1")
+	var md, junit bytes.Buffer
+	require.NoError(t, WriteMarkdown(&md, rep))
+	assert.Contains(t, md.String(), "no-orphans")
+	require.NoError(t, WriteJUnit(&junit, rep))
+	assert.Contains(t, junit.String(), `<failure`)
+	assert.Contains(t, junit.String(), "task t1 left working")
+
+	assert.False(t, rep.Scenarios[0].AllExpected())
+	rep.Scenarios[0].Checks[1].Expected = true
+	assert.True(t, rep.Scenarios[0].AllExpected())
+	assert.Equal(t, "task t1 left working second line", OneLine(rep.Scenarios[0].Checks[1].Reason))
+	assert.Len(t, OneLine(strings.Repeat("x", 400)), 300+len("…"))
+}
