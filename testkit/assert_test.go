@@ -1,6 +1,7 @@
 package testkit_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -309,7 +310,9 @@ func TestFetchJournal(t *testing.T) {
 	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithStepDelay(-1))
 	c := testkit.NewClient(mock.AgentURL("w") + "/")
 	t.Cleanup(c.CloseIdleConnections)
-	task, err := c.Send(testCtx(t), userText("hi"), reconcile.SendOptions{})
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	task, err := c.Send(ctx, &wire.Message{MessageID: "m-hi", Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("hi")}}, reconcile.SendOptions{})
 	require.NoError(t, err)
 
 	fetched := testkit.FetchJournal(t, mock.URL)

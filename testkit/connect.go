@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit/internal/excerpt"
 )
 
 // Remote is a test's own set of agents on a shared a2amock server (one
@@ -82,7 +83,7 @@ func Connect(t testing.TB, baseURL string) *Remote {
 		r.mu.Unlock()
 		for _, n := range names {
 			if status, body, err := r.call(http.MethodDelete, "/agents/"+url.PathEscape(r.agents[n].ServerName), nil, nil); err != nil || status != http.StatusNoContent && status != http.StatusNotFound {
-				t.Errorf("testkit: removing agent %s: HTTP %d %s %v", n, status, snippet(body), err)
+				t.Errorf("testkit: removing agent %s: HTTP %d %s %v", n, status, excerpt.Of(body), err)
 			}
 		}
 		tr.CloseIdleConnections()
@@ -145,7 +146,7 @@ func (r *Remote) AddAgent(name string, spec AgentSpec) RemoteAgent {
 	}
 	status, b, err := r.call(http.MethodPost, "/agents", nil, body)
 	if err != nil || status != http.StatusCreated {
-		r.t.Fatalf("testkit: creating agent %s on %s: HTTP %d %s %v", name, r.URL, status, snippet(b), err)
+		r.t.Fatalf("testkit: creating agent %s on %s: HTTP %d %s %v", name, r.URL, status, excerpt.Of(b), err)
 	}
 	var d struct{ Name, URL, CardURL string }
 	if err := json.Unmarshal(b, &d); err != nil {
@@ -193,7 +194,7 @@ func (r *Remote) SetBehavior(name string, specs ...string) error {
 		return err
 	}
 	if status != http.StatusOK {
-		return fmt.Errorf("testkit: set behaviors of %s: HTTP %d: %s", name, status, snippet(b))
+		return fmt.Errorf("testkit: set behaviors of %s: HTTP %d: %s", name, status, excerpt.Of(b))
 	}
 	return nil
 }
@@ -207,7 +208,7 @@ func (r *Remote) Reset() {
 	r.mu.Unlock()
 	for _, n := range names {
 		if status, b, err := r.call(http.MethodPost, "/reset", url.Values{"agent": {r.agents[n].ServerName}}, nil); err != nil || status != http.StatusNoContent {
-			r.t.Fatalf("testkit: reset %s: HTTP %d %s %v", n, status, snippet(b), err)
+			r.t.Fatalf("testkit: reset %s: HTTP %d %s %v", n, status, excerpt.Of(b), err)
 		}
 	}
 }
@@ -225,7 +226,7 @@ func (r *Remote) Journal(names ...string) []server.Entry {
 	for _, n := range names {
 		status, b, err := r.call(http.MethodGet, "/journal", url.Values{"agent": {r.Agent(n).ServerName}}, nil)
 		if err != nil || status != http.StatusOK {
-			r.t.Fatalf("testkit: journal of %s: HTTP %d %s %v", n, status, snippet(b), err)
+			r.t.Fatalf("testkit: journal of %s: HTTP %d %s %v", n, status, excerpt.Of(b), err)
 		}
 		var j struct {
 			Entries []server.Entry `json:"entries"`

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit/internal/excerpt"
 )
 
 // JournalPath is where the mock serves its journal.
@@ -56,7 +57,7 @@ func FetchJournalContext(ctx context.Context, c *http.Client, baseURL string) ([
 		return nil, fmt.Errorf("testkit: read journal: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("testkit: fetch journal: HTTP %d: %s", resp.StatusCode, snippet(body))
+		return nil, fmt.Errorf("testkit: fetch journal: HTTP %d: %s", resp.StatusCode, excerpt.Of(body))
 	}
 	var out struct {
 		Entries []server.Entry `json:"entries"`

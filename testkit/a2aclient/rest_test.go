@@ -1,4 +1,4 @@
-package testkit_test
+package a2aclient_test
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/a2aclient"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -39,7 +40,7 @@ func TestClientHTTPJSON(t *testing.T) {
 	t.Parallel()
 	m := testkit.Start(t, testkit.WithScenarioYAML([]byte(restOnlyScenario)))
 	ctx := testCtx(t)
-	c, card, err := testkit.DiscoverClient(ctx, m.CardURL("rest"))
+	c, card, err := a2aclient.DiscoverClient(ctx, m.CardURL("rest"))
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	assert.Equal(t, wire.BindingREST, c.Binding())
@@ -65,7 +66,7 @@ func TestClientHTTPJSON(t *testing.T) {
 	assert.Equal(t, wire.StateCompleted, states[len(states)-1])
 
 	_, err = c.CancelTask(ctx, task.ID)
-	var rpcErr *testkit.RPCError
+	var rpcErr *a2aclient.RPCError
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, wire.CodeTaskNotCancelable, rpcErr.Code)
 	assert.Equal(t, "TASK_NOT_CANCELABLE", rpcErr.Reason)
@@ -90,7 +91,7 @@ func TestClientHTTPJSON(t *testing.T) {
 	}
 
 	// A stream the agent refuses is reconcile.ErrNotSupported.
-	ns, _, err := testkit.DiscoverClient(ctx, m.CardURL("nostream"))
+	ns, _, err := a2aclient.DiscoverClient(ctx, m.CardURL("nostream"))
 	require.NoError(t, err)
 	t.Cleanup(ns.CloseIdleConnections)
 	_, err = ns.Stream(ctx, userText("stream please"))

@@ -1,4 +1,4 @@
-package testkit
+package a2aclient
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/a2amock/a2amock/testkit/internal/excerpt"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -63,7 +64,7 @@ func restError(b []byte, status int) *RPCError {
 		if status < 400 {
 			return nil
 		}
-		return &RPCError{Code: restStatusCode(status, ""), Message: fmt.Sprintf("HTTP %d: %s", status, snippet(b)), HTTPStatus: status}
+		return &RPCError{Code: restStatusCode(status, ""), Message: fmt.Sprintf("HTTP %d: %s", status, excerpt.Of(b)), HTTPStatus: status}
 	}
 	e := &RPCError{Message: st.Error.Message, HTTPStatus: status}
 	for _, d := range st.Error.Details {
@@ -118,7 +119,7 @@ func (c *Client) restDo(ctx context.Context, method, path, label string, body an
 		return nil, restError(b, resp.StatusCode)
 	}
 	if !json.Valid(b) {
-		return nil, fmt.Errorf("testkit: %s: reply is not JSON (HTTP %d): %s", label, resp.StatusCode, snippet(b))
+		return nil, fmt.Errorf("testkit: %s: reply is not JSON (HTTP %d): %s", label, resp.StatusCode, excerpt.Of(b))
 	}
 	return b, nil
 }
@@ -162,7 +163,7 @@ func (c *Client) restSend(ctx context.Context, msg *wire.Message, opts reconcile
 	case ev.Message != nil:
 		return nil, ev.Message, nil
 	}
-	return nil, nil, fmt.Errorf("testkit: SendMessage answered neither a task nor a message: %s", snippet(raw))
+	return nil, nil, fmt.Errorf("testkit: SendMessage answered neither a task nor a message: %s", excerpt.Of(raw))
 }
 
 func (c *Client) restTaskCall(ctx context.Context, method, id string, src reconcile.Source) (*wire.Task, error) {
@@ -180,7 +181,7 @@ func (c *Client) restTaskCall(ctx context.Context, method, id string, src reconc
 	}
 	var w wTask
 	if err := json.Unmarshal(raw, &w); err != nil || w.ID == "" {
-		return nil, fmt.Errorf("testkit: %s result is not a task: %s", method, snippet(raw))
+		return nil, fmt.Errorf("testkit: %s result is not a task: %s", method, excerpt.Of(raw))
 	}
 	t := w.canonical()
 	c.record(src, wire.Event{Task: t})
@@ -198,7 +199,7 @@ func (c *Client) restStream(ctx context.Context, msg *wire.Message) (iter.Seq2[w
 			return nil, e
 		}
 		if !json.Valid(data) {
-			return nil, errors.New("testkit: event data is not JSON: " + snippet(data))
+			return nil, errors.New("testkit: event data is not JSON: " + excerpt.Of(data))
 		}
 		return data, nil
 	})

@@ -1,4 +1,4 @@
-package testkit_test
+package a2aclient_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/a2aclient"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -35,7 +36,7 @@ func TestClientLifecycleEveryDialect(t *testing.T) {
 			t.Parallel()
 			mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(d), testkit.WithStepDelay(-1))
 			ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
-			c, card, err := testkit.DiscoverClient(testCtx(t), mock.CardURL("w"), testkit.WithLedger(ledger))
+			c, card, err := a2aclient.DiscoverClient(testCtx(t), mock.CardURL("w"), a2aclient.WithLedger(ledger))
 			require.NoError(t, err)
 			t.Cleanup(c.CloseIdleConnections)
 			assert.Equal(t, d, c.Dialect())
@@ -92,7 +93,7 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithBehavior("w", "never-terminal"))
 	ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
-	c := testkit.NewClient(mock.AgentURL("w")+"/", testkit.WithLedger(ledger), testkit.WithHTTPClient(&http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}))
+	c := a2aclient.NewClient(mock.AgentURL("w")+"/", a2aclient.WithLedger(ledger), a2aclient.WithHTTPClient(&http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{}}))
 	t.Cleanup(c.CloseIdleConnections)
 	ctx := testCtx(t)
 
@@ -106,7 +107,7 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	assert.Equal(t, reconcile.OutcomeCanceled, obs.Outcome)
 
 	_, err = c.CancelTask(ctx, task.ID)
-	var rpcErr *testkit.RPCError
+	var rpcErr *a2aclient.RPCError
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, wire.CodeTaskNotCancelable, rpcErr.Code)
 
@@ -121,10 +122,10 @@ func TestClientStreamRefusedIsNotSupported(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithAgents("w"),
 		testkit.WithCardChange("w", func(c *cards.Card) { c.Capabilities.Streaming = false }))
-	c := testkit.NewClient(mock.AgentURL("w") + "/")
+	c := a2aclient.NewClient(mock.AgentURL("w") + "/")
 	t.Cleanup(c.CloseIdleConnections)
 	_, err := c.Stream(testCtx(t), userText("x"))
-	var rpcErr *testkit.RPCError
+	var rpcErr *a2aclient.RPCError
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, wire.CodeUnsupportedOperation, rpcErr.Code)
 	assert.ErrorIs(t, err, reconcile.ErrNotSupported)
@@ -146,16 +147,16 @@ func TestClientRejectsWhatIsNotJSONRPC(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := testCtx(t)
 
-	_, err := testkit.NewClient(srv.URL+"/html").GetTask(ctx, "t")
+	_, err := a2aclient.NewClient(srv.URL+"/html").GetTask(ctx, "t")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "gateway error")
-	_, err = testkit.NewClient(srv.URL+"/empty").GetTask(ctx, "t")
+	_, err = a2aclient.NewClient(srv.URL+"/empty").GetTask(ctx, "t")
 	assert.ErrorContains(t, err, "neither result nor error")
-	_, err = testkit.NewClient(srv.URL+"/odd").Send(ctx, userText("x"), reconcile.SendOptions{})
+	_, err = a2aclient.NewClient(srv.URL+"/odd").Send(ctx, userText("x"), reconcile.SendOptions{})
 	assert.ErrorContains(t, err, "none of task")
-	_, err = testkit.NewClient(srv.URL+"/html").Stream(ctx, userText("x"))
+	_, err = a2aclient.NewClient(srv.URL+"/html").Stream(ctx, userText("x"))
 	assert.ErrorContains(t, err, "not an event stream")
-	_, _, err = testkit.DiscoverClient(ctx, srv.URL+"/html")
+	_, _, err = a2aclient.DiscoverClient(ctx, srv.URL+"/html")
 	assert.Error(t, err)
 }
 
@@ -175,8 +176,8 @@ func TestDiscoverClientNeedsAnInterfaceItSpeaks(t *testing.T) {
 		_, _ = w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
-	_, parsed, err := testkit.DiscoverClient(testCtx(t), srv.URL)
-	require.ErrorIs(t, err, testkit.ErrNoJSONRPCInterface)
+	_, parsed, err := a2aclient.DiscoverClient(testCtx(t), srv.URL)
+	require.ErrorIs(t, err, a2aclient.ErrNoJSONRPCInterface)
 	require.NotNil(t, parsed)
 }
 
@@ -187,7 +188,7 @@ func TestDriverOverClientHonest(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithAgents("w"), testkit.WithDialect(wire.V03),
 		testkit.WithCardChange("w", acceptText))
-	c, card, err := testkit.DiscoverClient(testCtx(t), mock.CardURL("w"))
+	c, card, err := a2aclient.DiscoverClient(testCtx(t), mock.CardURL("w"))
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	var skill string
@@ -217,5 +218,5 @@ func acceptText(c *cards.Card) {
 	}
 }
 
-var _ reconcile.Agent = (*testkit.Client)(nil)
+var _ reconcile.Agent = (*a2aclient.Client)(nil)
 var _ = server.EntryRequest

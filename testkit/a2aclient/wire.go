@@ -1,4 +1,4 @@
-package testkit
+package a2aclient
 
 import (
 	"encoding/json"
