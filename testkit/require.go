@@ -147,15 +147,6 @@ func RequireCardRefetchedOnChange(t requireT, journal []server.Entry, agent stri
 	}
 }
 
-// RequireReceivedStates is AssertReceivedStates that stops the test on
-// failure.
-func (w *WebhookReceiver) RequireReceivedStates(t testing.TB, taskID string, states ...wire.TaskState) {
-	t.Helper()
-	if !w.AssertReceivedStates(t, taskID, states...) {
-		t.FailNow()
-	}
-}
-
 // RequireFellBackToPolling is AssertFellBackToPolling that stops the test on
 // failure.
 func RequireFellBackToPolling(t testing.TB, w *WebhookReceiver, journal []server.Entry, taskID string) {
