@@ -1,4 +1,10 @@
-package testkit
+// Package remote gives a test its own agents on a shared a2amock server
+// (one container for a whole parallel suite): agents with names unique on
+// the server, created through the control API and removed when the test
+// ends, with their own journal views.
+//
+// Package testkit exports it as testkit.Connect and testkit.Remote.
+package remote
 
 import (
 	"bytes"
@@ -24,7 +30,7 @@ import (
 // container for a whole parallel suite, given by A2AMOCK_URL): each agent
 // has a name unique on the server ({name}-{random}), its own task store,
 // behaviors and journal view, and is removed when the test ends. The
-// assertions of this package apply to Journal().
+// assertions of package testkit apply to Journal().
 type Remote struct {
 	// URL is the server's base URL.
 	URL string

@@ -1,4 +1,4 @@
-package testkit_test
+package remote_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/remote"
 )
 
 func sendV1(t *testing.T, url, text string) map[string]any {
@@ -39,8 +40,8 @@ func TestConnectSharedServer(t *testing.T) {
 
 	var names []string
 	t.Run("one", func(t *testing.T) {
-		r := testkit.Connect(t, shared.URL)
-		w := r.AddAgent("worker", testkit.AgentSpec{Behaviors: []string{"never-terminal"},
+		r := remote.Connect(t, shared.URL)
+		w := r.AddAgent("worker", remote.AgentSpec{Behaviors: []string{"never-terminal"},
 			Card: map[string]any{"skills": []any{map[string]any{"id": "intake"}}}})
 		assert.True(t, strings.HasPrefix(w.ServerName, "worker-"), w.ServerName)
 		res := sendV1(t, w.URL, "go")
@@ -52,7 +53,7 @@ func TestConnectSharedServer(t *testing.T) {
 		names = append(names, w.ServerName, r.Agent("").ServerName)
 	})
 	t.Run("two", func(t *testing.T) {
-		r := testkit.Connect(t, shared.URL)
+		r := remote.Connect(t, shared.URL)
 		sendV1(t, r.AgentURL(""), "go")
 		testkit.AssertNoOrphans(t, r.Journal())
 		for _, e := range r.Journal() {
