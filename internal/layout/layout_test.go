@@ -14,8 +14,7 @@ import (
 // ceiling it may not pass: the split of these is issue 13's remaining work.
 // Lower a ceiling when a package shrinks; delete the line once it is under.
 var overPackages = map[string]int{
-	"testkit": 1818,
-	"wire":    3795,
+	"wire": 3795,
 }
 
 // TestPackageAndFileSizes walks the module (not the separate interop module,

@@ -1,4 +1,4 @@
-package testkit
+package check
 
 import (
 	"fmt"
