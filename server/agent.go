@@ -14,6 +14,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // Defaults of the store's bounds (Config.MaxRunningTasks,
@@ -70,7 +71,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 	if card.Dialect == "" {
 		card.Dialect = wire.Newest()
 	}
-	if wire.CodecFor(card.Dialect) == nil {
+	if codecs.For(card.Dialect) == nil {
 		return nil, fmt.Errorf("card dialect %q is not one of 1.0, 0.3, 0.2, 0.1", card.Dialect)
 	}
 	a := &agent{

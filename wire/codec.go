@@ -1,8 +1,8 @@
 package wire
 
 // Codec translates between the canonical model and one dialect's JSON. A
-// codec is stateless and safe for concurrent use; one file per dialect
-// implements it (codec_v10.go, codec_v03.go, codec_v01.go).
+// codec is stateless and safe for concurrent use; package codecs returns
+// the codec of a dialect (codecs.For), implemented in internal packages.
 type Codec interface {
 	// Dialect names the dialect the codec speaks.
 	Dialect() Dialect
@@ -26,13 +26,6 @@ type Codec interface {
 	// EncodePush renders the body of a push notification about ev.
 	EncodePush(ev Event) ([]byte, error)
 }
-
-var codecs = map[Dialect]Codec{}
-
-func register(c Codec) { codecs[c.Dialect()] = c }
-
-// CodecFor returns the codec of d, or nil if d is not a known dialect.
-func CodecFor(d Dialect) Codec { return codecs[d] }
 
 // LookupMethod finds the dialect and operation of a JSON-RPC method name.
 // A dialect that borrows another's method names (Descriptor.MethodNamesOf:

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // The v0.x codecs share helpers with each other and with v1.0; these
@@ -11,7 +12,7 @@ import (
 // dialect anything.
 
 func benchDecodeSend(b *testing.B, d wire.Dialect, params string) {
-	c := wire.CodecFor(d)
+	c := codecs.For(d)
 	raw := []byte(params)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -22,7 +23,7 @@ func benchDecodeSend(b *testing.B, d wire.Dialect, params string) {
 }
 
 func benchEncodeTask(b *testing.B, d wire.Dialect, task *wire.Task) {
-	c := wire.CodecFor(d)
+	c := codecs.For(d)
 	res := &wire.Result{Task: task}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -34,7 +35,7 @@ func benchEncodeTask(b *testing.B, d wire.Dialect, task *wire.Task) {
 
 // benchDecodeTask decodes what the codec's own EncodePush writes for task.
 func benchDecodeTask(b *testing.B, d wire.Dialect, task *wire.Task) {
-	c := wire.CodecFor(d)
+	c := codecs.For(d)
 	doc, err := c.EncodePush(wire.Event{Task: task})
 	if err != nil {
 		b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +30,7 @@ func v01Task() *wire.Task {
 
 func TestV01Registration(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	require.NotNil(t, c)
 	assert.Equal(t, wire.V01, c.Dialect())
 	assert.Equal(t, map[string]wire.Op{
@@ -50,7 +51,7 @@ func TestV01Registration(t *testing.T) {
 
 func TestV01EncodeResultsValidate(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	push := wire.PushConfig{ID: "ignored", TaskID: "t1", URL: "http://127.0.0.1:9/hook", Token: "tok", AuthSchemes: []string{"Bearer"}, AuthCredentials: "cr"}
 	reply := wire.Message{MessageID: "dropped", TaskID: "t1", ContextID: "s1", Role: wire.RoleAgent, Parts: []wire.Part{wire.TextPart("hi")}}
 	cases := []struct {
@@ -101,7 +102,7 @@ func TestV01GoldenTask(t *testing.T) {
 		History: []wire.Message{{MessageID: "m", TaskID: "t1", ContextID: "s", Role: wire.RoleUser,
 			Parts: []wire.Part{{Kind: wire.PartData, Data: map[string]any{"b": 2.0, "a": 1.0}}}}},
 		Artifacts: []wire.Artifact{{ArtifactID: "report", Parts: []wire.Part{{Kind: wire.PartFile, URL: "https://example.com/r"}}}}}
-	b, err := wire.CodecFor(wire.V01).EncodeResult(wire.OpGetTask, &wire.Result{Task: task})
+	b, err := codecs.For(wire.V01).EncodeResult(wire.OpGetTask, &wire.Result{Task: task})
 	require.NoError(t, err)
 	want := `{"id":"t1","status":{"state":"failed","timestamp":"2026-03-12T09:30:15.123Z"},` +
 		`"artifacts":[{"parts":[{"type":"file","file":{"uri":"https://example.com/r"}}],"index":0}],` +
@@ -112,7 +113,7 @@ func TestV01GoldenTask(t *testing.T) {
 
 func TestV01StatesValidate(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	want := map[wire.TaskState]string{
 		wire.StateRejected:     "failed",
 		wire.StateAuthRequired: "input-required",
@@ -132,7 +133,7 @@ func TestV01StatesValidate(t *testing.T) {
 
 func TestV01EncodeEventsValidate(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	task := v01Task()
 	msg := wire.Message{TaskID: "t1", Role: wire.RoleAgent, Parts: []wire.Part{wire.TextPart("bare")}}
 	working := &wire.Task{ID: "t1", ContextID: "s1", Status: wire.TaskStatus{State: wire.StateSubmitted}}
@@ -189,7 +190,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestV01EncodeErrorData(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	assert.Nil(t, c.EncodeErrorData(wire.Errorf(wire.CodeInternal, "x")))
 	e := wire.ErrInvalidParams("message.parts", "is required")
 	data := c.EncodeErrorData(e)
@@ -208,7 +209,7 @@ func TestV01DecodeSend(t *testing.T) {
 		"pushNotification":{"url":"http://127.0.0.1:9/h","token":"tok","authentication":{"schemes":["Basic"]}}}`
 	schemacheck.Require(t, wire.V01, "TaskSendParams", []byte(params))
 	for _, op := range []wire.Op{wire.OpSend, wire.OpStream} {
-		req, e := wire.CodecFor(wire.V01).DecodeParams(op, []byte(params))
+		req, e := codecs.For(wire.V01).DecodeParams(op, []byte(params))
 		require.Nil(t, e)
 		two := 2
 		assert.Equal(t, &wire.Request{Op: op, Dialect: wire.V01, TaskID: "client-task",
@@ -230,7 +231,7 @@ func TestV01DecodeSend(t *testing.T) {
 
 func TestV01DecodeOtherOps(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	four := 4
 	cases := []struct {
 		op     wire.Op
@@ -262,7 +263,7 @@ func TestV01DecodeBadParams(t *testing.T) {
 	t.Parallel()
 	const part = `{"type":"text","text":"x"}`
 	send := func(msg string) string { return `{"id":"t","message":` + msg + `}` }
-	requireBadParams(t, wire.CodecFor(wire.V01), []badParam{
+	requireBadParams(t, codecs.For(wire.V01), []badParam{
 		{"no params", wire.OpSend, ``, "params"},
 		{"missing id", wire.OpSend, `{"message":{"role":"user","parts":[` + part + `]}}`, "id"},
 		{"id number", wire.OpSend, `{"id":1,"message":{"role":"user","parts":[` + part + `]}}`, "id"},
@@ -290,7 +291,7 @@ func TestV01DecodeBadParams(t *testing.T) {
 
 func TestV01RoundTrip(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V01)
+	c := codecs.For(wire.V01)
 	dec, ok := c.(eventDecoder)
 	require.True(t, ok)
 	task := v01Task()
@@ -334,7 +335,7 @@ func TestV01RoundTrip(t *testing.T) {
 
 func TestV01DecodeEventErrors(t *testing.T) {
 	t.Parallel()
-	dec := wire.CodecFor(wire.V01).(eventDecoder)
+	dec := codecs.For(wire.V01).(eventDecoder)
 	for _, doc := range []string{
 		`"x"`,
 		`{"id":"t"}`,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,7 +76,7 @@ func kindOf(t *testing.T, doc []byte) string {
 func TestV03Registration(t *testing.T) {
 	t.Parallel()
 	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
-		c := wire.CodecFor(d)
+		c := codecs.For(d)
 		require.NotNil(t, c, d)
 		assert.Equal(t, d, c.Dialect())
 		assert.Equal(t, wire.OpSend, c.Methods()["message/send"])
@@ -84,8 +85,8 @@ func TestV03Registration(t *testing.T) {
 		assert.Equal(t, wire.OpDeletePush, c.Methods()["tasks/pushNotificationConfig/delete"])
 		assert.Equal(t, wire.OpListPushConfigs, c.Methods()["tasks/pushNotificationConfig/list"])
 	}
-	assert.Equal(t, wire.OpExtendedCard, wire.CodecFor(wire.V03).Methods()["agent/getAuthenticatedExtendedCard"])
-	_, ok := wire.CodecFor(wire.V02).Methods()["agent/getAuthenticatedExtendedCard"]
+	assert.Equal(t, wire.OpExtendedCard, codecs.For(wire.V03).Methods()["agent/getAuthenticatedExtendedCard"])
+	_, ok := codecs.For(wire.V02).Methods()["agent/getAuthenticatedExtendedCard"]
 	assert.False(t, ok, "v0.2 had no JSON-RPC extended card method")
 
 	d, op, ok := wire.LookupMethod("tasks/pushNotificationConfig/set")
@@ -98,7 +99,7 @@ func TestV03EncodeEventsValidate(t *testing.T) {
 	t.Parallel()
 	defs := map[string]string{"task": "Task", "message": "Message", "status": "TaskStatusUpdateEvent", "artifact": "TaskArtifactUpdateEvent"}
 	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
-		c := wire.CodecFor(d)
+		c := codecs.For(d)
 		for name, ev := range v03Events() {
 			b, err := c.EncodeEvent(ev)
 			require.NoError(t, err, name)
@@ -131,7 +132,7 @@ func TestV03EncodeEventsValidate(t *testing.T) {
 
 func TestV03StatusUpdateFinalAsGiven(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	for _, final := range []bool{true, false} {
 		// A terminal state with final:false is wrong on purpose: the codec
 		// must not second-guess the server.
@@ -157,7 +158,7 @@ func TestV03GoldenTask(t *testing.T) {
 			{Kind: wire.PartData, Data: []any{1.0, 2.0}},
 			{Kind: wire.PartFile},
 		}}}}
-	b, err := wire.CodecFor(wire.V03).EncodeResult(wire.OpGetTask, &wire.Result{Task: task})
+	b, err := codecs.For(wire.V03).EncodeResult(wire.OpGetTask, &wire.Result{Task: task})
 	require.NoError(t, err)
 	want := `{"kind":"task","id":"t1","contextId":"c1","status":{"state":"working","timestamp":"2026-01-02T02:04:05.600Z"},` +
 		`"artifacts":[{"artifactId":"a","parts":[{"kind":"file","file":{"bytes":"aGk=","mimeType":"text/plain"}},` +
@@ -168,20 +169,20 @@ func TestV03GoldenTask(t *testing.T) {
 
 func TestV03EncodeUnspecifiedStateAndEmptyMessage(t *testing.T) {
 	t.Parallel()
-	b, err := wire.CodecFor(wire.V03).EncodeEvent(wire.Event{Task: &wire.Task{ID: "t"}})
+	b, err := codecs.For(wire.V03).EncodeEvent(wire.Event{Task: &wire.Task{ID: "t"}})
 	require.NoError(t, err)
 	schemacheck.Require(t, wire.V03, "Task", b)
 	assert.Contains(t, string(b), `"state":"unknown"`)
 	assert.Contains(t, string(b), `"contextId":""`)
 
-	b, err = wire.CodecFor(wire.V03).EncodeEvent(wire.Event{Message: &wire.Message{MessageID: "m", Role: wire.RoleAgent}})
+	b, err = codecs.For(wire.V03).EncodeEvent(wire.Event{Message: &wire.Message{MessageID: "m", Role: wire.RoleAgent}})
 	require.NoError(t, err)
 	schemacheck.Require(t, wire.V03, "Message", b)
 	assert.Contains(t, string(b), `"parts":[]`)
 
-	_, err = wire.CodecFor(wire.V03).EncodeEvent(wire.Event{Message: &wire.Message{MessageID: "m", Parts: []wire.Part{{Kind: "video"}}}})
+	_, err = codecs.For(wire.V03).EncodeEvent(wire.Event{Message: &wire.Message{MessageID: "m", Parts: []wire.Part{{Kind: "video"}}}})
 	assert.ErrorContains(t, err, "video")
-	_, err = wire.CodecFor(wire.V03).EncodeEvent(wire.Event{})
+	_, err = codecs.For(wire.V03).EncodeEvent(wire.Event{})
 	assert.Error(t, err)
 }
 
@@ -217,7 +218,7 @@ func TestV03EncodeResultsValidate(t *testing.T) {
 		{"push delete", wire.OpDeletePush, &wire.Result{Empty: true}, "DeleteTaskPushNotificationConfigSuccessResponse", `null`},
 	}
 	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
-		c := wire.CodecFor(d)
+		c := codecs.For(d)
 		for _, tc := range cases {
 			b, err := c.EncodeResult(tc.op, tc.res)
 			require.NoError(t, err, tc.name)
@@ -229,7 +230,7 @@ func TestV03EncodeResultsValidate(t *testing.T) {
 		}
 	}
 
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	b, err := c.EncodeResult(wire.OpExtendedCard, &wire.Result{Card: []byte(v03Card)})
 	require.NoError(t, err)
 	assert.Equal(t, v03Card, string(b))
@@ -238,7 +239,7 @@ func TestV03EncodeResultsValidate(t *testing.T) {
 
 func TestV03EncodeResultErrors(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	for _, tc := range []struct {
 		op  wire.Op
 		res *wire.Result
@@ -258,7 +259,7 @@ func TestV03EncodeResultErrors(t *testing.T) {
 
 func TestV03EncodeErrorData(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	assert.Nil(t, c.EncodeErrorData(wire.Errorf(wire.CodeInternal, "boom")))
 	assert.Nil(t, c.EncodeErrorData(nil))
 	e := wire.ErrTaskNotFound("t9")
@@ -279,7 +280,7 @@ func TestV03DecodeSend(t *testing.T) {
 			"pushNotificationConfig":{"url":"http://127.0.0.1:9/h","id":"p1","token":"tok","authentication":{"schemes":["Bearer"],"credentials":"cr"}}},
 		"metadata":{"req":"md"}}`
 	for _, op := range []wire.Op{wire.OpSend, wire.OpStream} {
-		req, e := wire.CodecFor(wire.V03).DecodeParams(op, []byte(params))
+		req, e := codecs.For(wire.V03).DecodeParams(op, []byte(params))
 		require.Nil(t, e)
 		three := 3
 		assert.Equal(t, &wire.Request{Op: op, Dialect: wire.V03,
@@ -308,7 +309,7 @@ func TestV03DecodeBlocking(t *testing.T) {
 		`,"configuration":{"blocking":true}`:  false,
 		`,"configuration":{"blocking":false}`: true,
 	} {
-		req, e := wire.CodecFor(wire.V02).DecodeParams(wire.OpSend, []byte(`{"message":`+msg+cfg+`}`))
+		req, e := codecs.For(wire.V02).DecodeParams(wire.OpSend, []byte(`{"message":`+msg+cfg+`}`))
 		require.Nil(t, e, cfg)
 		assert.Equal(t, immediate, req.Config.ReturnImmediately, cfg)
 		assert.Equal(t, wire.V02, req.Dialect)
@@ -319,7 +320,7 @@ func TestV03DecodeBlocking(t *testing.T) {
 
 func TestV03DecodeOtherOps(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	five := 5
 	cases := []struct {
 		op     wire.Op
@@ -424,13 +425,13 @@ func TestV03DecodeBadParams(t *testing.T) {
 		{"push delete no config id", wire.OpDeletePush, `{"id":"t"}`, "pushNotificationConfigId"},
 		{"extended card params not object", wire.OpExtendedCard, `[1]`, "params"},
 	}
-	requireBadParams(t, wire.CodecFor(wire.V03), cases)
-	requireBadParams(t, wire.CodecFor(wire.V02), cases)
+	requireBadParams(t, codecs.For(wire.V03), cases)
+	requireBadParams(t, codecs.For(wire.V02), cases)
 }
 
 func TestV03DecodeUnknownOp(t *testing.T) {
 	t.Parallel()
-	_, e := wire.CodecFor(wire.V03).DecodeParams(wire.OpListTasks, []byte(`{}`))
+	_, e := codecs.For(wire.V03).DecodeParams(wire.OpListTasks, []byte(`{}`))
 	require.NotNil(t, e)
 	assert.Equal(t, wire.CodeMethodNotFound, e.Code)
 }
@@ -438,7 +439,7 @@ func TestV03DecodeUnknownOp(t *testing.T) {
 func TestV03DecodeLenient(t *testing.T) {
 	t.Parallel()
 	// kind left out of the message, unpadded base64, unknown members.
-	req, e := wire.CodecFor(wire.V03).DecodeParams(wire.OpSend, []byte(
+	req, e := codecs.For(wire.V03).DecodeParams(wire.OpSend, []byte(
 		`{"message":{"messageId":"m","role":"agent","extra":1,"parts":[{"kind":"file","file":{"bytes":"aGk"}}]}}`))
 	require.Nil(t, e)
 	assert.Equal(t, []byte("hi"), req.Message.Parts[0].Raw)
@@ -448,7 +449,7 @@ func TestV03DecodeLenient(t *testing.T) {
 func TestV03RoundTripEvents(t *testing.T) {
 	t.Parallel()
 	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
-		c := wire.CodecFor(d)
+		c := codecs.For(d)
 		dec, ok := c.(eventDecoder)
 		require.True(t, ok)
 		for name, ev := range v03Events() {
@@ -463,7 +464,7 @@ func TestV03RoundTripEvents(t *testing.T) {
 
 func TestV03RoundTripSendParams(t *testing.T) {
 	t.Parallel()
-	c := wire.CodecFor(wire.V03)
+	c := codecs.For(wire.V03)
 	for i, m := range v03Task().History {
 		encoded, err := c.EncodeEvent(wire.Event{Message: &m})
 		require.NoError(t, err)
@@ -477,7 +478,7 @@ func TestV03RoundTripSendParams(t *testing.T) {
 
 func TestV03DecodeEventErrors(t *testing.T) {
 	t.Parallel()
-	dec := wire.CodecFor(wire.V03).(eventDecoder)
+	dec := codecs.For(wire.V03).(eventDecoder)
 	for _, doc := range []string{
 		`[]`,
 		`{"kind":"nope"}`,

@@ -8,11 +8,12 @@ import (
 
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func v10() wire.Codec { return wire.CodecFor(wire.V10) }
+func v10() wire.Codec { return codecs.For(wire.V10) }
 
 var v10When = time.Date(2026, 3, 12, 9, 30, 15, 123456789, time.FixedZone("CET", 3600))
 
@@ -268,27 +269,27 @@ func TestV10ErrorData(t *testing.T) {
 
 func TestV10RESTError(t *testing.T) {
 	t.Parallel()
-	status, body := wire.EncodeRESTError(wire.ErrTaskNotFound("t-1"))
+	status, body := codecs.EncodeRESTError(wire.ErrTaskNotFound("t-1"))
 	assert.Equal(t, http.StatusNotFound, status)
 	assert.Equal(t, `{"error":{"code":404,"status":"NOT_FOUND","message":"task not found: t-1","details":[`+
 		`{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org","metadata":{"taskId":"t-1"}}]}}`, string(body))
 
-	status, body = wire.EncodeRESTError(wire.ErrInvalidParams("id", "is required"))
+	status, body = codecs.EncodeRESTError(wire.ErrInvalidParams("id", "is required"))
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"invalid params: id: is required"}}`, string(body))
 
-	status, body = wire.EncodeRESTError(wire.Errorf(wire.CodeTaskNotCancelable, "done"))
+	status, body = codecs.EncodeRESTError(wire.Errorf(wire.CodeTaskNotCancelable, "done"))
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Contains(t, string(body), `"status":"FAILED_PRECONDITION"`)
 	assert.Contains(t, string(body), `"reason":"TASK_NOT_CANCELABLE"`)
 
 	e := wire.Errorf(wire.CodeInternal, "slow down")
 	e.HTTPStatus = http.StatusTooManyRequests
-	status, body = wire.EncodeRESTError(e)
+	status, body = codecs.EncodeRESTError(e)
 	assert.Equal(t, http.StatusTooManyRequests, status)
 	assert.Contains(t, string(body), `"status":"RESOURCE_EXHAUSTED"`)
 
-	status, body = wire.EncodeRESTError(nil)
+	status, body = codecs.EncodeRESTError(nil)
 	assert.Equal(t, http.StatusInternalServerError, status)
 	assert.Contains(t, string(body), `"status":"INTERNAL"`)
 }

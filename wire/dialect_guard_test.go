@@ -25,15 +25,15 @@ var allowedDialectRefs = map[string]struct {
 	n   int
 	why string
 }{
-	"testkit/client.go": {13, "testkit.Client is an independent client on purpose (its doc: a client that shares " +
+	"testkit/a2aclient/client.go": {13, "testkit.Client is an independent client on purpose (its doc: a client that shares " +
 		"the mock's codec agrees with its bugs); the dialects it speaks and their shapes are its own"},
 	"cards/parse.go": {4, "cards without protocolVersion (v0.1, pre-0.2.5 v0.2) are told apart by their keys; " +
 		"every later dialect names its version and is found through wire.DialectOfVersion"},
 	"cards/render.go":                     {2, "the hybrid card is the v1.0 card plus the v0.3 fields, by definition"},
 	"behaviors/lifecycle/version_skew.go": {4, "the behavior's serve parameter is the pair 0.3 / 1.0"},
 	"internal/schemacheck/schemacheck.go": {1, "CheckV10Rules: what the v1.0 proto requires and its generated schema cannot express"},
-	"testkit/client_wire.go":              {2, "testkit.Client's own v0.3 shapes (see testkit/client.go)"},
-	"testkit/client_rest.go":              {1, "testkit.Client's HTTP+JSON binding speaks v1.0"},
+	"testkit/a2aclient/wire.go":           {2, "testkit.Client's own v0.3 shapes (see testkit/a2aclient/client.go)"},
+	"testkit/a2aclient/rest.go":           {1, "testkit.Client's HTTP+JSON binding speaks v1.0"},
 	"examples/fieldincident/main.go":      {1, "an example's choice of dialect"},
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -55,7 +56,7 @@ func TestDescriptorsConsistent(t *testing.T) {
 			assert.True(t, ok)
 			assert.Equal(t, d, got)
 
-			c := wire.CodecFor(d)
+			c := codecs.For(d)
 			require.NotNil(t, c, "every dialect has a codec")
 			assert.Equal(t, d, c.Dialect())
 
@@ -80,7 +81,7 @@ func TestDescriptorsConsistent(t *testing.T) {
 				assert.Equal(t, op, lop, "LookupMethod(%q)", name)
 				var want wire.Dialect
 				for _, o := range descs {
-					if _, has := wire.CodecFor(o.Dialect).Methods()[name]; has && o.MethodNamesOf == "" {
+					if _, has := codecs.For(o.Dialect).Methods()[name]; has && o.MethodNamesOf == "" {
 						want = o.Dialect
 						break
 					}
@@ -93,7 +94,7 @@ func TestDescriptorsConsistent(t *testing.T) {
 				require.True(t, wire.Known(of), "MethodNamesOf names a known dialect")
 				assert.Empty(t, od.MethodNamesOf, "MethodNamesOf does not chain")
 				for name, op := range c.Methods() {
-					assert.Equal(t, op, wire.CodecFor(of).Methods()[name], "%s's name %s is %s's", d, name, of)
+					assert.Equal(t, op, codecs.For(of).Methods()[name], "%s's name %s is %s's", d, name, of)
 				}
 			}
 
@@ -158,7 +159,7 @@ func oldMethodDialect(d, card wire.Dialect, method string) wire.Dialect {
 	case wire.V02:
 		return wire.V02
 	case wire.V01:
-		if _, shared := wire.CodecFor(wire.V01).Methods()[method]; shared {
+		if _, shared := codecs.For(wire.V01).Methods()[method]; shared {
 			return wire.V01
 		}
 	}
@@ -169,7 +170,7 @@ func oldSharedMethodTaskDialect(d, td wire.Dialect, method string) wire.Dialect 
 	if d != wire.V03 && d != wire.V01 {
 		return ""
 	}
-	if _, shared := wire.CodecFor(wire.V03).Methods()[method]; !shared {
+	if _, shared := codecs.For(wire.V03).Methods()[method]; !shared {
 		return ""
 	}
 	switch {
@@ -184,7 +185,7 @@ func oldSharedMethodTaskDialect(d, td wire.Dialect, method string) wire.Dialect 
 func allMethodNames() []string {
 	names := []string{"", "nope", "tasks/nope"}
 	for _, d := range wire.Dialects {
-		for name := range wire.CodecFor(d).Methods() {
+		for name := range codecs.For(d).Methods() {
 			names = append(names, name)
 		}
 	}

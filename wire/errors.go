@@ -2,6 +2,8 @@ package wire
 
 import (
 	"fmt"
+
+	"github.com/a2amock/a2amock/wire/internal/httpstatus"
 )
 
 // JSON-RPC and A2A error codes (spec §6.1; the same in every dialect).
@@ -104,18 +106,18 @@ func (e *Error) Status() (int, string) {
 	}
 	switch e.Code {
 	case CodeTaskNotFound, CodeMethodNotFound:
-		return statusNotFound, "NOT_FOUND"
+		return httpstatus.NotFound, "NOT_FOUND"
 	case CodeTaskNotCancelable, CodePushNotSupported, CodeUnsupportedOperation,
 		CodeExtendedCardNotConfigured, CodeExtensionSupportRequired, CodeVersionNotSupported:
-		return statusBadRequest, "FAILED_PRECONDITION"
+		return httpstatus.BadRequest, "FAILED_PRECONDITION"
 	case CodeContentTypeNotSupported, CodeInvalidParams, CodeParseError, CodeInvalidRequest:
-		return statusBadRequest, "INVALID_ARGUMENT"
+		return httpstatus.BadRequest, "INVALID_ARGUMENT"
 	case CodeUnauthenticated:
-		return statusUnauthorized, "UNAUTHENTICATED"
+		return httpstatus.Unauthorized, "UNAUTHENTICATED"
 	case CodeUnauthorized:
-		return statusForbidden, "PERMISSION_DENIED"
+		return httpstatus.Forbidden, "PERMISSION_DENIED"
 	}
-	return statusInternalServerError, "INTERNAL"
+	return httpstatus.InternalServerError, "INTERNAL"
 }
 
 // WithHTTPStatus returns e with the HTTP status it must be answered with,

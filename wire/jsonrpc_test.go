@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -171,7 +172,7 @@ func FuzzDecodeRPC(f *testing.F) {
 		}
 		require.True(t, json.Valid(wire.EncodeRPCResult(req.ID, []byte(`{}`))))
 		for _, d := range wire.Dialects {
-			c := wire.CodecFor(d)
+			c := codecs.For(d)
 			if c == nil {
 				continue
 			}

@@ -7,8 +7,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"slices"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/cardsig"
 	"github.com/a2amock/a2amock/wire"

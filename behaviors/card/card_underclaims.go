@@ -3,8 +3,9 @@ package card
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"slices"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/cards"
 )

@@ -2,9 +2,10 @@ package card
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"slices"
 	"strings"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/wire"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // ScopeKeys are the keys every behavior accepts in Parse, besides its own
@@ -67,7 +68,7 @@ func (s *Scope) set(key, val string) (bool, error) {
 	case "dialect":
 		for _, v := range list() {
 			d := wire.Dialect(v)
-			if wire.CodecFor(d) == nil {
+			if codecs.For(d) == nil {
 				return true, fmt.Errorf("%q is not a dialect (%s)", v, wire.DialectNames(", ", ", "))
 			}
 			s.Dialects = append(s.Dialects, d)

@@ -2,8 +2,9 @@ package lifecycle
 
 import (
 	"errors"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"

@@ -2,9 +2,10 @@ package lifecycle
 
 import (
 	"errors"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"sync"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"

@@ -2,9 +2,10 @@ package lifecycle
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"

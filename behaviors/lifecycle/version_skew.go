@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"fmt"
+
 	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/cards"

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"errors"
+
 	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"

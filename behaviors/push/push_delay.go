@@ -2,8 +2,9 @@ package push
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

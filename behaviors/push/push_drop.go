@@ -1,8 +1,9 @@
 package push
 
 import (
-	"github.com/a2amock/a2amock/behaviors/core"
 	"math/rand/v2"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

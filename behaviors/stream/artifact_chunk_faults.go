@@ -2,8 +2,9 @@ package stream
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"slices"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 )

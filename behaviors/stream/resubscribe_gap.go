@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+
 	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"

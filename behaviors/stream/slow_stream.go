@@ -1,8 +1,9 @@
 package stream
 
 import (
-	"github.com/a2amock/a2amock/behaviors/core"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"

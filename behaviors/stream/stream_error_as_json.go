@@ -2,7 +2,9 @@ package stream
 
 import (
 	"fmt"
+
 	"github.com/a2amock/a2amock/behaviors/core"
+	"github.com/a2amock/a2amock/wire/codecs"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -47,7 +49,7 @@ func (b *StreamErrorAsJSON) Apply(x *core.Exchange) {
 		e := &wire.Error{Code: b.Code, Message: b.Message}
 		status, body := 200, []byte(nil)
 		if rest {
-			status, body = wire.EncodeRESTError(e)
+			status, body = codecs.EncodeRESTError(e)
 		} else {
 			body = wire.EncodeRPCError(rpcID, e, nil)
 		}

@@ -2,11 +2,12 @@ package stream
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"net/http"
 	"net/textproto"
 	"slices"
 	"strings"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+
 	"github.com/a2amock/a2amock/behaviors/core"
 )
 

@@ -3,10 +3,11 @@ package transport
 import (
 	"bytes"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"mime"
 	"net/textproto"
 	"slices"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

@@ -2,9 +2,10 @@ package transport
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"net/http"
 	"net/textproto"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 )
 
 var emptyResponseSpec = core.Spec{

@@ -2,12 +2,13 @@ package transport
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"math"
 	"net/http"
 	"net/textproto"
 	"strconv"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

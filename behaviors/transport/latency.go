@@ -2,8 +2,9 @@ package transport
 
 import (
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"time"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 )
 
 var latencySpec = core.Spec{

@@ -3,6 +3,7 @@ package transport
 import (
 	"bytes"
 	"fmt"
+
 	"github.com/a2amock/a2amock/behaviors/core"
 )
 

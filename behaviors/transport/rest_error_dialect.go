@@ -3,10 +3,11 @@ package transport
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"net/http"
 	"net/textproto"
 	"slices"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

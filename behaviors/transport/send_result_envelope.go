@@ -3,9 +3,10 @@ package transport
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/a2amock/a2amock/behaviors/core"
 	"net/http"
 	"net/textproto"
+
+	"github.com/a2amock/a2amock/behaviors/core"
 
 	"github.com/a2amock/a2amock/wire"
 )

@@ -30,6 +30,7 @@ import (
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 func main() {
@@ -179,7 +180,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		return runServer(ctx, cfg, addrOut, names, stdout, stderr, logger, ready)
 	}
 	d := wire.Dialect(*dialect)
-	if wire.CodecFor(d) == nil {
+	if codecs.For(d) == nil {
 		fmt.Fprintf(stderr, "a2amock serve: --dialect %q: use %s\n", *dialect, wire.DialectNames(", ", " or "))
 		return 2
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/internal/pbconv"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 func text(s string) *a2apb.Part { return &a2apb.Part{Content: &a2apb.Part_Text{Text: s}} }
@@ -31,7 +32,7 @@ func viaCodec(t *testing.T, op wire.Op, in *a2apb.SendMessageRequest) (*wire.Req
 	t.Helper()
 	b, err := protojson.Marshal(in)
 	require.NoError(t, err)
-	return wire.CodecFor(wire.V10).DecodeParams(op, b)
+	return codecs.For(wire.V10).DecodeParams(op, b)
 }
 
 // TestSendRequestMatchesCodec holds the direct read of a send equal to the
@@ -119,7 +120,7 @@ func sampleTask() *wire.Task {
 // TestResultsMatchCodec holds the direct writing of results and events
 // equal to the codec's JSON read back as proto.
 func TestResultsMatchCodec(t *testing.T) {
-	codec := wire.CodecFor(wire.V10)
+	codec := codecs.For(wire.V10)
 	var tasks []*wire.Task
 	for _, st := range append(append([]wire.TaskState{}, wire.AllStates...), wire.StateUnknown, wire.StateUnspecified, "bogus") {
 		task := sampleTask()

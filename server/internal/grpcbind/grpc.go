@@ -34,6 +34,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // grpcService is the path prefix of every gRPC method.
@@ -109,7 +110,7 @@ func (b *Binding) serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
 	_, op, _ := wire.LookupMethod(method)
-	codec := wire.CodecFor(grpcDialect)
+	codec := codecs.For(grpcDialect)
 	// The sends pbconv covers are read directly; every other message (and
 	// a send it leaves alone, a bad one included) is transcoded through
 	// ProtoJSON into the v1.0 codec, which words the error.
@@ -352,7 +353,7 @@ func grpcFrame(msg []byte) []byte {
 // grpcError is e as a gRPC status: the code the v1.0 mapping (§5.4) gives
 // its HTTP+JSON google.rpc.Status, with the same ErrorInfo.
 func grpcError(e *wire.Error) (codes.Code, string, []*anypb.Any) {
-	_, body := wire.EncodeRESTError(e)
+	_, body := codecs.EncodeRESTError(e)
 	var st struct {
 		Error struct {
 			Status  string `json:"status"`

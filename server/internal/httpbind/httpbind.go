@@ -23,6 +23,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/faultwriter"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // Media types and the version header the HTTP bindings read and write.
@@ -88,7 +89,7 @@ func WriteJSON(w http.ResponseWriter, status int, ct string, body []byte) error 
 // WriteStatusError answers outside the bindings (routing, cards) with the
 // google.rpc.Status body the v1.0 HTTP+JSON binding uses.
 func WriteStatusError(w http.ResponseWriter, e *wire.Error) error {
-	status, body := wire.EncodeRESTError(e)
+	status, body := codecs.EncodeRESTError(e)
 	return WriteJSON(w, status, ContentTypeJSON, body)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // rpcReply answers a JSON-RPC request: id is nil until the envelope is
@@ -70,7 +71,7 @@ func ServeJSONRPC(h binding.Host, w http.ResponseWriter, r *http.Request, a Agen
 		return rr.Fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
 	d = methodDialect(a, d, rpc.Method)
-	rr.codec = wire.CodecFor(d)
+	rr.codec = codecs.For(d)
 	if e := h.CheckVersion(r, d); e != nil {
 		return rr.Fail(w, e)
 	}
@@ -87,8 +88,8 @@ func ServeJSONRPC(h binding.Host, w http.ResponseWriter, r *http.Request, a Agen
 		// A task is answered in the shape of the generation that created
 		// it on the methods v0.1 shares with v0.3 (tasks/get, tasks/cancel,
 		// tasks/resubscribe).
-		if r2, e2 := wire.CodecFor(other).DecodeParams(op, rpc.Params); e2 == nil {
-			d, req, rr.codec = other, r2, wire.CodecFor(other)
+		if r2, e2 := codecs.For(other).DecodeParams(op, rpc.Params); e2 == nil {
+			d, req, rr.codec = other, r2, codecs.For(other)
 		}
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, wire.BindingJSONRPC, d

@@ -9,6 +9,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // restContentType answers in the media type the client used (v1.0.1 says
@@ -29,7 +30,7 @@ type restReply struct {
 }
 
 func (rp restReply) Fail(w http.ResponseWriter, e *wire.Error) error {
-	status, b := wire.EncodeRESTError(e)
+	status, b := codecs.EncodeRESTError(e)
 	return WriteJSON(w, status, rp.ct, b)
 }
 
@@ -58,7 +59,7 @@ var restDialect = wire.ForBinding(wire.BindingREST)
 // ServeREST is the v1.0 HTTP+JSON binding: path is below the agent's REST
 // base.
 func ServeREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, base, path string) error {
-	rp := restReply{codec: wire.CodecFor(restDialect), ct: restContentType(r)}
+	rp := restReply{codec: codecs.For(restDialect), ct: restContentType(r)}
 	rt, e := restroute.Parse(r.Method, path, binding.MaxIDBytes)
 	if e != nil && rt.Op == "" {
 		if rt.Allow != "" {
@@ -116,12 +117,12 @@ type restFramer struct{ codec wire.Codec }
 func (f restFramer) Event(ev wire.Event) ([]byte, error) { return f.codec.EncodeEvent(ev) }
 
 func (f restFramer) ErrorFrame(e *wire.Error) []byte {
-	_, b := wire.EncodeRESTError(e)
+	_, b := codecs.EncodeRESTError(e)
 	return b
 }
 
 func (f restFramer) Refuse(w http.ResponseWriter, e *wire.Error) error {
-	status, b := wire.EncodeRESTError(e)
+	status, b := codecs.EncodeRESTError(e)
 	return WriteJSON(w, status, ContentTypeJSON, b)
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/codecs"
 )
 
 // Policy says which webhook hosts the mock may dial: loopback always,
@@ -90,7 +91,7 @@ func (s Sender) Deliver(job engine.PushJob, rec func(status int, detail string))
 	if desc.Dialect == "" {
 		desc = wire.Describe(wire.Newest())
 	}
-	codec := wire.CodecFor(desc.Dialect)
+	codec := codecs.For(desc.Dialect)
 	body, encErr := codec.EncodePush(job.Event)
 	if encErr != nil {
 		rec(0, "not delivered: encode: "+encErr.Error())

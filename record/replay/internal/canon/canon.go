@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/wire/codecs"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -89,7 +90,7 @@ func resultOf(b json.RawMessage, rpc bool) (result json.RawMessage, rpcErr json.
 // DecodeAnswer takes one recorded value of op in dialect d into the model.
 // stream says it is a stream event rather than a unary result.
 func DecodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream bool) (Answer, error) {
-	codec := wire.CodecFor(d)
+	codec := codecs.For(d)
 	if codec == nil {
 		return Answer{}, fmt.Errorf("no codec for dialect %q", d)
 	}
@@ -211,7 +212,7 @@ func decodeMessage(d wire.Dialect, b json.RawMessage) (*wire.Message, error) {
 		return nil, nil
 	}
 	params := append(append([]byte(`{"message":`), b...), '}')
-	req, e := wire.CodecFor(d).DecodeParams(wire.OpSend, params)
+	req, e := codecs.For(d).DecodeParams(wire.OpSend, params)
 	if e != nil {
 		return nil, fmt.Errorf("message: %s", e.Message)
 	}

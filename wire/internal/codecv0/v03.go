@@ -1,16 +1,22 @@
-package wire
+// Package codecv0 is the codecs of the pre-1.0 dialects: v0.3 and v0.2
+// (the JSON-RPC "message/send" generation, with kind-tagged parts) and the
+// legacy v0.1 (tasks/send), which shares their shapes. Reach them through
+// package codecs.
+package codecv0
 
 import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
-func init() {
-	register(&v03Codec{dialect: V03})
-	register(&v03Codec{dialect: V02})
-}
+// Codecs are the codecs of v0.3, v0.2 (v0.3's shapes under v0.2's
+// rules) and the legacy v0.1.
+var Codecs = []wire.Codec{&v03Codec{dialect: wire.V03}, &v03Codec{dialect: wire.V02}, v01Codec{}}
 
 // v03Codec speaks the `message/send` era JSON-RPC dialect: v0.3.0, and with
 // dialect V02 also v0.2.x. Tasks, messages, parts, events and push configs
@@ -19,13 +25,13 @@ func init() {
 // a plain HTTP GET then. The codec still encodes an extended-card result for
 // V02 because the server may serve that GET with it.
 type v03Codec struct {
-	dialect Dialect
+	dialect wire.Dialect
 }
 
-func (c *v03Codec) Dialect() Dialect { return c.dialect }
+func (c *v03Codec) Dialect() wire.Dialect { return c.dialect }
 
 // Methods returns a shared map that callers must not modify.
-func (c *v03Codec) Methods() map[string]Op { return Describe(c.dialect).Methods }
+func (c *v03Codec) Methods() map[string]wire.Op { return wire.Describe(c.dialect).Methods }
 
 // ---------------------------------------------------------------------------
 // Wire types (v0.2.6 / v0.3.0). Field order is the order keys are written.
@@ -73,22 +79,22 @@ type wire03Artifact struct {
 }
 
 type wire03Task struct {
-	Kind      string                    `json:"kind"`
-	ID        string                    `json:"id"`
-	ContextID string                    `json:"contextId"`
-	Status    wireStatus[wire03Message] `json:"status"`
-	History   []wire03Message           `json:"history,omitempty"`
-	Artifacts []wire03Artifact          `json:"artifacts,omitempty"`
-	Metadata  map[string]any            `json:"metadata,omitempty"`
+	Kind      string                         `json:"kind"`
+	ID        string                         `json:"id"`
+	ContextID string                         `json:"contextId"`
+	Status    wirejson.Status[wire03Message] `json:"status"`
+	History   []wire03Message                `json:"history,omitempty"`
+	Artifacts []wire03Artifact               `json:"artifacts,omitempty"`
+	Metadata  map[string]any                 `json:"metadata,omitempty"`
 }
 
 type wire03StatusUpdate struct {
-	Kind      string                    `json:"kind"`
-	TaskID    string                    `json:"taskId"`
-	ContextID string                    `json:"contextId"`
-	Status    wireStatus[wire03Message] `json:"status"`
-	Final     bool                      `json:"final"`
-	Metadata  map[string]any            `json:"metadata,omitempty"`
+	Kind      string                         `json:"kind"`
+	TaskID    string                         `json:"taskId"`
+	ContextID string                         `json:"contextId"`
+	Status    wirejson.Status[wire03Message] `json:"status"`
+	Final     bool                           `json:"final"`
+	Metadata  map[string]any                 `json:"metadata,omitempty"`
 }
 
 type wire03ArtifactUpdate struct {
@@ -143,13 +149,13 @@ func dataJSON(v any) (json.RawMessage, error) {
 	}{b})
 }
 
-func encodePartBody(p Part) (partBody, error) {
+func encodePartBody(p wire.Part) (partBody, error) {
 	body := partBody{Metadata: p.Metadata}
 	switch p.Kind {
-	case PartText:
+	case wire.PartText:
 		text := p.Text
 		body.Text = &text
-	case PartFile:
+	case wire.PartFile:
 		f := &wireFile{MimeType: p.MediaType, Name: p.Filename}
 		if p.URL != "" {
 			u := p.URL
@@ -162,7 +168,7 @@ func encodePartBody(p Part) (partBody, error) {
 			f.Bytes = &s
 		}
 		body.File = f
-	case PartData:
+	case wire.PartData:
 		d, err := dataJSON(p.Data)
 		if err != nil {
 			return body, err
@@ -177,7 +183,7 @@ func encodePartBody(p Part) (partBody, error) {
 // encodeParts renders parts for a v0.x dialect. wire01Part and wire03Part
 // differ only in the JSON key of their discriminator, so either converts
 // from the other.
-func encodeParts[P wire01Part | wire03Part](parts []Part) ([]P, error) {
+func encodeParts[P wire01Part | wire03Part](parts []wire.Part) ([]P, error) {
 	out := make([]P, 0, len(parts))
 	for i, p := range parts {
 		body, err := encodePartBody(p)
@@ -189,7 +195,7 @@ func encodeParts[P wire01Part | wire03Part](parts []Part) ([]P, error) {
 	return out, nil
 }
 
-func encodeMessage03(m *Message) (*wire03Message, error) {
+func encodeMessage03(m *wire.Message) (*wire03Message, error) {
 	parts, err := encodeParts[wire03Part](m.Parts)
 	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
@@ -209,9 +215,9 @@ func encodeMessage03(m *Message) (*wire03Message, error) {
 
 // encodeStatus renders a v0.x TaskStatus with the dialect's state spelling
 // and message encoder.
-func encodeStatus[M any](s TaskStatus, state func(TaskState) string,
-	encodeMessage func(*Message) (*M, error)) (wireStatus[M], error) {
-	out := wireStatus[M]{State: state(s.State), Timestamp: formatTime(s.Timestamp)}
+func encodeStatus[M any](s wire.TaskStatus, state func(wire.TaskState) string,
+	encodeMessage func(*wire.Message) (*M, error)) (wirejson.Status[M], error) {
+	out := wirejson.Status[M]{State: state(s.State), Timestamp: wirejson.FormatTime(s.Timestamp)}
 	if s.Message != nil {
 		m, err := encodeMessage(s.Message)
 		if err != nil {
@@ -222,7 +228,7 @@ func encodeStatus[M any](s TaskStatus, state func(TaskState) string,
 	return out, nil
 }
 
-func encodeArtifact03(a Artifact) (wire03Artifact, error) {
+func encodeArtifact03(a wire.Artifact) (wire03Artifact, error) {
 	parts, err := encodeParts[wire03Part](a.Parts)
 	if err != nil {
 		return wire03Artifact{}, fmt.Errorf("artifact %q: %w", a.ArtifactID, err)
@@ -237,8 +243,8 @@ func encodeArtifact03(a Artifact) (wire03Artifact, error) {
 	}, nil
 }
 
-func encodeTask03(t *Task) (*wire03Task, error) {
-	st, err := encodeStatus(t.Status, StateToV03, encodeMessage03)
+func encodeTask03(t *wire.Task) (*wire03Task, error) {
+	st, err := encodeStatus(t.Status, wire.StateToV03, encodeMessage03)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +266,7 @@ func encodeTask03(t *Task) (*wire03Task, error) {
 	return out, nil
 }
 
-func encodeAuth(pc *PushConfig) *wireAuth {
+func encodeAuth(pc *wire.PushConfig) *wireAuth {
 	if len(pc.AuthSchemes) == 0 && pc.AuthCredentials == "" {
 		return nil
 	}
@@ -272,7 +278,7 @@ func encodeAuth(pc *PushConfig) *wireAuth {
 	return &wireAuth{Schemes: schemes, Credentials: pc.AuthCredentials}
 }
 
-func encodePush03(pc *PushConfig) wire03TaskPushConfig {
+func encodePush03(pc *wire.PushConfig) wire03TaskPushConfig {
 	return wire03TaskPushConfig{
 		TaskID: pc.TaskID,
 		PushNotificationConfig: wire03PushConfig{
@@ -286,12 +292,12 @@ func encodePush03(pc *PushConfig) wire03TaskPushConfig {
 
 // EncodeResult renders a unary result. OpListTasks does not exist before
 // v1.0 and OpStream/OpSubscribe are not unary, so they are errors.
-func (c *v03Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
+func (c *v03Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 	if res == nil {
 		return nil, fmt.Errorf("a2a v%s: %s: nil result", c.dialect, op)
 	}
 	switch op {
-	case OpSend:
+	case wire.OpSend:
 		switch {
 		case res.Task != nil:
 			return c.marshalTask(res.Task)
@@ -299,25 +305,25 @@ func (c *v03Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 			return c.marshalMessage(res.Message)
 		}
 		return nil, fmt.Errorf("a2a v%s: send result has neither a task nor a message", c.dialect)
-	case OpGetTask, OpCancelTask:
+	case wire.OpGetTask, wire.OpCancelTask:
 		if res.Task == nil {
 			return nil, fmt.Errorf("a2a v%s: %s result has no task", c.dialect, op)
 		}
 		return c.marshalTask(res.Task)
-	case OpSetPushConfig, OpGetPushConfig:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		if res.PushConfig == nil {
 			return nil, fmt.Errorf("a2a v%s: %s result has no push config", c.dialect, op)
 		}
 		return json.Marshal(encodePush03(res.PushConfig))
-	case OpListPushConfigs:
+	case wire.OpListPushConfigs:
 		out := make([]wire03TaskPushConfig, 0, len(res.PushConfigs))
 		for i := range res.PushConfigs {
 			out = append(out, encodePush03(&res.PushConfigs[i]))
 		}
 		return json.Marshal(out)
-	case OpDeletePush:
+	case wire.OpDeletePush:
 		return []byte("null"), nil
-	case OpExtendedCard:
+	case wire.OpExtendedCard:
 		if len(res.Card) == 0 {
 			return nil, fmt.Errorf("a2a v%s: extended card result has no card", c.dialect)
 		}
@@ -326,7 +332,7 @@ func (c *v03Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 	return nil, fmt.Errorf("a2a v%s: operation %s has no unary result in this dialect", c.dialect, op)
 }
 
-func (c *v03Codec) marshalTask(t *Task) ([]byte, error) {
+func (c *v03Codec) marshalTask(t *wire.Task) ([]byte, error) {
 	w, err := encodeTask03(t)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v%s: task %s: %w", c.dialect, t.ID, err)
@@ -334,7 +340,7 @@ func (c *v03Codec) marshalTask(t *Task) ([]byte, error) {
 	return json.Marshal(w)
 }
 
-func (c *v03Codec) marshalMessage(m *Message) ([]byte, error) {
+func (c *v03Codec) marshalMessage(m *wire.Message) ([]byte, error) {
 	w, err := encodeMessage03(m)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v%s: %w", c.dialect, err)
@@ -345,14 +351,14 @@ func (c *v03Codec) marshalMessage(m *Message) ([]byte, error) {
 // EncodeEvent renders the bare object with its `kind`. A status update's
 // `final` is taken from StatusUpdate.Final as given: deciding when a stream
 // ends is the server's business, and a mock may want to get it wrong.
-func (c *v03Codec) EncodeEvent(ev Event) ([]byte, error) {
+func (c *v03Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
 	switch {
 	case ev.Task != nil:
 		return c.marshalTask(ev.Task)
 	case ev.Message != nil:
 		return c.marshalMessage(ev.Message)
 	case ev.Status != nil:
-		st, err := encodeStatus(ev.Status.Status, StateToV03, encodeMessage03)
+		st, err := encodeStatus(ev.Status.Status, wire.StateToV03, encodeMessage03)
 		if err != nil {
 			return nil, fmt.Errorf("a2a v%s: status-update: %w", c.dialect, err)
 		}
@@ -388,8 +394,8 @@ func (c *v03Codec) EncodeEvent(ev Event) ([]byte, error) {
 // no other artifacts), so it is sent as the event object itself, `kind` and
 // all, which is what a receiver that parses stream results will understand.
 // A Message event is sent as the message object.
-func (c *v03Codec) EncodePush(ev Event) ([]byte, error) { return c.EncodeEvent(ev) }
+func (c *v03Codec) EncodePush(ev wire.Event) ([]byte, error) { return c.EncodeEvent(ev) }
 
 // EncodeErrorData renders e.Data as the error's data object, for example
 // {"taskId":"t1"}; v0.x lets data be anything.
-func (c *v03Codec) EncodeErrorData(e *Error) []byte { return encodeErrorData(e) }
+func (c *v03Codec) EncodeErrorData(e *wire.Error) []byte { return wirejson.EncodeErrorData(e) }

@@ -1,12 +1,13 @@
-package wire
+package codecv0
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-)
 
-func init() { register(v01Codec{}) }
+	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
+)
 
 // v01Codec speaks the legacy v0.1.0 `tasks/send` dialect. Its differences
 // from v0.2+: parts are discriminated by `type`, objects carry no `kind`,
@@ -24,10 +25,10 @@ func init() { register(v01Codec{}) }
 // update); extensions, reference task ids and message ids are dropped.
 type v01Codec struct{}
 
-func (v01Codec) Dialect() Dialect { return V01 }
+func (v01Codec) Dialect() wire.Dialect { return wire.V01 }
 
 // Methods returns a shared map that callers must not modify.
-func (v01Codec) Methods() map[string]Op { return Describe(V01).Methods }
+func (v01Codec) Methods() map[string]wire.Op { return wire.Describe(wire.V01).Methods }
 
 // ---------------------------------------------------------------------------
 // Wire types (v0.1.0).
@@ -55,19 +56,19 @@ type wire01Artifact struct {
 }
 
 type wire01Task struct {
-	ID        string                    `json:"id"`
-	SessionID string                    `json:"sessionId,omitempty"`
-	Status    wireStatus[wire01Message] `json:"status"`
-	Artifacts []wire01Artifact          `json:"artifacts,omitempty"`
-	History   []wire01Message           `json:"history,omitempty"`
-	Metadata  map[string]any            `json:"metadata,omitempty"`
+	ID        string                         `json:"id"`
+	SessionID string                         `json:"sessionId,omitempty"`
+	Status    wirejson.Status[wire01Message] `json:"status"`
+	Artifacts []wire01Artifact               `json:"artifacts,omitempty"`
+	History   []wire01Message                `json:"history,omitempty"`
+	Metadata  map[string]any                 `json:"metadata,omitempty"`
 }
 
 type wire01StatusUpdate struct {
-	ID       string                    `json:"id"`
-	Status   wireStatus[wire01Message] `json:"status"`
-	Final    bool                      `json:"final"`
-	Metadata map[string]any            `json:"metadata,omitempty"`
+	ID       string                         `json:"id"`
+	Status   wirejson.Status[wire01Message] `json:"status"`
+	Final    bool                           `json:"final"`
+	Metadata map[string]any                 `json:"metadata,omitempty"`
 }
 
 type wire01ArtifactUpdate struct {
@@ -90,7 +91,7 @@ type wire01TaskPushConfig struct {
 // ---------------------------------------------------------------------------
 // Canonical → wire.
 
-func encodeMessage01(m *Message) (*wire01Message, error) {
+func encodeMessage01(m *wire.Message) (*wire01Message, error) {
 	parts, err := encodeParts[wire01Part](m.Parts)
 	if err != nil {
 		return nil, fmt.Errorf("message: %w", err)
@@ -106,7 +107,7 @@ func artifactIndex(id string, fallback int) int {
 	return fallback
 }
 
-func encodeArtifact01(a Artifact, index int) (wire01Artifact, error) {
+func encodeArtifact01(a wire.Artifact, index int) (wire01Artifact, error) {
 	parts, err := encodeParts[wire01Part](a.Parts)
 	if err != nil {
 		return wire01Artifact{}, fmt.Errorf("artifact %q: %w", a.ArtifactID, err)
@@ -120,8 +121,8 @@ func encodeArtifact01(a Artifact, index int) (wire01Artifact, error) {
 	}, nil
 }
 
-func encodeTask01(t *Task) (*wire01Task, error) {
-	st, err := encodeStatus(t.Status, StateToV01, encodeMessage01)
+func encodeTask01(t *wire.Task) (*wire01Task, error) {
+	st, err := encodeStatus(t.Status, wire.StateToV01, encodeMessage01)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +147,11 @@ func encodeTask01(t *Task) (*wire01Task, error) {
 // messageTask wraps a bare Message reply in a completed Task, because v0.1
 // has no message-only replies: every answer is a Task, addressed by the id
 // the client chose (which the message carries as TaskID).
-func messageTask(m *Message) *Task {
-	return &Task{ID: m.TaskID, ContextID: m.ContextID, Status: TaskStatus{State: StateCompleted, Message: m}}
+func messageTask(m *wire.Message) *wire.Task {
+	return &wire.Task{ID: m.TaskID, ContextID: m.ContextID, Status: wire.TaskStatus{State: wire.StateCompleted, Message: m}}
 }
 
-func marshalTask01(t *Task) ([]byte, error) {
+func marshalTask01(t *wire.Task) ([]byte, error) {
 	w, err := encodeTask01(t)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v0.1: task %s: %w", t.ID, err)
@@ -158,7 +159,7 @@ func marshalTask01(t *Task) ([]byte, error) {
 	return json.Marshal(w)
 }
 
-func encodePush01(pc *PushConfig) wire01TaskPushConfig {
+func encodePush01(pc *wire.PushConfig) wire01TaskPushConfig {
 	return wire01TaskPushConfig{
 		ID: pc.TaskID,
 		PushNotificationConfig: wire01PushConfig{
@@ -171,20 +172,20 @@ func encodePush01(pc *PushConfig) wire01TaskPushConfig {
 
 // EncodeResult renders a unary result. A Message reply to tasks/send becomes
 // a completed Task (see messageTask). Operations v0.1 lacks are errors.
-func (v01Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
+func (v01Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 	if res == nil {
 		return nil, fmt.Errorf("a2a v0.1: %s: nil result", op)
 	}
 	switch op {
-	case OpSend, OpGetTask, OpCancelTask:
+	case wire.OpSend, wire.OpGetTask, wire.OpCancelTask:
 		switch {
 		case res.Task != nil:
 			return marshalTask01(res.Task)
-		case res.Message != nil && op == OpSend:
+		case res.Message != nil && op == wire.OpSend:
 			return marshalTask01(messageTask(res.Message))
 		}
 		return nil, fmt.Errorf("a2a v0.1: %s result has no task", op)
-	case OpSetPushConfig, OpGetPushConfig:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		if res.PushConfig == nil {
 			return nil, fmt.Errorf("a2a v0.1: %s result has no push config", op)
 		}
@@ -199,12 +200,12 @@ func (v01Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 // written as a status update of that task, final when the task is terminal
 // or waiting for input; a Message event becomes a final "completed" status
 // update carrying the message. A StatusUpdate's Final is used as given.
-func (v01Codec) EncodeEvent(ev Event) ([]byte, error) {
+func (v01Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
 	switch {
 	case ev.Task != nil:
 		return marshalStatus01(ev.Task.ID, ev.Task.Status, ev.Task.Status.State.Terminal() || ev.Task.Status.State.Interrupted(), nil)
 	case ev.Message != nil:
-		return marshalStatus01(ev.Message.TaskID, TaskStatus{State: StateCompleted, Message: ev.Message}, true, nil)
+		return marshalStatus01(ev.Message.TaskID, wire.TaskStatus{State: wire.StateCompleted, Message: ev.Message}, true, nil)
 	case ev.Status != nil:
 		return marshalStatus01(ev.Status.TaskID, ev.Status.Status, ev.Status.Final, ev.Status.Metadata)
 	case ev.Artifact != nil:
@@ -218,8 +219,8 @@ func (v01Codec) EncodeEvent(ev Event) ([]byte, error) {
 	return nil, fmt.Errorf("a2a v0.1: empty event")
 }
 
-func marshalStatus01(taskID string, s TaskStatus, final bool, md map[string]any) ([]byte, error) {
-	st, err := encodeStatus(s, StateToV01, encodeMessage01)
+func marshalStatus01(taskID string, s wire.TaskStatus, final bool, md map[string]any) ([]byte, error) {
+	st, err := encodeStatus(s, wire.StateToV01, encodeMessage01)
 	if err != nil {
 		return nil, fmt.Errorf("a2a v0.1: status update: %w", err)
 	}
@@ -229,7 +230,7 @@ func marshalStatus01(taskID string, s TaskStatus, final bool, md map[string]any)
 // EncodePush renders a webhook body: the Task for a Task event, a completed
 // Task for a Message event, and, since an update carries too little to build
 // a Task from, the update event object itself for status/artifact events.
-func (c v01Codec) EncodePush(ev Event) ([]byte, error) {
+func (c v01Codec) EncodePush(ev wire.Event) ([]byte, error) {
 	switch {
 	case ev.Task != nil:
 		return marshalTask01(ev.Task)
@@ -241,7 +242,7 @@ func (c v01Codec) EncodePush(ev Event) ([]byte, error) {
 
 // EncodeErrorData renders e.Data as the error's data object (v0.1 requires
 // an object there, which a map always is).
-func (v01Codec) EncodeErrorData(e *Error) []byte { return encodeErrorData(e) }
+func (v01Codec) EncodeErrorData(e *wire.Error) []byte { return wirejson.EncodeErrorData(e) }
 
 // ---------------------------------------------------------------------------
 // Wire → canonical.
@@ -252,20 +253,20 @@ type wire01MessageIn struct {
 	Metadata map[string]any    `json:"metadata"`
 }
 
-func decodeMessage01(raw json.RawMessage, path string) (*Message, *Error) {
+func decodeMessage01(raw json.RawMessage, path string) (*wire.Message, *wire.Error) {
 	var in wire01MessageIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
 		return nil, e
 	}
-	role, e := decodeRole(in.Role, joinPath(path, "role"))
+	role, e := decodeRole(in.Role, wirejson.JoinPath(path, "role"))
 	if e != nil {
 		return nil, e
 	}
-	parts, e := decodePartsList(in.Parts, in.Parts != nil, joinPath(path, "parts"), "type")
+	parts, e := decodePartsList(in.Parts, in.Parts != nil, wirejson.JoinPath(path, "parts"), "type")
 	if e != nil {
 		return nil, e
 	}
-	return &Message{Role: role, Parts: parts, Metadata: in.Metadata}, nil
+	return &wire.Message{Role: role, Parts: parts, Metadata: in.Metadata}, nil
 }
 
 type wire01PushConfigIn struct {
@@ -274,9 +275,9 @@ type wire01PushConfigIn struct {
 	Authentication json.RawMessage `json:"authentication"`
 }
 
-func decodePushConfig01(raw json.RawMessage, path string, required bool) (*PushConfig, *Error) {
+func decodePushConfig01(raw json.RawMessage, path string, required bool) (*wire.PushConfig, *wire.Error) {
 	var in wire01PushConfigIn
-	present, e := decodeObject(raw, path, required, &in)
+	present, e := wirejson.DecodeObject(raw, path, required, &in)
 	if e != nil || !present {
 		return nil, e
 	}
@@ -302,12 +303,12 @@ type wire01SetPushIn struct {
 // id) goes to both Request.TaskID and Message.TaskID, and sessionId to
 // Message.ContextID; the message gets no MessageID, since v0.1 has none.
 // tasks/send is always blocking in v0.1.
-func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
-	req := &Request{Op: op, Dialect: V01}
+func (v01Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Error) {
+	req := &wire.Request{Op: op, Dialect: wire.V01}
 	switch op {
-	case OpSend, OpStream:
+	case wire.OpSend, wire.OpStream:
 		var in wire01SendParams
-		id, e := decodeWithID(params, &in, &in.ID, "id")
+		id, e := wirejson.DecodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}
@@ -315,7 +316,7 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		if e != nil {
 			return nil, e
 		}
-		if e := checkHistoryLength(in.HistoryLength, "historyLength"); e != nil {
+		if e := wirejson.CheckHistoryLength(in.HistoryLength, "historyLength"); e != nil {
 			return nil, e
 		}
 		pc, e := decodePushConfig01(in.PushNotification, "pushNotification", false)
@@ -327,18 +328,18 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		}
 		msg.TaskID, msg.ContextID = id, in.SessionID
 		req.TaskID, req.Message, req.Metadata = id, msg, in.Metadata
-		req.Config = SendConfig{HistoryLength: in.HistoryLength, PushConfig: pc}
-	case OpGetTask, OpSubscribe:
+		req.Config = wire.SendConfig{HistoryLength: in.HistoryLength, PushConfig: pc}
+	case wire.OpGetTask, wire.OpSubscribe:
 		if e := decodeTaskQuery(params, req, true); e != nil {
 			return nil, e
 		}
-	case OpCancelTask, OpGetPushConfig:
+	case wire.OpCancelTask, wire.OpGetPushConfig:
 		if e := decodeTaskQuery(params, req, false); e != nil {
 			return nil, e
 		}
-	case OpSetPushConfig:
+	case wire.OpSetPushConfig:
 		var in wire01SetPushIn
-		id, e := decodeWithID(params, &in, &in.ID, "id")
+		id, e := wirejson.DecodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}
@@ -349,14 +350,14 @@ func (v01Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		pc.TaskID = id
 		req.TaskID, req.PushConfig = id, pc
 	default:
-		return nil, Errorf(CodeMethodNotFound, "operation %s does not exist in A2A v0.1", op)
+		return nil, wire.Errorf(wire.CodeMethodNotFound, "operation %s does not exist in A2A v0.1", op)
 	}
 	return req, nil
 }
 
 // v0.1 server output → canonical, the inverse of EncodeResult/EncodeEvent
 // for clients and tests (reach it with an interface assertion on
-// CodecFor(V01)). Artifact indexes come back as decimal ArtifactIDs.
+// codecs.For(wire.V01)). Artifact indexes come back as decimal ArtifactIDs.
 
 type wire01ArtifactIn struct {
 	Name        string            `json:"name"`
@@ -379,16 +380,16 @@ type wire01ObjectIn struct {
 	Metadata  map[string]any    `json:"metadata"`
 }
 
-func decodeArtifact01(raw json.RawMessage, path string) (Artifact, wire01ArtifactIn, *Error) {
+func decodeArtifact01(raw json.RawMessage, path string) (wire.Artifact, wire01ArtifactIn, *wire.Error) {
 	var in wire01ArtifactIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
-		return Artifact{}, in, e
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
+		return wire.Artifact{}, in, e
 	}
-	parts, e := decodePartsList(in.Parts, in.Parts != nil, joinPath(path, "parts"), "type")
+	parts, e := decodePartsList(in.Parts, in.Parts != nil, wirejson.JoinPath(path, "parts"), "type")
 	if e != nil {
-		return Artifact{}, in, e
+		return wire.Artifact{}, in, e
 	}
-	return Artifact{ArtifactID: strconv.Itoa(in.Index), Name: in.Name, Description: in.Description,
+	return wire.Artifact{ArtifactID: strconv.Itoa(in.Index), Name: in.Name, Description: in.Description,
 		Parts: parts, Metadata: in.Metadata}, in, nil
 }
 
@@ -396,44 +397,44 @@ func decodeArtifact01(raw json.RawMessage, path string) (Artifact, wire01Artifac
 // TaskArtifactUpdateEvent. v0.1 has no discriminator: an object with
 // `artifact` is an artifact update, one with `final` a status update, and
 // anything else a Task.
-func (v01Codec) DecodeEvent(data []byte) (Event, error) {
+func (v01Codec) DecodeEvent(data []byte) (wire.Event, error) {
 	var in wire01ObjectIn
-	if _, e := decodeObject(data, "", true, &in); e != nil {
-		return Event{}, e
+	if _, e := wirejson.DecodeObject(data, "", true, &in); e != nil {
+		return wire.Event{}, e
 	}
 	switch {
-	case !isAbsent(in.Artifact):
+	case !wirejson.IsAbsent(in.Artifact):
 		a, w, e := decodeArtifact01(in.Artifact, "artifact")
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		return Event{Artifact: &ArtifactUpdate{TaskID: in.ID, Artifact: a, Append: w.Append,
+		return wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: in.ID, Artifact: a, Append: w.Append,
 			LastChunk: w.LastChunk, Metadata: in.Metadata}}, nil
 	case in.Final != nil:
-		st, e := decodeStatus(in.Status, "status", KnownStateV01, decodeMessage01)
+		st, e := decodeStatus(in.Status, "status", wire.KnownStateV01, decodeMessage01)
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		return Event{Status: &StatusUpdate{TaskID: in.ID, Status: st, Final: *in.Final, Metadata: in.Metadata}}, nil
+		return wire.Event{Status: &wire.StatusUpdate{TaskID: in.ID, Status: st, Final: *in.Final, Metadata: in.Metadata}}, nil
 	}
-	st, e := decodeStatus(in.Status, "status", KnownStateV01, decodeMessage01)
+	st, e := decodeStatus(in.Status, "status", wire.KnownStateV01, decodeMessage01)
 	if e != nil {
-		return Event{}, e
+		return wire.Event{}, e
 	}
-	t := &Task{ID: in.ID, ContextID: in.SessionID, Status: st, Metadata: in.Metadata}
+	t := &wire.Task{ID: in.ID, ContextID: in.SessionID, Status: st, Metadata: in.Metadata}
 	for i, raw := range in.Artifacts {
-		a, _, e := decodeArtifact01(raw, indexPath("artifacts", i))
+		a, _, e := decodeArtifact01(raw, wirejson.IndexPath("artifacts", i))
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
 		t.Artifacts = append(t.Artifacts, a)
 	}
 	for i, raw := range in.History {
-		m, e := decodeMessage01(raw, indexPath("history", i))
+		m, e := decodeMessage01(raw, wirejson.IndexPath("history", i))
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
 		t.History = append(t.History, *m)
 	}
-	return Event{Task: t}, nil
+	return wire.Event{Task: t}, nil
 }

@@ -1,13 +1,21 @@
-package wire
+// Package codecv10 is the codec of A2A v1.0: ProtoJSON of the lf.a2a.v1
+// proto, for JSON-RPC params and results and the HTTP+JSON bodies. Reach
+// it through package codecs.
+package codecv10
 
 import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/httpstatus"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
-func init() { register(v10Codec{}) }
+// Codec is the v1.0 codec.
+var Codec wire.Codec = v10Codec{}
 
 // v10Codec speaks A2A v1.0: ProtoJSON of the lf.a2a.v1 proto (camelCase
 // keys, enum names, base64 bytes, RFC 3339 timestamps), no `kind` and no
@@ -15,11 +23,11 @@ func init() { register(v10Codec{}) }
 type v10Codec struct{}
 
 // Dialect implements Codec.
-func (v10Codec) Dialect() Dialect { return V10 }
+func (v10Codec) Dialect() wire.Dialect { return wire.V10 }
 
 // Methods implements Codec. The returned map is shared and must not be
 // modified.
-func (v10Codec) Methods() map[string]Op { return Describe(V10).Methods }
+func (v10Codec) Methods() map[string]wire.Op { return wire.Describe(wire.V10).Methods }
 
 // ListTasks page sizes (v1.0 §ListTasksRequest).
 const (
@@ -63,19 +71,19 @@ type v10Artifact struct {
 }
 
 type v10Task struct {
-	ID        string                 `json:"id"`
-	ContextID string                 `json:"contextId,omitempty"`
-	Status    wireStatus[v10Message] `json:"status"`
-	Artifacts []v10Artifact          `json:"artifacts,omitempty"`
-	History   []v10Message           `json:"history,omitempty"`
-	Metadata  map[string]any         `json:"metadata,omitempty"`
+	ID        string                      `json:"id"`
+	ContextID string                      `json:"contextId,omitempty"`
+	Status    wirejson.Status[v10Message] `json:"status"`
+	Artifacts []v10Artifact               `json:"artifacts,omitempty"`
+	History   []v10Message                `json:"history,omitempty"`
+	Metadata  map[string]any              `json:"metadata,omitempty"`
 }
 
 type v10StatusUpdate struct {
-	TaskID    string                 `json:"taskId"`
-	ContextID string                 `json:"contextId"`
-	Status    wireStatus[v10Message] `json:"status"`
-	Metadata  map[string]any         `json:"metadata,omitempty"`
+	TaskID    string                      `json:"taskId"`
+	ContextID string                      `json:"contextId"`
+	Status    wirejson.Status[v10Message] `json:"status"`
+	Metadata  map[string]any              `json:"metadata,omitempty"`
 }
 
 type v10ArtifactUpdate struct {
@@ -146,16 +154,16 @@ type v10RPCStatus struct {
 // no content.
 var v10EmptyData = struct{}{}
 
-func encodeParts10(parts []Part) ([]v10Part, error) {
+func encodeParts10(parts []wire.Part) ([]v10Part, error) {
 	out := make([]v10Part, len(parts))
 	for i := range parts {
 		p := &parts[i]
 		w := &out[i]
 		w.Metadata, w.Filename, w.MediaType = p.Metadata, p.Filename, p.MediaType
 		switch p.Kind {
-		case PartText:
+		case wire.PartText:
 			w.Text = &p.Text
-		case PartFile:
+		case wire.PartFile:
 			if p.URL != "" && p.Raw == nil {
 				w.URL = &p.URL
 			} else {
@@ -165,7 +173,7 @@ func encodeParts10(parts []Part) ([]v10Part, error) {
 				s := base64.StdEncoding.EncodeToString(p.Raw)
 				w.Raw = &s
 			}
-		case PartData:
+		case wire.PartData:
 			w.Data = p.Data
 			if w.Data == nil {
 				w.Data = v10EmptyData
@@ -177,7 +185,7 @@ func encodeParts10(parts []Part) ([]v10Part, error) {
 	return out, nil
 }
 
-func encodeMessage10(m *Message) (v10Message, error) {
+func encodeMessage10(m *wire.Message) (v10Message, error) {
 	parts, err := encodeParts10(m.Parts)
 	if err != nil {
 		return v10Message{}, err
@@ -186,7 +194,7 @@ func encodeMessage10(m *Message) (v10Message, error) {
 		MessageID:        m.MessageID,
 		ContextID:        m.ContextID,
 		TaskID:           m.TaskID,
-		Role:             RoleToV10(m.Role),
+		Role:             wire.RoleToV10(m.Role),
 		Parts:            parts,
 		Metadata:         m.Metadata,
 		Extensions:       m.Extensions,
@@ -194,8 +202,8 @@ func encodeMessage10(m *Message) (v10Message, error) {
 	}, nil
 }
 
-func encodeStatus10(s *TaskStatus) (wireStatus[v10Message], error) {
-	out := wireStatus[v10Message]{State: StateToV10(s.State), Timestamp: formatTime(s.Timestamp)}
+func encodeStatus10(s *wire.TaskStatus) (wirejson.Status[v10Message], error) {
+	out := wirejson.Status[v10Message]{State: wire.StateToV10(s.State), Timestamp: wirejson.FormatTime(s.Timestamp)}
 	if s.Message != nil {
 		m, err := encodeMessage10(s.Message)
 		if err != nil {
@@ -206,7 +214,7 @@ func encodeStatus10(s *TaskStatus) (wireStatus[v10Message], error) {
 	return out, nil
 }
 
-func encodeArtifact10(a *Artifact) (v10Artifact, error) {
+func encodeArtifact10(a *wire.Artifact) (v10Artifact, error) {
 	parts, err := encodeParts10(a.Parts)
 	if err != nil {
 		return v10Artifact{}, err
@@ -221,7 +229,7 @@ func encodeArtifact10(a *Artifact) (v10Artifact, error) {
 	}, nil
 }
 
-func encodeTask10(t *Task) (v10Task, error) {
+func encodeTask10(t *wire.Task) (v10Task, error) {
 	status, err := encodeStatus10(&t.Status)
 	if err != nil {
 		return v10Task{}, err
@@ -246,7 +254,7 @@ func encodeTask10(t *Task) (v10Task, error) {
 	return out, nil
 }
 
-func encodePush10(pc *PushConfig) v10PushConfig {
+func encodePush10(pc *wire.PushConfig) v10PushConfig {
 	out := v10PushConfig{Tenant: pc.Tenant, ID: pc.ID, TaskID: pc.TaskID, URL: pc.URL, Token: pc.Token}
 	// v1.0 has a single scheme where v0.x had a list; the first one is the
 	// one a v0.x client would have preferred. Without a scheme there is no
@@ -260,12 +268,12 @@ func encodePush10(pc *PushConfig) v10PushConfig {
 // EncodeResult implements Codec. A push-config delete renders as JSON null,
 // which is what the SDKs send as the JSON-RPC result of a
 // google.protobuf.Empty; a REST binding may prefer to answer `{}`.
-func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
+func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 	if res == nil {
 		return nil, fmt.Errorf("a2a: v1.0: no result for %s", op)
 	}
 	switch op {
-	case OpSend:
+	case wire.OpSend:
 		var w v10StreamResponse
 		switch {
 		case res.Task != nil && res.Message != nil:
@@ -286,7 +294,7 @@ func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 			return nil, errors.New("a2a: v1.0: send result has neither a task nor a message")
 		}
 		return json.Marshal(&w)
-	case OpGetTask, OpCancelTask:
+	case wire.OpGetTask, wire.OpCancelTask:
 		if res.Task == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no task", op)
 		}
@@ -295,7 +303,7 @@ func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 			return nil, err
 		}
 		return json.Marshal(&t)
-	case OpListTasks:
+	case wire.OpListTasks:
 		if res.Page == nil {
 			return nil, errors.New("a2a: v1.0: list-tasks result has no page")
 		}
@@ -316,21 +324,21 @@ func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 			out.Tasks = append(out.Tasks, w)
 		}
 		return json.Marshal(&out)
-	case OpSetPushConfig, OpGetPushConfig:
+	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		if res.PushConfig == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no push config", op)
 		}
 		w := encodePush10(res.PushConfig)
 		return json.Marshal(&w)
-	case OpListPushConfigs:
+	case wire.OpListPushConfigs:
 		out := v10ListPush{Configs: make([]v10PushConfig, len(res.PushConfigs))}
 		for i := range res.PushConfigs {
 			out.Configs[i] = encodePush10(&res.PushConfigs[i])
 		}
 		return json.Marshal(&out)
-	case OpDeletePush:
+	case wire.OpDeletePush:
 		return []byte("null"), nil
-	case OpExtendedCard:
+	case wire.OpExtendedCard:
 		if len(res.Card) == 0 {
 			return nil, errors.New("a2a: v1.0: extended-card result has no card")
 		}
@@ -341,7 +349,7 @@ func (v10Codec) EncodeResult(op Op, res *Result) ([]byte, error) {
 
 // EncodeEvent implements Codec: a StreamResponse wrapper with exactly one of
 // task, message, statusUpdate, artifactUpdate.
-func (v10Codec) EncodeEvent(ev Event) ([]byte, error) {
+func (v10Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
 	n := 0
 	for _, set := range []bool{ev.Task != nil, ev.Message != nil, ev.Status != nil, ev.Artifact != nil} {
 		if set {
@@ -386,13 +394,13 @@ func (v10Codec) EncodeEvent(ev Event) ([]byte, error) {
 
 // EncodePush implements Codec: v1.0 webhooks carry the same StreamResponse
 // as a stream event.
-func (c v10Codec) EncodePush(ev Event) ([]byte, error) { return c.EncodeEvent(ev) }
+func (c v10Codec) EncodePush(ev wire.Event) ([]byte, error) { return c.EncodeEvent(ev) }
 
 // v10ErrorDomain is the ErrorInfo domain of A2A errors (v1.0 §6.1).
 const v10ErrorDomain = "a2a-protocol.org"
 
-func errorInfo10(e *Error) (v10ErrorInfo, bool) {
-	reason := Reason(e.Code)
+func errorInfo10(e *wire.Error) (v10ErrorInfo, bool) {
+	reason := wire.Reason(e.Code)
 	if reason == "" {
 		return v10ErrorInfo{}, false
 	}
@@ -421,7 +429,7 @@ func errorInfo10(e *Error) (v10ErrorInfo, bool) {
 
 // EncodeErrorData implements Codec: a one-element array holding a
 // google.rpc.ErrorInfo for A2A errors, nil for the generic JSON-RPC codes.
-func (v10Codec) EncodeErrorData(e *Error) []byte {
+func (v10Codec) EncodeErrorData(e *wire.Error) []byte {
 	if e == nil {
 		return nil
 	}
@@ -436,48 +444,12 @@ func (v10Codec) EncodeErrorData(e *Error) []byte {
 	return b
 }
 
-// v10GRPCNames maps HTTP statuses to google.rpc.Code names, for errors whose
-// HTTP status was overridden and so has no name from Error.Status.
-var v10GRPCNames = map[int]string{
-	statusBadRequest:   "INVALID_ARGUMENT",
-	statusUnauthorized: "UNAUTHENTICATED",
-	statusForbidden:    "PERMISSION_DENIED",
-	statusNotFound:     "NOT_FOUND",
-	// A method the path does not allow: what grpc-gateway answers.
-	statusMethodNotAllowed: "UNIMPLEMENTED",
-	// ContentTypeNotSupportedError's code (v1.0.0 gave it HTTP 415).
-	statusUnsupportedMediaType: "INVALID_ARGUMENT",
-	// A body over the size limit: gRPC's code for a message too large.
-	statusRequestEntityTooLarge: "RESOURCE_EXHAUSTED",
-	statusConflict:              "ABORTED",
-	statusPreconditionFailed:    "FAILED_PRECONDITION",
-	statusTooManyRequests:       "RESOURCE_EXHAUSTED",
-	statusNotImplemented:        "UNIMPLEMENTED",
-	statusServiceUnavailable:    "UNAVAILABLE",
-	statusGatewayTimeout:        "DEADLINE_EXCEEDED",
-	statusInternalServerError:   "INTERNAL",
-	499:                         "CANCELLED",
-}
-
-// GRPCStatusName is the google.rpc.Code name an HTTP+JSON error body
-// gives an HTTP status: INTERNAL for an unmapped 5xx, UNKNOWN for another
-// unmapped status.
-func GRPCStatusName(status int) string {
-	if n, ok := v10GRPCNames[status]; ok {
-		return n
-	}
-	if status >= 500 {
-		return "INTERNAL"
-	}
-	return "UNKNOWN"
-}
-
-// EncodeRESTError renders e as the v1.0 HTTP+JSON error: the HTTP status and
-// a google.rpc.Status body such as
+// EncodeRESTError renders e as the v1.0 HTTP+JSON error (reach it as
+// codecs.EncodeRESTError): the HTTP status and a google.rpc.Status body such as
 // {"error":{"code":404,"status":"NOT_FOUND","message":"…","details":[ErrorInfo]}}.
-func EncodeRESTError(e *Error) (status int, body []byte) {
+func EncodeRESTError(e *wire.Error) (status int, body []byte) {
 	if e == nil {
-		e = Errorf(CodeInternal, "internal error")
+		e = wire.Errorf(wire.CodeInternal, "internal error")
 	}
 	status, name := e.Status()
 	out := v10RESTError{Error: v10RPCStatus{Code: status, Status: name, Message: e.Message}}
@@ -486,7 +458,7 @@ func EncodeRESTError(e *Error) (status int, body []byte) {
 	}
 	b, err := json.Marshal(&out)
 	if err != nil {
-		return statusInternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
+		return httpstatus.InternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
 	}
 	return status, b
 }

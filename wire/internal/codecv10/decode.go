@@ -1,4 +1,4 @@
-package wire
+package codecv10
 
 // The v1.0 codec's decoding half (wire → canonical); codec_v10.go holds
 // its wire types and encoding.
@@ -13,6 +13,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
 // ---------------------------------------------------------------------------
@@ -145,81 +148,81 @@ type v10CardIn struct {
 
 // DecodeParams implements Codec. Unknown keys are ignored; absent or null
 // params read as {}, so the error names the first missing required field.
-func (v10Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
+func (v10Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Error) {
 	raw := bytes.TrimSpace(params)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = []byte("{}")
 	}
 	if raw[0] != '{' {
 		if !json.Valid(raw) {
-			return nil, Errorf(CodeParseError, "parse error: params are not valid JSON")
+			return nil, wire.Errorf(wire.CodeParseError, "parse error: params are not valid JSON")
 		}
-		return nil, ErrInvalidParams("params", "must be an object")
+		return nil, wire.ErrInvalidParams("params", "must be an object")
 	}
-	req := &Request{Op: op, Dialect: V10}
-	var e *Error
+	req := &wire.Request{Op: op, Dialect: wire.V10}
+	var e *wire.Error
 	switch op {
-	case OpSend, OpStream:
+	case wire.OpSend, wire.OpStream:
 		e = decodeSend10(raw, req)
-	case OpGetTask, OpCancelTask, OpSubscribe:
+	case wire.OpGetTask, wire.OpCancelTask, wire.OpSubscribe:
 		var in v10TaskIn
 		if e = v10Unmarshal(raw, &in); e != nil {
 			break
 		}
 		req.Tenant, req.TaskID = in.Tenant, in.ID
 		if in.ID == "" {
-			e = ErrInvalidParams("id", "is required")
+			e = wire.ErrInvalidParams("id", "is required")
 			break
 		}
 		switch op {
-		case OpGetTask:
+		case wire.OpGetTask:
 			req.HistoryLength, e = v10HistoryLength(in.HistoryLength, "historyLength")
-		case OpCancelTask:
+		case wire.OpCancelTask:
 			req.Metadata = in.Metadata
 		}
-	case OpListTasks:
+	case wire.OpListTasks:
 		e = decodeList10(raw, req)
-	case OpSetPushConfig:
+	case wire.OpSetPushConfig:
 		var in v10PushIn
 		if e = v10Unmarshal(raw, &in); e != nil {
 			break
 		}
 		if in.TaskID == "" {
-			e = ErrInvalidParams("taskId", "is required")
+			e = wire.ErrInvalidParams("taskId", "is required")
 			break
 		}
 		req.Tenant, req.TaskID, req.PushConfigID = in.Tenant, in.TaskID, in.ID
 		req.PushConfig, e = decodePush10(&in, "")
-	case OpGetPushConfig, OpDeletePush, OpListPushConfigs:
+	case wire.OpGetPushConfig, wire.OpDeletePush, wire.OpListPushConfigs:
 		var in v10PushRefIn
 		if e = v10Unmarshal(raw, &in); e != nil {
 			break
 		}
 		req.Tenant, req.TaskID = in.Tenant, in.TaskID
 		if in.TaskID == "" {
-			e = ErrInvalidParams("taskId", "is required")
+			e = wire.ErrInvalidParams("taskId", "is required")
 			break
 		}
-		if op == OpListPushConfigs {
+		if op == wire.OpListPushConfigs {
 			if in.PageSize.n < 0 {
-				e = ErrInvalidParams("pageSize", "must not be negative")
+				e = wire.ErrInvalidParams("pageSize", "must not be negative")
 				break
 			}
 			req.List.PageSize, req.List.PageToken = in.PageSize.n, in.PageToken
 			break
 		}
 		if in.ID == "" {
-			e = ErrInvalidParams("id", "is required")
+			e = wire.ErrInvalidParams("id", "is required")
 			break
 		}
 		req.PushConfigID = in.ID
-	case OpExtendedCard:
+	case wire.OpExtendedCard:
 		var in v10CardIn
 		if e = v10Unmarshal(raw, &in); e == nil {
 			req.Tenant = in.Tenant
 		}
 	default:
-		e = Errorf(CodeMethodNotFound, "method not found: %q is not a v1.0 operation", op)
+		e = wire.Errorf(wire.CodeMethodNotFound, "method not found: %q is not a v1.0 operation", op)
 	}
 	if e != nil {
 		return nil, e
@@ -227,14 +230,14 @@ func (v10Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 	return req, nil
 }
 
-func decodeSend10(raw []byte, req *Request) *Error {
+func decodeSend10(raw []byte, req *wire.Request) *wire.Error {
 	var in v10SendIn
 	if e := v10Unmarshal(raw, &in); e != nil {
 		return e
 	}
 	req.Tenant, req.Metadata = in.Tenant, in.Metadata
 	if in.Message == nil {
-		return ErrInvalidParams("message", "is required")
+		return wire.ErrInvalidParams("message", "is required")
 	}
 	m, e := decodeMessage10(in.Message, "message")
 	if e != nil {
@@ -258,26 +261,26 @@ func decodeSend10(raw []byte, req *Request) *Error {
 	return nil
 }
 
-func decodeMessage10(in *v10MessageIn, path string) (*Message, *Error) {
+func decodeMessage10(in *v10MessageIn, path string) (*wire.Message, *wire.Error) {
 	if in.MessageID == "" {
-		return nil, ErrInvalidParams(path+".messageId", "is required")
+		return nil, wire.ErrInvalidParams(path+".messageId", "is required")
 	}
 	role, e := decodeRole10(in.Role, path+".role")
 	if e != nil {
 		return nil, e
 	}
 	if in.Parts == nil {
-		return nil, ErrInvalidParams(path+".parts", "is required")
+		return nil, wire.ErrInvalidParams(path+".parts", "is required")
 	}
 	if len(in.Parts) == 0 {
-		return nil, ErrInvalidParams(path+".parts", "must not be empty")
+		return nil, wire.ErrInvalidParams(path+".parts", "must not be empty")
 	}
-	m := &Message{
+	m := &wire.Message{
 		MessageID:        in.MessageID,
 		ContextID:        in.ContextID,
 		TaskID:           in.TaskID,
 		Role:             role,
-		Parts:            make([]Part, len(in.Parts)),
+		Parts:            make([]wire.Part, len(in.Parts)),
 		Metadata:         in.Metadata,
 		Extensions:       in.Extensions,
 		ReferenceTaskIDs: in.ReferenceTaskIDs,
@@ -290,29 +293,29 @@ func decodeMessage10(in *v10MessageIn, path string) (*Message, *Error) {
 	return m, nil
 }
 
-func decodeRole10(raw json.RawMessage, path string) (Role, *Error) {
+func decodeRole10(raw json.RawMessage, path string) (wire.Role, *wire.Error) {
 	switch string(raw) {
 	case `"ROLE_USER"`, `1`:
-		return RoleUser, nil
+		return wire.RoleUser, nil
 	case `"ROLE_AGENT"`, `2`:
-		return RoleAgent, nil
+		return wire.RoleAgent, nil
 	case ``, `null`, `"ROLE_UNSPECIFIED"`, `0`, `""`:
-		return "", ErrInvalidParams(path, "is required")
+		return "", wire.ErrInvalidParams(path, "is required")
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		switch s {
 		case "ROLE_USER":
-			return RoleUser, nil
+			return wire.RoleUser, nil
 		case "ROLE_AGENT":
-			return RoleAgent, nil
+			return wire.RoleAgent, nil
 		}
-		return "", ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %q`, s))
+		return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %q`, s))
 	}
-	return "", ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
+	return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
 }
 
-func decodePart10(in *v10PartIn, path string, out *Part) *Error {
+func decodePart10(in *v10PartIn, path string, out *wire.Part) *wire.Error {
 	hasData := len(in.Data) > 0 && !bytes.Equal(in.Data, []byte("null"))
 	var set []string
 	if in.Text != nil {
@@ -329,30 +332,30 @@ func decodePart10(in *v10PartIn, path string, out *Part) *Error {
 	}
 	switch len(set) {
 	case 0:
-		return ErrInvalidParams(path, "must have one of text, raw, url, data")
+		return wire.ErrInvalidParams(path, "must have one of text, raw, url, data")
 	case 1:
 	default:
-		return ErrInvalidParams(path, "must have only one of text, raw, url, data, not "+strings.Join(set, " and "))
+		return wire.ErrInvalidParams(path, "must have only one of text, raw, url, data, not "+strings.Join(set, " and "))
 	}
-	*out = Part{MediaType: in.MediaType, Filename: in.Filename, Metadata: in.Metadata}
+	*out = wire.Part{MediaType: in.MediaType, Filename: in.Filename, Metadata: in.Metadata}
 	switch set[0] {
 	case "text":
-		out.Kind, out.Text = PartText, *in.Text
+		out.Kind, out.Text = wire.PartText, *in.Text
 	case "raw":
 		b, err := v10Base64(*in.Raw)
 		if err != nil {
-			return ErrInvalidParams(path+".raw", "must be base64")
+			return wire.ErrInvalidParams(path+".raw", "must be base64")
 		}
-		out.Kind, out.Raw = PartFile, b
+		out.Kind, out.Raw = wire.PartFile, b
 	case "url":
 		if *in.URL == "" {
-			return ErrInvalidParams(path+".url", "must not be empty")
+			return wire.ErrInvalidParams(path+".url", "must not be empty")
 		}
-		out.Kind, out.URL = PartFile, *in.URL
+		out.Kind, out.URL = wire.PartFile, *in.URL
 	case "data":
-		out.Kind = PartData
+		out.Kind = wire.PartData
 		if err := json.Unmarshal(in.Data, &out.Data); err != nil {
-			return ErrInvalidParams(path+".data", "must be a JSON value")
+			return wire.ErrInvalidParams(path+".data", "must be a JSON value")
 		}
 	}
 	return nil
@@ -373,25 +376,25 @@ func v10Base64(s string) ([]byte, error) {
 	return base64.RawURLEncoding.DecodeString(s)
 }
 
-func decodePush10(in *v10PushIn, path string) (*PushConfig, *Error) {
+func decodePush10(in *v10PushIn, path string) (*wire.PushConfig, *wire.Error) {
 	if in.URL == "" {
-		return nil, ErrInvalidParams(joinPath(path, "url"), "is required")
+		return nil, wire.ErrInvalidParams(wirejson.JoinPath(path, "url"), "is required")
 	}
 	u, err := url.Parse(in.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, ErrInvalidParams(joinPath(path, "url"), fmt.Sprintf("must be an absolute http(s) URL, not %q", in.URL))
+		return nil, wire.ErrInvalidParams(wirejson.JoinPath(path, "url"), fmt.Sprintf("must be an absolute http(s) URL, not %q", in.URL))
 	}
-	pc := &PushConfig{ID: in.ID, TaskID: in.TaskID, URL: in.URL, Token: in.Token, Tenant: in.Tenant}
+	pc := &wire.PushConfig{ID: in.ID, TaskID: in.TaskID, URL: in.URL, Token: in.Token, Tenant: in.Tenant}
 	if a := in.Authentication; a != nil {
 		if a.Scheme == "" {
-			return nil, ErrInvalidParams(joinPath(path, "authentication.scheme"), "is required")
+			return nil, wire.ErrInvalidParams(wirejson.JoinPath(path, "authentication.scheme"), "is required")
 		}
 		pc.AuthSchemes, pc.AuthCredentials = []string{a.Scheme}, a.Credentials
 	}
 	return pc, nil
 }
 
-func decodeList10(raw []byte, req *Request) *Error {
+func decodeList10(raw []byte, req *wire.Request) *wire.Error {
 	var in v10ListIn
 	if e := v10Unmarshal(raw, &in); e != nil {
 		return e
@@ -403,12 +406,12 @@ func decodeList10(raw []byte, req *Request) *Error {
 		name := string(in.Status)
 		if in.Status[0] == '"' {
 			if json.Unmarshal(in.Status, &name) != nil {
-				return ErrInvalidParams("status", "must be a task state name")
+				return wire.ErrInvalidParams("status", "must be a task state name")
 			}
 		}
-		s, ok := StateFromV10(name)
+		s, ok := wire.StateFromV10(name)
 		if !ok {
-			return ErrInvalidParams("status", fmt.Sprintf("must be a task state such as \"TASK_STATE_WORKING\", not %s", v10Snippet(in.Status)))
+			return wire.ErrInvalidParams("status", fmt.Sprintf("must be a task state such as \"TASK_STATE_WORKING\", not %s", v10Snippet(in.Status)))
 		}
 		q.State = s
 	}
@@ -418,27 +421,27 @@ func decodeList10(raw []byte, req *Request) *Error {
 	case !in.PageSize.set:
 		q.PageSize = v10DefaultPageSize
 	case n < 1 || n > v10MaxPageSize:
-		return ErrInvalidParams("pageSize", fmt.Sprintf("must be between 1 and %d, not %d", v10MaxPageSize, n))
+		return wire.ErrInvalidParams("pageSize", fmt.Sprintf("must be between 1 and %d, not %d", v10MaxPageSize, n))
 	default:
 		q.PageSize = n
 	}
-	var e *Error
+	var e *wire.Error
 	if q.HistoryLength, e = v10HistoryLength(in.HistoryLength, "historyLength"); e != nil {
 		return e
 	}
 	if in.StatusTimestampAfter != "" {
-		t, err := parseTime(in.StatusTimestampAfter)
+		t, err := wirejson.ParseTime(in.StatusTimestampAfter)
 		if err != nil {
-			return ErrInvalidParams("statusTimestampAfter", fmt.Sprintf("must be an RFC 3339 timestamp, not %q", in.StatusTimestampAfter))
+			return wire.ErrInvalidParams("statusTimestampAfter", fmt.Sprintf("must be an RFC 3339 timestamp, not %q", in.StatusTimestampAfter))
 		}
 		q.StatusTimestampAfter = t
 	}
 	return nil
 }
 
-func v10HistoryLength(v v10Int, path string) (*int, *Error) {
+func v10HistoryLength(v v10Int, path string) (*int, *wire.Error) {
 	n := v.ptr()
-	if e := checkHistoryLength(n, path); e != nil {
+	if e := wirejson.CheckHistoryLength(n, path); e != nil {
 		return nil, e
 	}
 	return n, nil
@@ -457,20 +460,20 @@ func v10Snippet(raw []byte) string {
 // v10Unmarshal decodes the params object raw into v, turning a JSON type
 // mismatch into an InvalidParams error that names the field with its array
 // indexes.
-func v10Unmarshal(raw []byte, v any) *Error {
+func v10Unmarshal(raw []byte, v any) *wire.Error {
 	err := json.Unmarshal(raw, v)
 	if err == nil {
 		return nil
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return ErrInvalidParams(v10TypeErrorPath(raw, te), fmt.Sprintf("must be %s, not %s", jsonKind(te.Type), te.Value))
+		return wire.ErrInvalidParams(v10TypeErrorPath(raw, te), fmt.Sprintf("must be %s, not %s", wirejson.JSONKind(te.Type), te.Value))
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return Errorf(CodeParseError, "parse error: params are not valid JSON: %v", err)
+		return wire.Errorf(wire.CodeParseError, "parse error: params are not valid JSON: %v", err)
 	}
-	return ErrInvalidParams("params", err.Error())
+	return wire.ErrInvalidParams("params", err.Error())
 }
 
 // v10TypeErrorPath finds where in raw the mismatch te reports happened.
@@ -503,7 +506,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 		if arr, ok := node.([]any); ok {
 			for i, el := range arr {
 				if v10KindOf(el) == want {
-					return indexPath(path, i), true
+					return wirejson.IndexPath(path, i), true
 				}
 			}
 		}
@@ -512,7 +515,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 	switch n := node.(type) {
 	case []any:
 		for i, el := range n {
-			if p, ok := v10Find(el, segs, indexPath(path, i), want); ok {
+			if p, ok := v10Find(el, segs, wirejson.IndexPath(path, i), want); ok {
 				return p, true
 			}
 		}
@@ -529,7 +532,7 @@ func v10Find(node any, segs []string, path, want string) (string, bool) {
 			}
 		}
 		if ok {
-			return v10Find(child, segs[1:], joinPath(path, key), want)
+			return v10Find(child, segs[1:], wirejson.JoinPath(path, key), want)
 		}
 	}
 	return "", false

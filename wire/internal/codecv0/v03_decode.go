@@ -1,4 +1,4 @@
-package wire
+package codecv0
 
 // The v0.x codecs' decoding half (wire → canonical), shared with v0.1;
 // codec_v03.go holds the v0.2/v0.3 wire types and encoding.
@@ -6,6 +6,9 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
 // ---------------------------------------------------------------------------
@@ -13,15 +16,15 @@ import (
 // are read as json.RawMessage and decoded one level at a time so that every
 // error can name its full path, array indexes included.
 
-func decodeRole(s *string, path string) (Role, *Error) {
+func decodeRole(s *string, path string) (wire.Role, *wire.Error) {
 	if s == nil || *s == "" {
-		return "", ErrInvalidParams(path, "is required")
+		return "", wire.ErrInvalidParams(path, "is required")
 	}
-	switch Role(*s) {
-	case RoleUser, RoleAgent:
-		return Role(*s), nil
+	switch wire.Role(*s) {
+	case wire.RoleUser, wire.RoleAgent:
+		return wire.Role(*s), nil
 	}
-	return "", ErrInvalidParams(path, fmt.Sprintf(`must be "user" or "agent", not %q`, *s))
+	return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "user" or "agent", not %q`, *s))
 }
 
 // wirePartIn reads a part of any v0.x dialect; the caller picks which
@@ -44,16 +47,16 @@ type wireFileIn struct {
 
 // decodePartsList decodes the parts array found at path; discriminator is
 // "kind" (v0.2+) or "type" (v0.1).
-func decodePartsList(raw []json.RawMessage, present bool, path, discriminator string) ([]Part, *Error) {
+func decodePartsList(raw []json.RawMessage, present bool, path, discriminator string) ([]wire.Part, *wire.Error) {
 	if !present {
-		return nil, ErrInvalidParams(path, "is required")
+		return nil, wire.ErrInvalidParams(path, "is required")
 	}
 	if len(raw) == 0 {
-		return nil, ErrInvalidParams(path, "must not be empty")
+		return nil, wire.ErrInvalidParams(path, "must not be empty")
 	}
-	parts := make([]Part, 0, len(raw))
+	parts := make([]wire.Part, 0, len(raw))
 	for i, r := range raw {
-		p, e := decodePart(r, indexPath(path, i), discriminator)
+		p, e := decodePart(r, wirejson.IndexPath(path, i), discriminator)
 		if e != nil {
 			return nil, e
 		}
@@ -62,39 +65,39 @@ func decodePartsList(raw []json.RawMessage, present bool, path, discriminator st
 	return parts, nil
 }
 
-func decodePart(raw json.RawMessage, path, discriminator string) (Part, *Error) {
+func decodePart(raw json.RawMessage, path, discriminator string) (wire.Part, *wire.Error) {
 	var in wirePartIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
-		return Part{}, e
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
+		return wire.Part{}, e
 	}
 	kind := in.Kind
 	if discriminator == "type" {
 		kind = in.Type
 	}
-	dpath := joinPath(path, discriminator)
+	dpath := wirejson.JoinPath(path, discriminator)
 	if kind == nil || *kind == "" {
-		return Part{}, ErrInvalidParams(dpath, "is required")
+		return wire.Part{}, wire.ErrInvalidParams(dpath, "is required")
 	}
-	p := Part{Kind: PartKind(*kind), Metadata: in.Metadata}
+	p := wire.Part{Kind: wire.PartKind(*kind), Metadata: in.Metadata}
 	switch p.Kind {
-	case PartText:
+	case wire.PartText:
 		if in.Text == nil {
-			return Part{}, ErrInvalidParams(joinPath(path, "text"), "is required")
+			return wire.Part{}, wire.ErrInvalidParams(wirejson.JoinPath(path, "text"), "is required")
 		}
 		p.Text = *in.Text
-	case PartFile:
-		fpath := joinPath(path, "file")
+	case wire.PartFile:
+		fpath := wirejson.JoinPath(path, "file")
 		var f wireFileIn
-		if _, e := decodeObject(in.File, fpath, true, &f); e != nil {
-			return Part{}, e
+		if _, e := wirejson.DecodeObject(in.File, fpath, true, &f); e != nil {
+			return wire.Part{}, e
 		}
 		if f.Bytes == nil && f.URI == nil {
-			return Part{}, ErrInvalidParams(fpath, "must have bytes or uri")
+			return wire.Part{}, wire.ErrInvalidParams(fpath, "must have bytes or uri")
 		}
 		if f.Bytes != nil {
-			b, err := decodeBase64(*f.Bytes)
+			b, err := wirejson.DecodeBase64(*f.Bytes)
 			if err != nil {
-				return Part{}, ErrInvalidParams(joinPath(fpath, "bytes"), "is not valid base64")
+				return wire.Part{}, wire.ErrInvalidParams(wirejson.JoinPath(fpath, "bytes"), "is not valid base64")
 			}
 			if b == nil {
 				b = []byte{}
@@ -103,19 +106,19 @@ func decodePart(raw json.RawMessage, path, discriminator string) (Part, *Error) 
 		}
 		if f.URI != nil {
 			if *f.URI == "" {
-				return Part{}, ErrInvalidParams(joinPath(fpath, "uri"), "must not be empty")
+				return wire.Part{}, wire.ErrInvalidParams(wirejson.JoinPath(fpath, "uri"), "must not be empty")
 			}
 			p.URL = *f.URI
 		}
 		p.MediaType, p.Filename = f.MimeType, f.Name
-	case PartData:
+	case wire.PartData:
 		var d map[string]any
-		if _, e := decodeObject(in.Data, joinPath(path, "data"), true, &d); e != nil {
-			return Part{}, e
+		if _, e := wirejson.DecodeObject(in.Data, wirejson.JoinPath(path, "data"), true, &d); e != nil {
+			return wire.Part{}, e
 		}
 		p.Data = d
 	default:
-		return Part{}, ErrInvalidParams(dpath, fmt.Sprintf(`must be "text", "file" or "data", not %q`, *kind))
+		return wire.Part{}, wire.ErrInvalidParams(dpath, fmt.Sprintf(`must be "text", "file" or "data", not %q`, *kind))
 	}
 	return p, nil
 }
@@ -128,27 +131,27 @@ type wireAuthIn struct {
 // pushConfigFrom checks and keeps what the v0.x PushNotificationConfig at
 // path has in every dialect: a required url, a token and authentication.
 // v0.1 has no id, so the caller adds it where there is one.
-func pushConfigFrom(url *string, token string, auth json.RawMessage, path string) (*PushConfig, *Error) {
-	u, e := requireString(url, joinPath(path, "url"))
+func pushConfigFrom(url *string, token string, auth json.RawMessage, path string) (*wire.PushConfig, *wire.Error) {
+	u, e := wirejson.RequireString(url, wirejson.JoinPath(path, "url"))
 	if e != nil {
 		return nil, e
 	}
-	pc := &PushConfig{URL: u, Token: token}
-	if e := decodeAuth(auth, joinPath(path, "authentication"), pc); e != nil {
+	pc := &wire.PushConfig{URL: u, Token: token}
+	if e := decodeAuth(auth, wirejson.JoinPath(path, "authentication"), pc); e != nil {
 		return nil, e
 	}
 	return pc, nil
 }
 
 // decodeAuth fills pc's authentication from the object at path.
-func decodeAuth(raw json.RawMessage, path string, pc *PushConfig) *Error {
+func decodeAuth(raw json.RawMessage, path string, pc *wire.PushConfig) *wire.Error {
 	var a wireAuthIn
-	present, e := decodeObject(raw, path, false, &a)
+	present, e := wirejson.DecodeObject(raw, path, false, &a)
 	if e != nil || !present {
 		return e
 	}
 	if a.Schemes == nil {
-		return ErrInvalidParams(joinPath(path, "schemes"), "is required")
+		return wire.ErrInvalidParams(wirejson.JoinPath(path, "schemes"), "is required")
 	}
 	pc.AuthSchemes, pc.AuthCredentials = a.Schemes, a.Credentials
 	return nil
@@ -171,27 +174,27 @@ type wire03MessageIn struct {
 
 // decodeMessage03 reads a Message. A missing `kind` is accepted (some
 // clients leave it out); a wrong one is not.
-func decodeMessage03(raw json.RawMessage, path string) (*Message, *Error) {
+func decodeMessage03(raw json.RawMessage, path string) (*wire.Message, *wire.Error) {
 	var in wire03MessageIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
 		return nil, e
 	}
 	if in.Kind != nil && *in.Kind != "message" {
-		return nil, ErrInvalidParams(joinPath(path, "kind"), fmt.Sprintf(`must be "message", not %q`, *in.Kind))
+		return nil, wire.ErrInvalidParams(wirejson.JoinPath(path, "kind"), fmt.Sprintf(`must be "message", not %q`, *in.Kind))
 	}
-	id, e := requireString(in.MessageID, joinPath(path, "messageId"))
+	id, e := wirejson.RequireString(in.MessageID, wirejson.JoinPath(path, "messageId"))
 	if e != nil {
 		return nil, e
 	}
-	role, e := decodeRole(in.Role, joinPath(path, "role"))
+	role, e := decodeRole(in.Role, wirejson.JoinPath(path, "role"))
 	if e != nil {
 		return nil, e
 	}
-	parts, e := decodePartsList(in.Parts, in.Parts != nil, joinPath(path, "parts"), "kind")
+	parts, e := decodePartsList(in.Parts, in.Parts != nil, wirejson.JoinPath(path, "parts"), "kind")
 	if e != nil {
 		return nil, e
 	}
-	return &Message{
+	return &wire.Message{
 		MessageID:        id,
 		ContextID:        in.ContextID,
 		TaskID:           in.TaskID,
@@ -210,9 +213,9 @@ type wire03PushConfigIn struct {
 	Authentication json.RawMessage `json:"authentication"`
 }
 
-func decodePushConfig03(raw json.RawMessage, path string, required bool) (*PushConfig, *Error) {
+func decodePushConfig03(raw json.RawMessage, path string, required bool) (*wire.PushConfig, *wire.Error) {
 	var in wire03PushConfigIn
-	present, e := decodeObject(raw, path, required, &in)
+	present, e := wirejson.DecodeObject(raw, path, required, &in)
 	if e != nil || !present {
 		return nil, e
 	}
@@ -247,14 +250,14 @@ type wireTaskQueryIn struct {
 
 // decodeTaskQuery reads v0.x TaskQueryParams (withHistory, whose
 // historyLength is checked and kept) or TaskIdParams into req.
-func decodeTaskQuery(params []byte, req *Request, withHistory bool) *Error {
+func decodeTaskQuery(params []byte, req *wire.Request, withHistory bool) *wire.Error {
 	var in wireTaskQueryIn
-	id, e := decodeWithID(params, &in, &in.ID, "id")
+	id, e := wirejson.DecodeWithID(params, &in, &in.ID, "id")
 	if e != nil {
 		return e
 	}
 	if withHistory {
-		if e := checkHistoryLength(in.HistoryLength, "historyLength"); e != nil {
+		if e := wirejson.CheckHistoryLength(in.HistoryLength, "historyLength"); e != nil {
 			return e
 		}
 		req.HistoryLength = in.HistoryLength
@@ -279,12 +282,12 @@ type wire03SetPushIn struct {
 // as the SDKs read it. For send, the continuation task id stays in
 // Message.TaskID; Request.TaskID is left empty because in v0.2/v0.3 the
 // server, not the client, names tasks.
-func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
-	req := &Request{Op: op, Dialect: c.dialect}
+func (c *v03Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Error) {
+	req := &wire.Request{Op: op, Dialect: c.dialect}
 	switch op {
-	case OpSend, OpStream:
+	case wire.OpSend, wire.OpStream:
 		var in wire03SendParams
-		if _, e := decodeObject(params, "", true, &in); e != nil {
+		if _, e := wirejson.DecodeObject(params, "", true, &in); e != nil {
 			return nil, e
 		}
 		msg, e := decodeMessage03(in.Message, "message")
@@ -293,42 +296,42 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		}
 		req.Message, req.Metadata = msg, in.Metadata
 		var cfg wire03ConfigIn
-		present, e := decodeObject(in.Configuration, "configuration", false, &cfg)
+		present, e := wirejson.DecodeObject(in.Configuration, "configuration", false, &cfg)
 		if e != nil {
 			return nil, e
 		}
 		if present {
-			if e := checkHistoryLength(cfg.HistoryLength, "configuration.historyLength"); e != nil {
+			if e := wirejson.CheckHistoryLength(cfg.HistoryLength, "configuration.historyLength"); e != nil {
 				return nil, e
 			}
 			pc, e := decodePushConfig03(cfg.PushNotificationConfig, "configuration.pushNotificationConfig", false)
 			if e != nil {
 				return nil, e
 			}
-			req.Config = SendConfig{
+			req.Config = wire.SendConfig{
 				AcceptedOutputModes: cfg.AcceptedOutputModes,
 				HistoryLength:       cfg.HistoryLength,
 				ReturnImmediately:   cfg.Blocking != nil && !*cfg.Blocking,
 				PushConfig:          pc,
 			}
 		}
-	case OpGetTask:
+	case wire.OpGetTask:
 		if e := decodeTaskQuery(params, req, true); e != nil {
 			return nil, e
 		}
-	case OpCancelTask, OpSubscribe, OpListPushConfigs:
+	case wire.OpCancelTask, wire.OpSubscribe, wire.OpListPushConfigs:
 		if e := decodeTaskQuery(params, req, false); e != nil {
 			return nil, e
 		}
-	case OpGetPushConfig, OpDeletePush:
+	case wire.OpGetPushConfig, wire.OpDeletePush:
 		var in wire03PushParamsIn
-		id, e := decodeWithID(params, &in, &in.ID, "id")
+		id, e := wirejson.DecodeWithID(params, &in, &in.ID, "id")
 		if e != nil {
 			return nil, e
 		}
 		req.TaskID, req.Metadata = id, in.Metadata
-		if op == OpDeletePush {
-			cid, e := requireString(in.PushNotificationConfigID, "pushNotificationConfigId")
+		if op == wire.OpDeletePush {
+			cid, e := wirejson.RequireString(in.PushNotificationConfigID, "pushNotificationConfigId")
 			if e != nil {
 				return nil, e
 			}
@@ -336,9 +339,9 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		} else if in.PushNotificationConfigID != nil {
 			req.PushConfigID = *in.PushNotificationConfigID
 		}
-	case OpSetPushConfig:
+	case wire.OpSetPushConfig:
 		var in wire03SetPushIn
-		id, e := decodeWithID(params, &in, &in.TaskID, "taskId")
+		id, e := wirejson.DecodeWithID(params, &in, &in.TaskID, "taskId")
 		if e != nil {
 			return nil, e
 		}
@@ -348,23 +351,23 @@ func (c *v03Codec) DecodeParams(op Op, params []byte) (*Request, *Error) {
 		}
 		pc.TaskID = id
 		req.TaskID, req.PushConfig, req.PushConfigID = id, pc, pc.ID
-	case OpExtendedCard:
+	case wire.OpExtendedCard:
 		// No params; anything sent is ignored, as long as it is an object.
-		if !isAbsent(params) {
+		if !wirejson.IsAbsent(params) {
 			var ignored struct{}
-			if _, e := decodeObject(params, "", false, &ignored); e != nil {
+			if _, e := wirejson.DecodeObject(params, "", false, &ignored); e != nil {
 				return nil, e
 			}
 		}
 	default:
-		return nil, Errorf(CodeMethodNotFound, "operation %s does not exist in A2A v%s", op, c.dialect)
+		return nil, wire.Errorf(wire.CodeMethodNotFound, "operation %s does not exist in A2A v%s", op, c.dialect)
 	}
 	return req, nil
 }
 
 // ---------------------------------------------------------------------------
 // v0.3 wire → canonical for server output: the inverse of EncodeEvent, for
-// clients and tests. Reach it with an interface assertion on CodecFor(V03).
+// clients and tests. Reach it with an interface assertion on codecs.For(wire.V03).
 
 type wire03ArtifactIn struct {
 	ArtifactID  string            `json:"artifactId"`
@@ -400,95 +403,95 @@ type wireStatusIn struct {
 
 // decodeStatus reads the v0.x TaskStatus at path. known says which states
 // the dialect has, and decodeMessage reads its messages.
-func decodeStatus(raw json.RawMessage, path string, known func(TaskState) bool,
-	decodeMessage func(json.RawMessage, string) (*Message, *Error)) (TaskStatus, *Error) {
+func decodeStatus(raw json.RawMessage, path string, known func(wire.TaskState) bool,
+	decodeMessage func(json.RawMessage, string) (*wire.Message, *wire.Error)) (wire.TaskStatus, *wire.Error) {
 	var in wireStatusIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
-		return TaskStatus{}, e
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
+		return wire.TaskStatus{}, e
 	}
-	st := TaskStatus{State: TaskState(in.State)}
+	st := wire.TaskStatus{State: wire.TaskState(in.State)}
 	if !known(st.State) {
-		return TaskStatus{}, ErrInvalidParams(joinPath(path, "state"), fmt.Sprintf("unknown state %q", in.State))
+		return wire.TaskStatus{}, wire.ErrInvalidParams(wirejson.JoinPath(path, "state"), fmt.Sprintf("unknown state %q", in.State))
 	}
 	if in.Timestamp != "" {
-		ts, err := parseTime(in.Timestamp)
+		ts, err := wirejson.ParseTime(in.Timestamp)
 		if err != nil {
-			return TaskStatus{}, ErrInvalidParams(joinPath(path, "timestamp"), "is not an ISO 8601 date-time")
+			return wire.TaskStatus{}, wire.ErrInvalidParams(wirejson.JoinPath(path, "timestamp"), "is not an ISO 8601 date-time")
 		}
 		st.Timestamp = ts
 	}
-	if !isAbsent(in.Message) {
-		m, e := decodeMessage(in.Message, joinPath(path, "message"))
+	if !wirejson.IsAbsent(in.Message) {
+		m, e := decodeMessage(in.Message, wirejson.JoinPath(path, "message"))
 		if e != nil {
-			return TaskStatus{}, e
+			return wire.TaskStatus{}, e
 		}
 		st.Message = m
 	}
 	return st, nil
 }
 
-func decodeArtifact03(raw json.RawMessage, path string) (Artifact, *Error) {
+func decodeArtifact03(raw json.RawMessage, path string) (wire.Artifact, *wire.Error) {
 	var in wire03ArtifactIn
-	if _, e := decodeObject(raw, path, true, &in); e != nil {
-		return Artifact{}, e
+	if _, e := wirejson.DecodeObject(raw, path, true, &in); e != nil {
+		return wire.Artifact{}, e
 	}
-	parts, e := decodePartsList(in.Parts, in.Parts != nil, joinPath(path, "parts"), "kind")
+	parts, e := decodePartsList(in.Parts, in.Parts != nil, wirejson.JoinPath(path, "parts"), "kind")
 	if e != nil {
-		return Artifact{}, e
+		return wire.Artifact{}, e
 	}
-	return Artifact{ArtifactID: in.ArtifactID, Name: in.Name, Description: in.Description,
+	return wire.Artifact{ArtifactID: in.ArtifactID, Name: in.Name, Description: in.Description,
 		Parts: parts, Extensions: in.Extensions, Metadata: in.Metadata}, nil
 }
 
 // DecodeEvent reads a Task, Message, status-update or artifact-update object
 // by its `kind`. Errors use the InvalidParams code and name the bad field.
-func (c *v03Codec) DecodeEvent(data []byte) (Event, error) {
+func (c *v03Codec) DecodeEvent(data []byte) (wire.Event, error) {
 	var in wire03EventIn
-	if _, e := decodeObject(data, "", true, &in); e != nil {
-		return Event{}, e
+	if _, e := wirejson.DecodeObject(data, "", true, &in); e != nil {
+		return wire.Event{}, e
 	}
 	switch in.Kind {
 	case "task":
-		st, e := decodeStatus(in.Status, "status", TaskState.Valid, decodeMessage03)
+		st, e := decodeStatus(in.Status, "status", wire.TaskState.Valid, decodeMessage03)
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		t := &Task{ID: in.ID, ContextID: in.ContextID, Status: st, Metadata: in.Metadata}
+		t := &wire.Task{ID: in.ID, ContextID: in.ContextID, Status: st, Metadata: in.Metadata}
 		for i, h := range in.History {
-			m, e := decodeMessage03(h, indexPath("history", i))
+			m, e := decodeMessage03(h, wirejson.IndexPath("history", i))
 			if e != nil {
-				return Event{}, e
+				return wire.Event{}, e
 			}
 			t.History = append(t.History, *m)
 		}
 		for i, a := range in.Artifacts {
-			art, e := decodeArtifact03(a, indexPath("artifacts", i))
+			art, e := decodeArtifact03(a, wirejson.IndexPath("artifacts", i))
 			if e != nil {
-				return Event{}, e
+				return wire.Event{}, e
 			}
 			t.Artifacts = append(t.Artifacts, art)
 		}
-		return Event{Task: t}, nil
+		return wire.Event{Task: t}, nil
 	case "message":
 		m, e := decodeMessage03(data, "")
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		return Event{Message: m}, nil
+		return wire.Event{Message: m}, nil
 	case "status-update":
-		st, e := decodeStatus(in.Status, "status", TaskState.Valid, decodeMessage03)
+		st, e := decodeStatus(in.Status, "status", wire.TaskState.Valid, decodeMessage03)
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		return Event{Status: &StatusUpdate{TaskID: in.TaskID, ContextID: in.ContextID, Status: st,
+		return wire.Event{Status: &wire.StatusUpdate{TaskID: in.TaskID, ContextID: in.ContextID, Status: st,
 			Final: in.Final, Metadata: in.Metadata}}, nil
 	case "artifact-update":
 		a, e := decodeArtifact03(in.Artifact, "artifact")
 		if e != nil {
-			return Event{}, e
+			return wire.Event{}, e
 		}
-		return Event{Artifact: &ArtifactUpdate{TaskID: in.TaskID, ContextID: in.ContextID, Artifact: a,
+		return wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: in.TaskID, ContextID: in.ContextID, Artifact: a,
 			Append: in.Append, LastChunk: in.LastChunk, Metadata: in.Metadata}}, nil
 	}
-	return Event{}, ErrInvalidParams("kind", fmt.Sprintf("unknown kind %q", in.Kind))
+	return wire.Event{}, wire.ErrInvalidParams("kind", fmt.Sprintf("unknown kind %q", in.Kind))
 }
