@@ -1,7 +1,7 @@
 package codecv0
 
 // The v0.x codecs' decoding half (wire → canonical), shared with v0.1;
-// codec_v03.go holds the v0.2/v0.3 wire types and encoding.
+// v03.go holds the v0.2/v0.3 wire types and encoding.
 
 import (
 	"encoding/json"

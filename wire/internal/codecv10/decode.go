@@ -1,6 +1,6 @@
 package codecv10
 
-// The v1.0 codec's decoding half (wire → canonical); codec_v10.go holds
+// The v1.0 codec's decoding half (wire → canonical); codec.go holds
 // its wire types and encoding.
 
 import (
