@@ -26,13 +26,14 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 	if len(trimmed) == 0 {
 		return RPCRequest{}, Errorf(CodeParseError, "parse error: empty body")
 	}
-	if !json.Valid(trimmed) {
-		return RPCRequest{}, Errorf(CodeParseError, "parse error: body is not valid JSON")
-	}
-	if trimmed[0] == '[' {
-		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: batch requests are not supported by A2A")
-	}
+	notJSON := func() *Error { return Errorf(CodeParseError, "parse error: body is not valid JSON") }
 	if trimmed[0] != '{' {
+		switch {
+		case !json.Valid(trimmed):
+			return RPCRequest{}, notJSON()
+		case trimmed[0] == '[':
+			return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: batch requests are not supported by A2A")
+		}
 		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: expected a JSON-RPC 2.0 request object")
 	}
 	var env struct {
@@ -41,7 +42,13 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 		Method  *string         `json:"method"`
 		Params  json.RawMessage `json:"params"`
 	}
+	// Unmarshal checks the whole body is JSON before it decodes anything
+	// (a *json.SyntaxError otherwise), so an object is scanned once here,
+	// not first by json.Valid.
 	err := json.Unmarshal(trimmed, &env)
+	if _, ok := err.(*json.SyntaxError); ok {
+		return RPCRequest{}, notJSON()
+	}
 	id, idOK := rpcID(env.ID)
 	if err != nil {
 		// A member of the wrong type (say "method": 5) does not stop

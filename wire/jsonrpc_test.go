@@ -192,3 +192,19 @@ func FuzzDecodeRPC(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeRPCParseErrorsWithoutAPrescan: a body that starts as an object
+// but is not JSON (cut, trailing bytes, a bad literal) is a parse error, as
+// json.Valid would say, though DecodeRPC no longer asks it first.
+func TestDecodeRPCParseErrorsWithoutAPrescan(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1,`, `{"jsonrpc":"2.0","id":1,"method":"m"} x`, `{"id":tru}`, `{"a":"\x01"}`, `[1,`} {
+		_, e := wire.DecodeRPC([]byte(body))
+		require.NotNil(t, e, body)
+		assert.Equal(t, wire.CodeParseError, e.Code, body)
+		assert.False(t, json.Valid([]byte(body)), body)
+	}
+	_, e := wire.DecodeRPC([]byte(`[]`))
+	require.NotNil(t, e)
+	assert.Equal(t, wire.CodeInvalidRequest, e.Code, "a batch is JSON")
+}

@@ -215,8 +215,17 @@ func (s *Store[E]) forget(i int) {
 	e := s.Order[i]
 	delete(s.Tasks, e.Task().ID)
 	s.bytes -= e.Size()
-	copy(s.Order[i:], s.Order[i+1:])
 	var none E
+	if i == 0 {
+		// The common case (the oldest task goes): drop it from the front
+		// rather than move every other entry down, which at the default
+		// retention was 10,000 pointer writes per send. append reallocates
+		// the array when it fills, leaving the dropped front behind.
+		s.Order[0] = none
+		s.Order = s.Order[1:]
+		return
+	}
+	copy(s.Order[i:], s.Order[i+1:])
 	s.Order[len(s.Order)-1] = none
 	s.Order = s.Order[:len(s.Order)-1]
 }

@@ -82,3 +82,19 @@ func TestBoundDropsTheOldestRunningButNotTheCurrent(t *testing.T) {
 	assert.Empty(t, dropped, "the terminal task went first, with no note")
 	assert.Equal(t, []string{"t0", "t2"}, ids(&s))
 }
+
+// TestEvictFromTheFrontKeepsTheNewest: completed tasks added one at a time
+// past the retention leave exactly the newest ones, in order, in both the
+// order and the index (the front is dropped without moving the rest).
+func TestEvictFromTheFrontKeepsTheNewest(t *testing.T) {
+	t.Parallel()
+	var s Store[*entry]
+	s.Reset()
+	for i := range 1000 {
+		s.Add(newEntry(i, wire.StateCompleted))
+		s.Evict(3)
+	}
+	assert.Equal(t, []string{"t997", "t998", "t999"}, ids(&s))
+	assert.Len(t, s.Tasks, 3)
+	assert.LessOrEqual(t, cap(s.Order), 16, "the dropped front does not keep the array growing")
+}

@@ -120,6 +120,15 @@ func ReadBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
 	if r.ContentLength > limit {
 		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit).WithHTTPStatus(http.StatusRequestEntityTooLarge)
 	}
+	if n := r.ContentLength; n >= 0 {
+		// A declared length (net/http holds the body to it) is read in
+		// one buffer of that size, not grown from 512 bytes.
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "read request body: %v", err)
+		}
+		return b, nil
+	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
 		return nil, wire.Errorf(wire.CodeInvalidRequest, "read request body: %v", err)

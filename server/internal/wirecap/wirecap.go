@@ -100,10 +100,10 @@ type Rec struct {
 	method    string
 	url       string
 	proto     string
-	header    http.Header
+	header    keptHeader
 	body      wireBuf
 	status    int
-	respHead  http.Header
+	respHead  keptHeader
 	resp      wireBuf
 	done      bool
 	published bool
@@ -137,7 +137,7 @@ type wireKey struct{}
 // and writer. The exchange is kept once Tag names it; Finish marks it
 // answered.
 func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (http.ResponseWriter, *http.Request, *Rec) {
-	rec := &Rec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: redact(r.Header)}
+	rec := &Rec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: keep(r.Header)}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = &wireReader{ReadCloser: r.Body, rec: rec}
 	}
@@ -200,7 +200,7 @@ func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 		return Exchange{}, false
 	}
 	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
-		Header: rec.header, Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.Clone(),
+		Header: rec.header.view(), Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.view(),
 		Response: rec.resp.body(), Done: rec.done}, true
 }
 
@@ -228,8 +228,8 @@ type wireWriter struct {
 }
 
 func (w *wireWriter) header() {
-	if w.rec.respHead == nil {
-		w.rec.respHead = redact(w.ResponseWriter.Header())
+	if w.rec.respHead.h == nil {
+		w.rec.respHead = keep(w.ResponseWriter.Header().Clone())
 	}
 }
 
@@ -259,6 +259,39 @@ func (w *wireWriter) Flush() {
 }
 
 func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// keep is what the capture holds of a header until the bytes are asked
+// for: h itself when it is within wireHeadMax bytes (the common case: no
+// copy, no sorting, on the request path; Get redacts it), else its
+// redacted, bounded copy, so that a client sending a megabyte of headers
+// costs the capture only wireHeadMax. A request's header map is only read
+// once the request is decoded, and the response's is a clone.
+func keep(h http.Header) keptHeader {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			if n += len(k) + len(v); n > wireHeadMax {
+				return keptHeader{h: redact(h), redacted: true}
+			}
+		}
+	}
+	return keptHeader{h: h}
+}
+
+// keptHeader is a header as the capture holds it: as sent, or already
+// redacted and bounded.
+type keptHeader struct {
+	h        http.Header
+	redacted bool
+}
+
+// view is the header as Get shows it: redacted, bounded, a copy.
+func (k keptHeader) view() http.Header {
+	if k.redacted {
+		return k.h.Clone()
+	}
+	return redact(k.h)
+}
 
 // redact copies h with credential values replaced by their length, and
 // at most wireHeadMax bytes of it (a client may send a megabyte of

@@ -72,3 +72,22 @@ func TestBodiesAreBounded(t *testing.T) {
 	assert.Equal(t, "//4A", bin.body().Base64)
 	assert.Empty(t, bin.body().Text)
 }
+
+// TestOversizedHeadersAreBoundedOnceRedacted: a request with more header
+// bytes than the capture keeps is cut (and counted) when it arrives, and
+// its credentials are redacted once, not twice.
+func TestOversizedHeadersAreBoundedOnceRedacted(t *testing.T) {
+	t.Parallel()
+	c := New()
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("{}"))
+	r.Header.Set("Authorization", "Bearer s3cret")
+	r.Header.Set("X-Big", strings.Repeat("b", wireHeadMax))
+	_, r, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(0, 0))
+	Tag(r, 1, 0)
+	rec.Finish()
+	x, ok := c.Get(1, 0)
+	require.True(t, ok)
+	assert.Equal(t, "[redacted: 13 bytes]", x.Header.Get("Authorization"))
+	assert.Empty(t, x.Header.Get("X-Big"), "over the bound")
+	assert.Contains(t, x.Header.Get("…"), "more header bytes not kept")
+}
