@@ -367,6 +367,8 @@ func (s *stdoutReader) endLine() {
 	s.outcomes = append(s.outcomes, o)
 }
 
+// ValidOutcome reports whether o is one of the outcomes a client may
+// report (Outcomes).
 func ValidOutcome(o string) bool {
 	for _, v := range Outcomes {
 		if v == o {

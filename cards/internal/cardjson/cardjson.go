@@ -75,28 +75,33 @@ type V10Scheme struct {
 	MTLS   *V10MTLSScheme   `json:"mtlsSecurityScheme,omitempty"`
 }
 
+// V10APIKeyScheme is a v1.0 apiKeySecurityScheme.
 type V10APIKeyScheme struct {
 	Description string `json:"description,omitempty"`
 	Location    string `json:"location"`
 	Name        string `json:"name"`
 }
 
+// V10HTTPScheme is a v1.0 httpAuthSecurityScheme.
 type V10HTTPScheme struct {
 	Description  string `json:"description,omitempty"`
 	Scheme       string `json:"scheme"`
 	BearerFormat string `json:"bearerFormat,omitempty"`
 }
 
+// V10OAuth2Scheme is a v1.0 oauth2SecurityScheme.
 type V10OAuth2Scheme struct {
 	Description string     `json:"description,omitempty"`
 	Flows       OAuthFlows `json:"flows"`
 }
 
+// V10OIDCScheme is a v1.0 openIdConnectSecurityScheme.
 type V10OIDCScheme struct {
 	Description      string `json:"description,omitempty"`
 	OpenIDConnectURL string `json:"openIdConnectUrl"`
 }
 
+// V10MTLSScheme is a v1.0 mtlsSecurityScheme.
 type V10MTLSScheme struct {
 	Description string `json:"description,omitempty"`
 }
@@ -133,6 +138,7 @@ type V03Interface struct {
 	Transport string `json:"transport"`
 }
 
+// V10Capabilities is a v1.0 card's capabilities.
 type V10Capabilities struct {
 	Streaming         bool        `json:"streaming"`
 	PushNotifications bool        `json:"pushNotifications"`
@@ -140,6 +146,7 @@ type V10Capabilities struct {
 	ExtendedAgentCard bool        `json:"extendedAgentCard"`
 }
 
+// V03Capabilities is a v0.3 (and v0.2) card's capabilities.
 type V03Capabilities struct {
 	Streaming              bool        `json:"streaming"`
 	PushNotifications      bool        `json:"pushNotifications"`
@@ -147,6 +154,7 @@ type V03Capabilities struct {
 	Extensions             []Extension `json:"extensions,omitempty"`
 }
 
+// V01Capabilities is a v0.1 card's capabilities.
 type V01Capabilities struct {
 	Streaming              bool `json:"streaming"`
 	PushNotifications      bool `json:"pushNotifications"`

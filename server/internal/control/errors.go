@@ -46,6 +46,7 @@ var (
 // LimitError is ErrTooManyAgents with the limit in its text.
 type LimitError struct{ Limit int }
 
+// Error says how many run-time agents the server already hosts.
 func (e LimitError) Error() string {
 	return fmt.Sprintf("the server already hosts %d run-time agents; remove some first", e.Limit)
 }
