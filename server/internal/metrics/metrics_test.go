@@ -54,3 +54,19 @@ func TestStoreCountsAndForgets(t *testing.T) {
 	m.Forget("a")
 	assert.NotContains(t, read(), `agent="a",method=`, "Forget drops the request series")
 }
+
+// TestObserveIgnoresUncountedKinds: events, decisions and stream entries
+// leave the exposition as it was.
+func TestObserveIgnoresUncountedKinds(t *testing.T) {
+	t.Parallel()
+	var m Store
+	j := journal.New(10)
+	var before strings.Builder
+	require.NoError(t, m.Write(&before, nil, j))
+	for _, k := range []journal.EntryKind{journal.EntryEvent, journal.EntryDecision, journal.EntryStreamEvent, journal.EntryNote} {
+		m.Observe(&journal.Entry{Kind: k, Agent: "a", Method: "SendMessage"})
+	}
+	var after strings.Builder
+	require.NoError(t, m.Write(&after, nil, j))
+	assert.Equal(t, before.String(), after.String())
+}
