@@ -24,9 +24,17 @@ import (
 type Journal struct {
 	mu        sync.Mutex
 	retention int
-	blocks    [][]Entry
-	n         int
-	seq       int64
+	// blocks hold the retained entries, each from the start of its own
+	// array of capacity block; the oldest begins at blocks[0][head].
+	blocks [][]Entry
+	head   int
+	// spare is a block whose entries were all evicted, cleared and kept
+	// for the next block: at the retention limit every entry added evicts
+	// one, and a new block each time would be allocated and zeroed only
+	// for the collector to reclaim one just like it.
+	spare []Entry
+	n     int
+	seq   int64
 	// changed is closed (and dropped) on the next add or reset, for the
 	// readers of the event stream waiting for one; epoch counts resets.
 	changed chan struct{}
@@ -57,22 +65,43 @@ func (j *Journal) Add(e Entry) int64 {
 	e.Seq = j.seq
 	last := len(j.blocks) - 1
 	if last < 0 || len(j.blocks[last]) == cap(j.blocks[last]) {
-		j.blocks = append(j.blocks, make([]Entry, 0, block))
+		next := j.spare
+		if next == nil {
+			next = make([]Entry, 0, block)
+		}
+		j.spare = nil
+		j.blocks = append(j.blocks, next)
 		last++
 	}
 	j.blocks[last] = append(j.blocks[last], e)
 	j.n++
 	j.signal()
 	for j.n > j.retention {
-		drop := min(j.n-j.retention, len(j.blocks[0]))
-		clear(j.blocks[0][:drop])
-		j.blocks[0] = j.blocks[0][drop:]
+		first := j.blocks[0]
+		drop := min(j.n-j.retention, len(first)-j.head)
+		clear(first[j.head : j.head+drop])
+		j.head += drop
 		j.n -= drop
-		if len(j.blocks[0]) == 0 {
+		if j.head == len(first) {
+			// Only a full block is ever left behind: Add fills the newest
+			// before it starts another.
+			if len(first) == cap(first) {
+				j.spare = first[:0]
+			}
+			j.blocks[0] = nil
 			j.blocks = j.blocks[1:]
+			j.head = 0
 		}
 	}
 	return e.Seq
+}
+
+// block returns the retained entries of block k; j.mu is held.
+func (j *Journal) block(k int) []Entry {
+	if k == 0 {
+		return j.blocks[0][j.head:]
+	}
+	return j.blocks[k]
 }
 
 // Entries returns a copy of the retained entries, oldest first.
@@ -80,8 +109,8 @@ func (j *Journal) Entries() []Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	out := make([]Entry, 0, j.n)
-	for _, b := range j.blocks {
-		out = append(out, b...)
+	for k := range j.blocks {
+		out = append(out, j.block(k)...)
 	}
 	return out
 }
@@ -101,7 +130,8 @@ func (j *Journal) Since(seq int64) []Entry {
 		return nil
 	}
 	out := make([]Entry, 0, int64(j.n)-skip)
-	for _, b := range j.blocks {
+	for k := range j.blocks {
+		b := j.block(k)
 		if skip >= int64(len(b)) {
 			skip -= int64(len(b))
 			continue
@@ -131,7 +161,7 @@ func (j *Journal) LastSeq() int64 {
 // waiting in Watch are woken and see a new epoch.
 func (j *Journal) Reset() {
 	j.mu.Lock()
-	j.blocks, j.n, j.seq = nil, 0, 0
+	j.blocks, j.head, j.n, j.seq = nil, 0, 0, 0
 	j.epoch++
 	j.signal()
 	j.mu.Unlock()
@@ -147,7 +177,8 @@ func (j *Journal) Amend(seq int64, f func(*Entry)) {
 		return
 	}
 	i := seq - first
-	for _, b := range j.blocks {
+	for k := range j.blocks {
+		b := j.block(k)
 		if i < int64(len(b)) {
 			f(&b[i])
 			return
@@ -168,7 +199,8 @@ func (j *Journal) Page(since int64, keep func(*Entry) bool, limit int) ([]Entry,
 	}
 	out := []Entry{}
 	total := 0
-	for _, b := range j.blocks {
+	for k := range j.blocks {
+		b := j.block(k)
 		if skip >= int64(len(b)) {
 			skip -= int64(len(b))
 			continue

@@ -252,3 +252,53 @@ func BenchmarkSendMessageFullStore(b *testing.B) {
 		})
 	}
 }
+
+// discardWriter is the least a response writer can be: headers kept, the
+// body dropped. BenchmarkHandlerSendMessage measures the handler alone with it.
+type discardWriter struct {
+	hdr  http.Header
+	code int
+	n    int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.hdr }
+func (w *discardWriter) WriteHeader(code int)        { w.code = code }
+func (w *discardWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// BenchmarkHandlerSendMessage is the server's handler alone, called in
+// process with no socket, on the default retention of a2amock serve (the
+// journal and the task store fill up as they do under load): the CPU and
+// allocations a SendMessage costs a2amock beyond what net/http costs any
+// server. Over JSON-RPC and HTTP+JSON.
+func BenchmarkHandlerSendMessage(b *testing.B) {
+	for _, c := range []struct{ name, path, format string }{
+		{"JSON-RPC", "/", `{"jsonrpc":"2.0","id":%d,"method":"SendMessage","params":{"message":{"messageId":"hb-%d","role":"ROLE_USER","parts":[{"text":"hello"}]}}}`},
+		{"HTTP+JSON", "/message:send", `{"message":{"messageId":"hb-%d-%d","role":"ROLE_USER","parts":[{"text":"hello"}]}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := server.New(server.Config{Seed: 1, StepDelay: -1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = s.Close() })
+			h := s.Handler()
+			var seq atomic.Int64
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				w := &discardWriter{hdr: http.Header{}}
+				for pb.Next() {
+					n := seq.Add(1)
+					req := httptest.NewRequest(http.MethodPost, c.path, bytes.NewReader(fmt.Appendf(nil, c.format, n, n)))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("A2A-Version", "1.0")
+					clear(w.hdr)
+					w.code, w.n = 0, 0
+					h.ServeHTTP(w, req)
+					if w.code != http.StatusOK || w.n == 0 {
+						b.Fatalf("status %d, %d bytes", w.code, w.n)
+					}
+				}
+			})
+		})
+	}
+}
