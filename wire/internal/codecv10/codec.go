@@ -4,14 +4,12 @@
 package codecv10
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/internal/httpstatus"
-	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
 // Codec is the v1.0 codec.
@@ -39,77 +37,6 @@ const (
 // Canonical → wire. The wire structs' field order is the proto's, so output
 // reads like what the SDKs produce; omitempty mirrors ProtoJSON, which leaves
 // out fields at their default value.
-
-type v10Part struct {
-	Text      *string        `json:"text,omitempty"`
-	Raw       *string        `json:"raw,omitempty"`
-	URL       *string        `json:"url,omitempty"`
-	Data      any            `json:"data,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-	Filename  string         `json:"filename,omitempty"`
-	MediaType string         `json:"mediaType,omitempty"`
-}
-
-type v10Message struct {
-	MessageID        string         `json:"messageId"`
-	ContextID        string         `json:"contextId,omitempty"`
-	TaskID           string         `json:"taskId,omitempty"`
-	Role             string         `json:"role"`
-	Parts            []v10Part      `json:"parts"`
-	Metadata         map[string]any `json:"metadata,omitempty"`
-	Extensions       []string       `json:"extensions,omitempty"`
-	ReferenceTaskIDs []string       `json:"referenceTaskIds,omitempty"`
-}
-
-type v10Artifact struct {
-	ArtifactID  string         `json:"artifactId"`
-	Name        string         `json:"name,omitempty"`
-	Description string         `json:"description,omitempty"`
-	Parts       []v10Part      `json:"parts"`
-	Metadata    map[string]any `json:"metadata,omitempty"`
-	Extensions  []string       `json:"extensions,omitempty"`
-}
-
-type v10Task struct {
-	ID        string                      `json:"id"`
-	ContextID string                      `json:"contextId,omitempty"`
-	Status    wirejson.Status[v10Message] `json:"status"`
-	Artifacts []v10Artifact               `json:"artifacts,omitempty"`
-	History   []v10Message                `json:"history,omitempty"`
-	Metadata  map[string]any              `json:"metadata,omitempty"`
-}
-
-type v10StatusUpdate struct {
-	TaskID    string                      `json:"taskId"`
-	ContextID string                      `json:"contextId"`
-	Status    wirejson.Status[v10Message] `json:"status"`
-	Metadata  map[string]any              `json:"metadata,omitempty"`
-}
-
-type v10ArtifactUpdate struct {
-	TaskID    string         `json:"taskId"`
-	ContextID string         `json:"contextId"`
-	Artifact  v10Artifact    `json:"artifact"`
-	Append    bool           `json:"append,omitempty"`
-	LastChunk bool           `json:"lastChunk,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-}
-
-// v10StreamResponse is both StreamResponse and, with only Task or Message
-// set, SendMessageResponse.
-type v10StreamResponse struct {
-	Task           *v10Task           `json:"task,omitempty"`
-	Message        *v10Message        `json:"message,omitempty"`
-	StatusUpdate   *v10StatusUpdate   `json:"statusUpdate,omitempty"`
-	ArtifactUpdate *v10ArtifactUpdate `json:"artifactUpdate,omitempty"`
-}
-
-type v10ListTasks struct {
-	Tasks         []v10Task `json:"tasks"`
-	NextPageToken string    `json:"nextPageToken"`
-	PageSize      int       `json:"pageSize"`
-	TotalSize     int       `json:"totalSize"`
-}
 
 type v10Auth struct {
 	Scheme      string `json:"scheme"`
@@ -149,111 +76,6 @@ type v10RPCStatus struct {
 	Details []v10ErrorInfo `json:"details,omitempty"`
 }
 
-// v10EmptyData stands in for a data part without a value: ProtoJSON would
-// write null, which most clients read as "no member set", leaving a part with
-// no content.
-var v10EmptyData = struct{}{}
-
-func encodeParts10(parts []wire.Part) ([]v10Part, error) {
-	out := make([]v10Part, len(parts))
-	for i := range parts {
-		p := &parts[i]
-		w := &out[i]
-		w.Metadata, w.Filename, w.MediaType = p.Metadata, p.Filename, p.MediaType
-		switch p.Kind {
-		case wire.PartText:
-			w.Text = &p.Text
-		case wire.PartFile:
-			if p.URL != "" && p.Raw == nil {
-				w.URL = &p.URL
-			} else {
-				// A file with bytes (even empty ones) is a raw part; when a
-				// canonical part carries both, the bytes win, as they are
-				// the content and the URL only a pointer to it.
-				s := base64.StdEncoding.EncodeToString(p.Raw)
-				w.Raw = &s
-			}
-		case wire.PartData:
-			w.Data = p.Data
-			if w.Data == nil {
-				w.Data = v10EmptyData
-			}
-		default:
-			return nil, fmt.Errorf("a2a: v1.0: part %d has unknown kind %q", i, p.Kind)
-		}
-	}
-	return out, nil
-}
-
-func encodeMessage10(m *wire.Message) (v10Message, error) {
-	parts, err := encodeParts10(m.Parts)
-	if err != nil {
-		return v10Message{}, err
-	}
-	return v10Message{
-		MessageID:        m.MessageID,
-		ContextID:        m.ContextID,
-		TaskID:           m.TaskID,
-		Role:             wire.RoleToV10(m.Role),
-		Parts:            parts,
-		Metadata:         m.Metadata,
-		Extensions:       m.Extensions,
-		ReferenceTaskIDs: m.ReferenceTaskIDs,
-	}, nil
-}
-
-func encodeStatus10(s *wire.TaskStatus) (wirejson.Status[v10Message], error) {
-	out := wirejson.Status[v10Message]{State: wire.StateToV10(s.State), Timestamp: wirejson.FormatTime(s.Timestamp)}
-	if s.Message != nil {
-		m, err := encodeMessage10(s.Message)
-		if err != nil {
-			return out, err
-		}
-		out.Message = &m
-	}
-	return out, nil
-}
-
-func encodeArtifact10(a *wire.Artifact) (v10Artifact, error) {
-	parts, err := encodeParts10(a.Parts)
-	if err != nil {
-		return v10Artifact{}, err
-	}
-	return v10Artifact{
-		ArtifactID:  a.ArtifactID,
-		Name:        a.Name,
-		Description: a.Description,
-		Parts:       parts,
-		Metadata:    a.Metadata,
-		Extensions:  a.Extensions,
-	}, nil
-}
-
-func encodeTask10(t *wire.Task) (v10Task, error) {
-	status, err := encodeStatus10(&t.Status)
-	if err != nil {
-		return v10Task{}, err
-	}
-	out := v10Task{ID: t.ID, ContextID: t.ContextID, Status: status, Metadata: t.Metadata}
-	if len(t.History) > 0 {
-		out.History = make([]v10Message, len(t.History))
-		for i := range t.History {
-			if out.History[i], err = encodeMessage10(&t.History[i]); err != nil {
-				return out, err
-			}
-		}
-	}
-	if len(t.Artifacts) > 0 {
-		out.Artifacts = make([]v10Artifact, len(t.Artifacts))
-		for i := range t.Artifacts {
-			if out.Artifacts[i], err = encodeArtifact10(&t.Artifacts[i]); err != nil {
-				return out, err
-			}
-		}
-	}
-	return out, nil
-}
-
 func encodePush10(pc *wire.PushConfig) v10PushConfig {
 	out := v10PushConfig{Tenant: pc.Tenant, ID: pc.ID, TaskID: pc.TaskID, URL: pc.URL, Token: pc.Token}
 	// v1.0 has a single scheme where v0.x had a list; the first one is the
@@ -265,6 +87,10 @@ func encodePush10(pc *wire.PushConfig) v10PushConfig {
 	return out
 }
 
+// resultBufferSize is where the buffer of a task or event starts: an
+// honest send's answer fits in it.
+const resultBufferSize = 1024
+
 // EncodeResult implements Codec. A push-config delete renders as JSON null,
 // which is what the SDKs send as the JSON-RPC result of a
 // google.protobuf.Empty; a REST binding may prefer to answer `{}`.
@@ -274,56 +100,26 @@ func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 	}
 	switch op {
 	case wire.OpSend:
-		var w v10StreamResponse
 		switch {
 		case res.Task != nil && res.Message != nil:
 			return nil, errors.New("a2a: v1.0: send result has both a task and a message")
 		case res.Task != nil:
-			t, err := encodeTask10(res.Task)
-			if err != nil {
-				return nil, err
-			}
-			w.Task = &t
+			return appendEvent10(make([]byte, 0, resultBufferSize), wire.Event{Task: res.Task})
 		case res.Message != nil:
-			m, err := encodeMessage10(res.Message)
-			if err != nil {
-				return nil, err
-			}
-			w.Message = &m
+			return appendEvent10(make([]byte, 0, resultBufferSize), wire.Event{Message: res.Message})
 		default:
 			return nil, errors.New("a2a: v1.0: send result has neither a task nor a message")
 		}
-		return json.Marshal(&w)
 	case wire.OpGetTask, wire.OpCancelTask:
 		if res.Task == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no task", op)
 		}
-		t, err := encodeTask10(res.Task)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(&t)
+		return appendTask10(make([]byte, 0, resultBufferSize), res.Task)
 	case wire.OpListTasks:
 		if res.Page == nil {
 			return nil, errors.New("a2a: v1.0: list-tasks result has no page")
 		}
-		out := v10ListTasks{
-			Tasks:         make([]v10Task, 0, len(res.Page.Tasks)),
-			NextPageToken: res.Page.NextPageToken,
-			PageSize:      res.Page.PageSize,
-			TotalSize:     res.Page.TotalSize,
-		}
-		for _, t := range res.Page.Tasks {
-			if t == nil {
-				continue
-			}
-			w, err := encodeTask10(t)
-			if err != nil {
-				return nil, err
-			}
-			out.Tasks = append(out.Tasks, w)
-		}
-		return json.Marshal(&out)
+		return appendTaskPage10(make([]byte, 0, resultBufferSize*(1+len(res.Page.Tasks))), res.Page)
 	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		if res.PushConfig == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no push config", op)
@@ -359,37 +155,7 @@ func (v10Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
 	if n != 1 {
 		return nil, fmt.Errorf("a2a: v1.0: an event needs exactly one member, it has %d", n)
 	}
-	var w v10StreamResponse
-	switch {
-	case ev.Task != nil:
-		t, err := encodeTask10(ev.Task)
-		if err != nil {
-			return nil, err
-		}
-		w.Task = &t
-	case ev.Message != nil:
-		m, err := encodeMessage10(ev.Message)
-		if err != nil {
-			return nil, err
-		}
-		w.Message = &m
-	case ev.Status != nil:
-		s, err := encodeStatus10(&ev.Status.Status)
-		if err != nil {
-			return nil, err
-		}
-		// Final is deliberately dropped: v1.0 ends a stream by closing it.
-		w.StatusUpdate = &v10StatusUpdate{TaskID: ev.Status.TaskID, ContextID: ev.Status.ContextID,
-			Status: s, Metadata: ev.Status.Metadata}
-	case ev.Artifact != nil:
-		a, err := encodeArtifact10(&ev.Artifact.Artifact)
-		if err != nil {
-			return nil, err
-		}
-		w.ArtifactUpdate = &v10ArtifactUpdate{TaskID: ev.Artifact.TaskID, ContextID: ev.Artifact.ContextID,
-			Artifact: a, Append: ev.Artifact.Append, LastChunk: ev.Artifact.LastChunk, Metadata: ev.Artifact.Metadata}
-	}
-	return json.Marshal(&w)
+	return appendEvent10(make([]byte, 0, resultBufferSize), ev)
 }
 
 // EncodePush implements Codec: v1.0 webhooks carry the same StreamResponse

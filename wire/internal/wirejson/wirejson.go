@@ -34,6 +34,9 @@ func FormatTime(t time.Time) string {
 	return t.UTC().Format(timeLayout)
 }
 
+// AppendTime appends what FormatTime renders of a time that is not zero.
+func AppendTime(dst []byte, t time.Time) []byte { return t.UTC().AppendFormat(dst, timeLayout) }
+
 // ParseTime reads a timestamp as every dialect accepts it: RFC 3339 with
 // any number of fractional digits and any offset.
 func ParseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339Nano, s) }
