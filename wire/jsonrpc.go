@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/a2amock/a2amock/wire/internal/jsonscan"
 )
 
 // RPCRequest is a decoded JSON-RPC 2.0 request envelope.
@@ -36,16 +38,15 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 		}
 		return RPCRequest{}, Errorf(CodeInvalidRequest, "invalid request: expected a JSON-RPC 2.0 request object")
 	}
-	var env struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  *string         `json:"method"`
-		Params  json.RawMessage `json:"params"`
+	var env rpcEnvelope
+	var err error
+	if !env.scan(trimmed) {
+		// Unmarshal checks the whole body is JSON before it decodes
+		// anything (a *json.SyntaxError otherwise), so an object is
+		// scanned once here, not first by json.Valid.
+		env = rpcEnvelope{}
+		err = json.Unmarshal(trimmed, &env)
 	}
-	// Unmarshal checks the whole body is JSON before it decodes anything
-	// (a *json.SyntaxError otherwise), so an object is scanned once here,
-	// not first by json.Valid.
-	err := json.Unmarshal(trimmed, &env)
 	if _, ok := err.(*json.SyntaxError); ok {
 		return RPCRequest{}, notJSON()
 	}
@@ -76,6 +77,52 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 		}
 	}
 	return req, nil
+}
+
+// rpcEnvelope is what DecodeRPC reads of a request object.
+type rpcEnvelope struct {
+	JSONRPC *string         `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  *string         `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// scan is the fast path of DecodeRPC: the envelope as encoding/json would
+// read it, for a body with its keys spelt as the spec spells them, each
+// once, and no null (false otherwise, and encoding/json reads it). The id
+// is copied, as encoding/json copies a RawMessage; params stay a slice of
+// body, which the codec reads at once.
+func (env *rpcEnvelope) scan(body []byte) bool {
+	s := jsonscan.New(body)
+	ok := s.Object(func(key string) bool {
+		if s.IsNull() {
+			return false
+		}
+		switch key {
+		case "jsonrpc":
+			v, ok := s.String()
+			env.JSONRPC = &v
+			return ok
+		case "method":
+			v, ok := s.String()
+			env.Method = &v
+			return ok
+		case "id":
+			raw, ok := s.Skip()
+			env.ID = bytes.Clone(raw)
+			return ok
+		case "params":
+			raw, ok := s.Skip()
+			env.Params = raw
+			return ok
+		}
+		if !jsonscan.Unknown(key, "jsonrpc", "method", "id", "params") {
+			return false
+		}
+		_, ok := s.Skip()
+		return ok
+	})
+	return ok && s.End()
 }
 
 // rpcID checks a raw request id: absent and null give nil, strings and

@@ -102,15 +102,17 @@ type v10PushIn struct {
 }
 
 type v10SendIn struct {
-	Tenant        string        `json:"tenant"`
-	Message       *v10MessageIn `json:"message"`
-	Configuration *struct {
-		AcceptedOutputModes        []string   `json:"acceptedOutputModes"`
-		HistoryLength              v10Int     `json:"historyLength"`
-		ReturnImmediately          bool       `json:"returnImmediately"`
-		TaskPushNotificationConfig *v10PushIn `json:"taskPushNotificationConfig"`
-	} `json:"configuration"`
-	Metadata map[string]any `json:"metadata"`
+	Tenant        string           `json:"tenant"`
+	Message       *v10MessageIn    `json:"message"`
+	Configuration *v10SendConfigIn `json:"configuration"`
+	Metadata      map[string]any   `json:"metadata"`
+}
+
+type v10SendConfigIn struct {
+	AcceptedOutputModes        []string   `json:"acceptedOutputModes"`
+	HistoryLength              v10Int     `json:"historyLength"`
+	ReturnImmediately          bool       `json:"returnImmediately"`
+	TaskPushNotificationConfig *v10PushIn `json:"taskPushNotificationConfig"`
 }
 
 // v10TaskIn covers GetTaskRequest, CancelTaskRequest and
@@ -232,9 +234,18 @@ func (v10Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Er
 
 func decodeSend10(raw []byte, req *wire.Request) *wire.Error {
 	var in v10SendIn
-	if e := v10Unmarshal(raw, &in); e != nil {
-		return e
+	if !in.scan(raw) {
+		in = v10SendIn{}
+		if e := v10Unmarshal(raw, &in); e != nil {
+			return e
+		}
 	}
+	return decodeSendFrom(&in, req)
+}
+
+// decodeSendFrom checks what was read of a SendMessage request and fills
+// req from it.
+func decodeSendFrom(in *v10SendIn, req *wire.Request) *wire.Error {
 	req.Tenant, req.Metadata = in.Tenant, in.Metadata
 	if in.Message == nil {
 		return wire.ErrInvalidParams("message", "is required")

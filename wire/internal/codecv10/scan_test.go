@@ -1,0 +1,288 @@
+package codecv10
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/wire"
+)
+
+// reqGen writes SendMessage params the way clients do and the ways they
+// should not: keys in other cases, repeated, unknown; null; values of the
+// wrong type; strings with escapes, non-ASCII and invalid UTF-8; odd
+// white space; and now and then a byte cut or added.
+type reqGen struct {
+	r *rand.Rand
+	b strings.Builder
+}
+
+func (g *reqGen) chance(n int) bool { return g.r.IntN(n) == 0 }
+
+func (g *reqGen) ws() {
+	if g.chance(6) {
+		g.b.WriteString([]string{" ", "\n\t", "\r\n  "}[g.r.IntN(3)])
+	}
+}
+
+var reqStrings = []string{`"hello"`, `""`, `"m-1"`, `"caf\u00e9"`, `"line\nbreak"`, `"quote\"d"`, "\"caf\xc3\xa9\"", "\"bad\xff\"",
+	`"\ud83d\ude00"`, `"ROLE_USER"`, `"ROLE_AGENT"`, `"aGVsbG8="`, `"text/plain"`, `"1"`, `"<&>"`}
+
+func (g *reqGen) str() {
+	g.b.WriteString(reqStrings[g.r.IntN(len(reqStrings))])
+}
+
+// odd writes a value of some other type now and then; it reports whether
+// it did.
+func (g *reqGen) odd() bool {
+	if !g.chance(12) {
+		return false
+	}
+	g.b.WriteString([]string{`null`, `5`, `-1.5e3`, `true`, `false`, `{}`, `[]`, `[1,2]`, `{"a":null}`, `"x"`}[g.r.IntN(10)])
+	return true
+}
+
+func (g *reqGen) key(k string) {
+	switch g.r.IntN(30) {
+	case 0:
+		k = strings.ToUpper(k)
+	case 1:
+		k = strings.ToUpper(k[:1]) + k[1:]
+	case 2:
+		k = "x" + k
+	case 3:
+		k = strings.Replace(k, "e", `\u0065`, 1)
+	}
+	g.b.WriteString(`"` + k + `"`)
+	g.ws()
+	g.b.WriteByte(':')
+	g.ws()
+}
+
+// object writes members in a shuffled order, some left out, one
+// sometimes repeated.
+func (g *reqGen) object(members map[string]func()) {
+	// Sorted first, so a seed gives the same requests every run.
+	keys := make([]string, 0, len(members))
+	for _, k := range slices.Sorted(maps.Keys(members)) {
+		if !g.chance(4) {
+			keys = append(keys, k)
+		}
+	}
+	g.r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	if len(keys) > 0 && g.chance(15) {
+		keys = append(keys, keys[0])
+	}
+	if g.chance(10) {
+		keys = append(keys, "unknownMember")
+		members["unknownMember"] = func() { g.b.WriteString(`{"deep":[1,{"x":"y"},null,true]}`) }
+	}
+	g.b.WriteByte('{')
+	g.ws()
+	for i, k := range keys {
+		if i > 0 {
+			g.b.WriteByte(',')
+			g.ws()
+		}
+		g.key(k)
+		if !g.odd() {
+			members[k]()
+		}
+		g.ws()
+	}
+	g.b.WriteByte('}')
+}
+
+func (g *reqGen) strings() {
+	g.b.WriteByte('[')
+	for i := range g.r.IntN(3) {
+		if i > 0 {
+			g.b.WriteByte(',')
+		}
+		if !g.odd() {
+			g.str()
+		}
+	}
+	g.b.WriteByte(']')
+}
+
+func (g *reqGen) metadata() {
+	g.b.WriteString([]string{`{}`, `{"k":"v"}`, `{"n":1.5,"a":[true,null],"o":{"p":"q"}}`, `{"k":"v","k":"w"}`}[g.r.IntN(4)])
+}
+
+func (g *reqGen) part() {
+	members := map[string]func(){
+		"metadata": g.metadata, "filename": g.str, "mediaType": g.str,
+	}
+	switch g.r.IntN(4) {
+	case 0:
+		members["text"] = g.str
+	case 1:
+		members["raw"] = g.str
+	case 2:
+		members["url"] = g.str
+	default:
+		members["data"] = g.metadata
+	}
+	g.object(members)
+}
+
+func (g *reqGen) message() {
+	g.object(map[string]func(){
+		"messageId": g.str, "contextId": g.str, "taskId": g.str, "role": g.str,
+		"parts": func() {
+			g.b.WriteByte('[')
+			for i := range g.r.IntN(3) {
+				if i > 0 {
+					g.b.WriteByte(',')
+				}
+				if !g.odd() {
+					g.part()
+				}
+			}
+			g.b.WriteByte(']')
+		},
+		"metadata": g.metadata, "extensions": g.strings, "referenceTaskIds": g.strings,
+	})
+}
+
+func (g *reqGen) params() string {
+	g.b.Reset()
+	g.object(map[string]func(){
+		"tenant": g.str, "message": g.message, "metadata": g.metadata,
+		"configuration": func() {
+			g.object(map[string]func(){
+				"acceptedOutputModes": g.strings,
+				"historyLength":       func() { g.b.WriteString([]string{`3`, `"4"`, `0`, `-1`, `2.5`, `"x"`}[g.r.IntN(6)]) },
+				"returnImmediately":   func() { g.b.WriteString([]string{`true`, `false`}[g.r.IntN(2)]) },
+				"taskPushNotificationConfig": func() {
+					g.b.WriteString(`{"url":"https://example.example/hook","token":"t"}`)
+				},
+			})
+		},
+	})
+	out := g.b.String()
+	switch g.r.IntN(40) {
+	case 0:
+		out = out[:g.r.IntN(len(out))]
+	case 1:
+		out += "}"
+	case 2:
+		out += " x"
+	}
+	return out
+}
+
+// typicalParams is what the SDKs send for SendMessage: the fast path must
+// take it.
+var typicalParams = []string{
+	`{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"hello"}]}}`,
+	`{"message":{"messageId":"m-2","contextId":"c","taskId":"t","role":"ROLE_USER","parts":[{"text":"hi","mediaType":"text/plain"},{"url":"https://example.example/f","filename":"f.txt"},{"data":{"k":[1,2]}}],"metadata":{"k":"v"}},"configuration":{"acceptedOutputModes":["text/plain"],"historyLength":2,"returnImmediately":true},"metadata":{}}`,
+	"{\n  \"message\": {\n    \"messageId\": \"m-3\",\n    \"role\": \"ROLE_USER\",\n    \"parts\": [{\"text\": \"line one\\nline two \\u00e9\"}]\n  }\n}",
+}
+
+// TestScanSendReadsAsEncodingJSON reads 50,000 generated params both ways:
+// wherever the fast path takes one it must fill exactly what encoding/json
+// fills, and encoding/json must have taken it too.
+func TestScanSendReadsAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	g := &reqGen{r: rand.New(rand.NewPCG(3, 4))}
+	taken := 0
+	const n = 50_000
+	for i := range n {
+		raw := g.params()
+		if sameSendRead(t, raw) {
+			taken++
+		}
+		if t.Failed() {
+			t.Fatalf("input %d: %s", i, raw)
+		}
+	}
+	// The generator bends a rule in most requests; a share of them must
+	// still be plain enough for the fast path, or the test checks nothing.
+	assert.Greater(t, taken, n/20, "requests the fast path took")
+	t.Logf("fast path took %d of %d generated requests", taken, n)
+}
+
+// sameSendRead checks one input; it reports whether the fast path took it.
+func sameSendRead(t *testing.T, raw string) bool {
+	t.Helper()
+	var fast, slow v10SendIn
+	ok := fast.scan([]byte(raw))
+	err := json.Unmarshal([]byte(raw), &slow)
+	if !ok {
+		return false
+	}
+	require.NoError(t, err, "the fast path took what encoding/json refuses: %s", raw)
+	require.True(t, reflect.DeepEqual(slow, fast), "read differently: %s\nencoding/json: %s\nfast path:     %s", raw, dump(slow), dump(fast))
+	return true
+}
+
+func dump(in v10SendIn) string {
+	b, _ := json.Marshal(in)
+	return fmt.Sprintf("%s config=%+v", b, in.Configuration)
+}
+
+// TestScanSendTakesTypicalRequests checks the fast path takes what the SDKs
+// send, and that the request decoded from it is the one encoding/json's
+// path gives.
+func TestScanSendTakesTypicalRequests(t *testing.T) {
+	t.Parallel()
+	for _, raw := range typicalParams {
+		require.True(t, sameSendRead(t, raw), "the fast path refused %s", raw)
+		got, e := Codec.DecodeParams(wire.OpSend, []byte(raw))
+		require.Nil(t, e)
+		var in v10SendIn
+		require.NoError(t, json.Unmarshal([]byte(raw), &in))
+		want := &wire.Request{Op: wire.OpSend, Dialect: wire.V10}
+		require.Nil(t, decodeSendFrom(&in, want))
+		assert.Equal(t, want, got)
+	}
+}
+
+// FuzzScanSend checks the fast path against encoding/json on the fuzzer's
+// inputs.
+func FuzzScanSend(f *testing.F) {
+	for _, raw := range typicalParams {
+		f.Add(raw)
+	}
+	g := &reqGen{r: rand.New(rand.NewPCG(5, 6))}
+	for range 50 {
+		f.Add(g.params())
+	}
+	f.Fuzz(func(t *testing.T, raw string) { sameSendRead(t, raw) })
+}
+
+// BenchmarkDecodeSend is the SendMessage params of make perf, read by the
+// fast path and by encoding/json.
+func BenchmarkDecodeSend(b *testing.B) {
+	raw := []byte(typicalParams[0])
+	b.Run("scan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, e := Codec.DecodeParams(wire.OpSend, raw); e != nil {
+				b.Fatal(e)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var in v10SendIn
+			if e := v10Unmarshal(raw, &in); e != nil {
+				b.Fatal(e)
+			}
+			if e := decodeSendFrom(&in, &wire.Request{Op: wire.OpSend}); e != nil {
+				b.Fatal(e)
+			}
+		}
+	})
+}
