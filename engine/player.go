@@ -154,7 +154,9 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 	}
 	now := a.cfg.Clock.Now().UTC()
 	note := Note{Kind: NoteEvent, TaskID: taskID, ContextID: ctxID}
-	var ev wire.Event
+	// The event is held by value and made a wire.Event only for those who
+	// read it (see emitLocked).
+	var ev pendingEvent
 	switch st.Kind {
 	case timeline.StepState:
 		status := wire.TaskStatus{State: st.State, Timestamp: now}
@@ -176,7 +178,7 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 		if st.Final != nil {
 			final = *st.Final
 		}
-		ev = wire.Event{Status: &wire.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}}
+		ev.status = wire.StatusUpdate{TaskID: taskID, ContextID: ctxID, Status: status, Final: final}
 		note.State = st.State
 	case timeline.StepArtifact:
 		if st.Artifact == nil {
@@ -199,7 +201,8 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 				t.Artifacts = append(t.Artifacts, art)
 			}
 		}
-		ev = wire.Event{Artifact: &wire.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}}
+		ev.artifact = wire.ArtifactUpdate{TaskID: taskID, ContextID: ctxID, Artifact: art, Append: st.Append, LastChunk: st.LastChunk}
+		ev.isArtifact = true
 		note.Detail = "artifact " + art.ArtifactID
 	case timeline.StepEndStream:
 		a.record(Note{Kind: NoteEvent, TaskID: taskID, Detail: "end-stream"})
@@ -215,8 +218,48 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 		return true, nil
 	}
 	a.record(note)
+	return true, a.emitLocked(e, &ev)
+}
+
+// pendingEvent is a status or artifact update not yet made a wire.Event.
+type pendingEvent struct {
+	status     wire.StatusUpdate
+	artifact   wire.ArtifactUpdate
+	isArtifact bool
+}
+
+func (p *pendingEvent) event() wire.Event {
+	if p.isArtifact {
+		u := p.artifact
+		return wire.Event{Artifact: &u}
+	}
+	u := p.status
+	return wire.Event{Status: &u}
+}
+
+// emitLocked hands an event to e's subscribers and returns its push
+// notification. A waiting unary send only needs the wake-up (it reads the
+// task again), so when it is the only subscriber and no push config is
+// set the event is never built: a step then costs no allocation for it.
+func (a *Agent) emitLocked(e *taskEntry, p *pendingEvent) *pushItem {
+	if len(e.push) == 0 && !e.streamed() {
+		e.broadcast(Item{})
+		return nil
+	}
+	ev := p.event()
 	e.broadcast(Item{Event: &ev})
-	return true, a.pushItemLocked(e, ev)
+	return a.pushItemLocked(e, ev)
+}
+
+// streamed reports whether a subscriber of e reads its events (a stream,
+// not a waiting send).
+func (e *taskEntry) streamed() bool {
+	for s := range e.subs {
+		if !s.lossy {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *taskEntry) broadcast(it Item) {

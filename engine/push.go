@@ -31,11 +31,16 @@ type pushItem struct {
 	ev      wire.Event
 }
 
-// initPush keeps the push hooks of the request that created e.
+// initPush keeps the push hooks of the request that created e. Without
+// hooks the queue is made when the first notification is (pushItemLocked):
+// most tasks never have a push config.
 func (e *taskEntry) initPush(x *core.Exchange) {
 	var h *core.PushHooks
 	if x != nil {
 		h = &x.Hooks().Push
+	}
+	if h.Empty() {
+		return
 	}
 	e.pushState = pushqueue.New(h)
 }
@@ -47,7 +52,7 @@ func (a *Agent) pushItemLocked(e *taskEntry, ev wire.Event) *pushItem {
 		return nil
 	}
 	if e.pushState == nil {
-		e.initPush(nil)
+		e.pushState = pushqueue.New(nil)
 	}
 	payload := ev
 	if wire.Describe(e.dialect).PushSendsTask && ev.TaskID() == e.task.ID {
