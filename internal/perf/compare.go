@@ -149,7 +149,7 @@ func compare(args []string) error {
 			if err := os.WriteFile(script, []byte(wrkScript(b)), 0o644); err != nil {
 				return err
 			}
-			for _, t := range targets {
+			for _, t := range rotate(targets, round) {
 				cpu0 := t.proc.cpu()
 				m, err := runWrk(t.url, script, *threads, *conns, *d)
 				if err != nil {
@@ -161,7 +161,7 @@ func compare(args []string) error {
 			}
 		}
 		if want("gRPC") {
-			for _, t := range grpcTargets {
+			for _, t := range rotate(grpcTargets, round) {
 				cpu0 := t.proc.cpu()
 				m, err := runGRPCLoad(self, t.url, *conns, *d)
 				if err != nil {
@@ -398,4 +398,13 @@ func (s *proc) cpu() time.Duration {
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	// USER_HZ is 100 on Linux.
 	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// rotate returns ts starting at its round'th element: each round runs the
+// servers in another order, so no server always runs first, or always
+// right after the same one (a machine shared with other jobs drifts
+// within a round, and a server just left idle may still be collecting).
+func rotate[T any](ts []T, round int) []T {
+	k := round % len(ts)
+	return append(slices.Clone(ts[k:]), ts[:k]...)
 }

@@ -150,3 +150,24 @@ func TestReadStream(t *testing.T) {
 	err = readStream(http.DefaultClient, faulty.URL(), 2, func() {})
 	assert.ErrorContains(t, err, "carried")
 }
+
+// TestRotateRunsEveryServerInEverySlot: over len(ts) rounds each server
+// runs once in each position, and every round runs them all.
+func TestRotateRunsEveryServerInEverySlot(t *testing.T) {
+	ts := []string{"mock", "before", "bare", "sdk"}
+	seen := map[string]map[int]bool{}
+	for round := 1; round <= len(ts); round++ {
+		got := rotate(ts, round)
+		assert.ElementsMatch(t, ts, got, "round %d", round)
+		for i, name := range got {
+			if seen[name] == nil {
+				seen[name] = map[int]bool{}
+			}
+			seen[name][i] = true
+		}
+	}
+	for _, name := range ts {
+		assert.Len(t, seen[name], len(ts), "%s ran in every position", name)
+	}
+	assert.Equal(t, []string{"mock", "before", "bare", "sdk"}, ts, "the list itself is left as it was")
+}
