@@ -70,9 +70,8 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	if s.cfg.GRPC && grpcbind.IsCall(c.Request()) {
 		return s.grpc.Serve(c.Response(), c.Request(), a, base, rest)
 	}
-	cw, cr, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())
+	cw, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())
 	c.Response().Writer = cw
-	c.SetRequest(cr)
 	defer rec.Finish()
 	r, w := c.Request(), c.Response()
 	switch {
@@ -123,7 +122,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		ent.ErrorCode, ent.Detail = e.Code, e.Message
 	}
 	cardSeq := s.record(ent)
-	wirecap.Tag(r, 0, cardSeq)
+	wirecap.Tag(w, 0, cardSeq)
 	s.countBehaviors(a, rep)
 	acted := s.instrument(x, rep.Owners, cardSeq)
 	if hooks := x.Hooks(); len(hooks.Transport) > 0 || hooks.Delay > 0 {
@@ -169,12 +168,12 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	if e := s.checkSizes(req); e != nil && a.Gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
-		wirecap.Tag(r, reqNo, 0)
+		wirecap.Tag(w, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)
 		return rp.Fail(w, e)
 	}
 	reqNo, seq := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
-	wirecap.Tag(r, reqNo, 0)
+	wirecap.Tag(w, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
 		s.recordResponse(a, req, reqNo, nil, e)
 		if e.Code == wire.CodeUnauthenticated {

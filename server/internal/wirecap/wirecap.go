@@ -8,7 +8,6 @@
 package wirecap
 
 import (
-	"context"
 	"encoding/base64"
 	"io"
 	"maps"
@@ -130,18 +129,16 @@ func (c *Capture) Reset() {
 	c.mu.Unlock()
 }
 
-type wireKey struct{}
-
 // Wrap starts capturing an agent request: its body and its answer are
-// copied (the start of each) as they pass through the returned request
-// and writer. The exchange is kept once Tag names it; Finish marks it
-// answered.
-func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (http.ResponseWriter, *http.Request, *Rec) {
+// copied (the start of each) as they pass through r's body, which Wrap
+// replaces, and the returned writer. The exchange is kept once Tag names
+// it; Finish marks it answered.
+func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (http.ResponseWriter, *Rec) {
 	rec := &Rec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: keep(r.Header)}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = &wireReader{ReadCloser: r.Body, rec: rec}
 	}
-	return &wireWriter{ResponseWriter: w, rec: rec}, r.WithContext(context.WithValue(r.Context(), wireKey{}, rec)), rec
+	return &wireWriter{ResponseWriter: w, rec: rec}, rec
 }
 
 // Finish marks the exchange answered (a stream's capture is Done only
@@ -152,11 +149,13 @@ func (rec *Rec) Finish() {
 	rec.c.mu.Unlock()
 }
 
-// Tag names the exchange of r (a request Wrap returned) after the journal:
-// its A2A request number, or the seq of the card or JWKS entry it
-// produced. A request not captured is left alone.
-func Tag(r *http.Request, reqNo, seq int64) {
-	rec, _ := r.Context().Value(wireKey{}).(*Rec)
+// Tag names the exchange answered through w (a writer Wrap returned, or
+// one wrapping it) after the journal: its A2A request number, or the seq of
+// the card or JWKS entry it produced. An exchange not captured is left
+// alone. The capture is found by unwrapping w, not in the request's
+// context: a context value would cost every request a copy of it.
+func Tag(w http.ResponseWriter, reqNo, seq int64) {
+	rec := recOf(w)
 	if rec == nil {
 		return
 	}
@@ -259,6 +258,21 @@ func (w *wireWriter) Flush() {
 }
 
 func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// recOf finds the capture of the writer w wraps, nil when none does.
+func recOf(w http.ResponseWriter) *Rec {
+	for w != nil {
+		if ww, ok := w.(*wireWriter); ok {
+			return ww.rec
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+	return nil
+}
 
 // keep is what the capture holds of a header until the bytes are asked
 // for: h itself when it is within wireHeadMax bytes (the common case: no

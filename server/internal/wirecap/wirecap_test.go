@@ -24,11 +24,12 @@ func TestCaptureKeepsTaggedExchangesRedacted(t *testing.T) {
 		r := httptest.NewRequest(http.MethodPost, "/agents/a/?x=1", strings.NewReader(body))
 		r.Header.Set("Authorization", "Bearer s3cret")
 		r.Header.Set("Content-Type", "application/json")
-		w, r, rec := c.Wrap(httptest.NewRecorder(), r, at)
+		w, rec := c.Wrap(httptest.NewRecorder(), r, at)
 		_, err := io.ReadAll(r.Body)
 		require.NoError(t, err)
 		if reqNo > 0 {
-			Tag(r, reqNo, 0)
+			// Through a writer wrapping the capture's, as echo's is.
+			Tag(wrapped{w}, reqNo, 0)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusAccepted)
@@ -82,12 +83,32 @@ func TestOversizedHeadersAreBoundedOnceRedacted(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("{}"))
 	r.Header.Set("Authorization", "Bearer s3cret")
 	r.Header.Set("X-Big", strings.Repeat("b", wireHeadMax))
-	_, r, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(0, 0))
-	Tag(r, 1, 0)
+	w, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(0, 0))
+	Tag(w, 1, 0)
 	rec.Finish()
 	x, ok := c.Get(1, 0)
 	require.True(t, ok)
 	assert.Equal(t, "[redacted: 13 bytes]", x.Header.Get("Authorization"))
 	assert.Empty(t, x.Header.Get("X-Big"), "over the bound")
 	assert.Contains(t, x.Header.Get("…"), "more header bytes not kept")
+}
+
+// wrapped is a writer that wraps another and says so, as echo's Response
+// and the transport behaviors' writers do.
+type wrapped struct{ http.ResponseWriter }
+
+func (w wrapped) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestTagLeavesOtherWritersAlone: a writer that wraps no capture (the gRPC
+// binding's, a recorder) is left alone.
+func TestTagLeavesOtherWritersAlone(t *testing.T) {
+	t.Parallel()
+	c := New()
+	Tag(httptest.NewRecorder(), 1, 0)
+	Tag(wrapped{httptest.NewRecorder()}, 2, 0)
+	Tag(nil, 3, 0)
+	for req := int64(1); req <= 3; req++ {
+		_, ok := c.Get(req, 0)
+		assert.False(t, ok, "request %d", req)
+	}
 }
