@@ -140,17 +140,41 @@ func rpcID(raw json.RawMessage) (json.RawMessage, bool) {
 
 // EncodeRPCResult renders a JSON-RPC success response.
 func EncodeRPCResult(id json.RawMessage, result []byte) []byte {
-	if len(result) == 0 {
-		result = []byte("null")
+	b := AppendRPCResultHead(make([]byte, 0, len(result)+48), id)
+	head := len(b)
+	return AppendRPCResultTail(append(b, result...), head)
+}
+
+// ResultAppender is a Codec that writes results and events into a buffer
+// it is given, so a binding writes its envelope and the result into one
+// buffer (AppendRPCResultHead, the result, AppendRPCResultTail) instead of
+// copying the result into the envelope.
+type ResultAppender interface {
+	// AppendResult appends what EncodeResult returns.
+	AppendResult(dst []byte, op Op, res *Result) ([]byte, error)
+	// AppendEvent appends what EncodeEvent returns.
+	AppendEvent(dst []byte, ev Event) ([]byte, error)
+}
+
+// AppendRPCResultHead appends the start of a JSON-RPC success response, up
+// to its result.
+func AppendRPCResultHead(dst []byte, id json.RawMessage) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	if len(id) == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, id...)
 	}
-	var b bytes.Buffer
-	b.Grow(len(result) + 48)
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	writeID(&b, id)
-	b.WriteString(`,"result":`)
-	b.Write(result)
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(dst, `,"result":`...)
+}
+
+// AppendRPCResultTail ends a response AppendRPCResultHead began, whose
+// head was head bytes long: an empty result is written as null.
+func AppendRPCResultTail(dst []byte, head int) []byte {
+	if len(dst) == head {
+		dst = append(dst, "null"...)
+	}
+	return append(dst, '}')
 }
 
 // EncodeRPCError renders a JSON-RPC error response; data may be nil.

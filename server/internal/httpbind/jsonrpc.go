@@ -34,12 +34,27 @@ func (rr rpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 func (rr rpcReply) AuthError(e *wire.Error) *wire.Error { return RPCAuthError(e) }
 
 func (rr rpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
-	out, err := rr.codec.EncodeResult(op, res)
+	var body []byte
+	var err error
+	if ra, ok := rr.codec.(wire.ResultAppender); ok {
+		body = wire.AppendRPCResultHead(make([]byte, 0, rpcBufferSize), rr.id)
+		head := len(body)
+		body, err = ra.AppendResult(body, op, res)
+		body = wire.AppendRPCResultTail(body, head)
+	} else {
+		var out []byte
+		out, err = rr.codec.EncodeResult(op, res)
+		body = wire.EncodeRPCResult(rr.id, out)
+	}
 	if err != nil {
 		return rr.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
-	return WriteJSON(w, http.StatusOK, ContentTypeJSON, wire.EncodeRPCResult(rr.id, out))
+	return WriteJSON(w, http.StatusOK, ContentTypeJSON, body)
 }
+
+// rpcBufferSize is where a response's buffer starts: an honest send's
+// answer fits.
+const rpcBufferSize = 1024
 
 func (rr rpcReply) Framer() binding.Framer { return rpcFramer(rr) }
 
@@ -119,6 +134,15 @@ type rpcFramer struct {
 }
 
 func (f rpcFramer) Event(ev wire.Event) ([]byte, error) {
+	if ra, ok := f.codec.(wire.ResultAppender); ok {
+		b := wire.AppendRPCResultHead(make([]byte, 0, rpcBufferSize), f.id)
+		head := len(b)
+		b, err := ra.AppendEvent(b, ev)
+		if err != nil {
+			return nil, err
+		}
+		return wire.AppendRPCResultTail(b, head), nil
+	}
 	b, err := f.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err

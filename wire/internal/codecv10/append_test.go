@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -504,4 +505,52 @@ func BenchmarkEncodeSendResult(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAppendResultIsEncodeResult: what AppendResult and AppendEvent append
+// after what is already in the buffer is what EncodeResult and EncodeEvent
+// return, for every unary op.
+func TestAppendResultIsEncodeResult(t *testing.T) {
+	t.Parallel()
+	g := gen{rand.New(rand.NewPCG(11, 12))}
+	prefix := []byte(`{"jsonrpc":"2.0","id":7,"result":`)
+	for i := range 2_000 {
+		task := g.task()
+		m := g.message()
+		results := map[wire.Op][]*wire.Result{
+			wire.OpSend:            {{Task: task}, {Message: &m}, {}, {Task: task, Message: &m}},
+			wire.OpGetTask:         {{Task: task}, {}},
+			wire.OpCancelTask:      {{Task: task}},
+			wire.OpListTasks:       {{Page: &wire.TaskPage{Tasks: []*wire.Task{task}, PageSize: 1}}},
+			wire.OpSetPushConfig:   {{PushConfig: &wire.PushConfig{URL: "https://example.example/h", AuthSchemes: []string{"Bearer"}}}},
+			wire.OpListPushConfigs: {{PushConfigs: []wire.PushConfig{{URL: "https://example.example/h"}}}},
+			wire.OpDeletePush:      {{Empty: true}},
+			wire.OpExtendedCard:    {{Card: []byte(`{"name":"x"}`)}, {}},
+			wire.OpSubscribe:       {{Task: task}},
+		}
+		for op, rs := range results {
+			for _, res := range append(rs, nil) {
+				want, wantErr := Codec.EncodeResult(op, res)
+				got, gotErr := Codec.(wire.ResultAppender).AppendResult(slices.Clone(prefix), op, res)
+				if wantErr != nil || gotErr != nil {
+					assert.Equal(t, wantErr != nil, gotErr != nil, "input %d %s: %v / %v", i, op, wantErr, gotErr)
+					continue
+				}
+				assert.Equal(t, string(prefix)+string(want), string(got), "input %d %s", i, op)
+			}
+		}
+		ev := g.event()
+		for _, e := range []wire.Event{ev, {}, {Task: task, Message: &m}} {
+			want, wantErr := Codec.EncodeEvent(e)
+			got, gotErr := Codec.(wire.ResultAppender).AppendEvent(slices.Clone(prefix), e)
+			if wantErr != nil || gotErr != nil {
+				assert.Equal(t, wantErr != nil, gotErr != nil, "event %d", i)
+				continue
+			}
+			assert.Equal(t, string(prefix)+string(want), string(got), "event %d", i)
+		}
+		if t.Failed() {
+			return
+		}
+	}
 }

@@ -143,9 +143,30 @@ func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 	return nil, fmt.Errorf("a2a: v1.0: %s has no unary result", op)
 }
 
-// EncodeEvent implements Codec: a StreamResponse wrapper with exactly one of
-// task, message, statusUpdate, artifactUpdate.
-func (v10Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
+// AppendResult implements wire.ResultAppender: the results every request
+// carries (a send's, a task's) are appended where they are written, the
+// others copied from EncodeResult.
+func (c v10Codec) AppendResult(dst []byte, op wire.Op, res *wire.Result) ([]byte, error) {
+	switch {
+	case res == nil:
+	case op == wire.OpSend && res.Task != nil && res.Message == nil:
+		return appendEvent10(dst, wire.Event{Task: res.Task})
+	case (op == wire.OpGetTask || op == wire.OpCancelTask) && res.Task != nil:
+		return appendTask10(dst, res.Task)
+	}
+	b, err := c.EncodeResult(op, res)
+	return append(dst, b...), err
+}
+
+// AppendEvent implements wire.ResultAppender.
+func (v10Codec) AppendEvent(dst []byte, ev wire.Event) ([]byte, error) {
+	if err := checkEvent10(ev); err != nil {
+		return nil, err
+	}
+	return appendEvent10(dst, ev)
+}
+
+func checkEvent10(ev wire.Event) error {
 	n := 0
 	for _, set := range []bool{ev.Task != nil, ev.Message != nil, ev.Status != nil, ev.Artifact != nil} {
 		if set {
@@ -153,9 +174,15 @@ func (v10Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
 		}
 	}
 	if n != 1 {
-		return nil, fmt.Errorf("a2a: v1.0: an event needs exactly one member, it has %d", n)
+		return fmt.Errorf("a2a: v1.0: an event needs exactly one member, it has %d", n)
 	}
-	return appendEvent10(make([]byte, 0, resultBufferSize), ev)
+	return nil
+}
+
+// EncodeEvent implements Codec: a StreamResponse wrapper with exactly one of
+// task, message, statusUpdate, artifactUpdate.
+func (c v10Codec) EncodeEvent(ev wire.Event) ([]byte, error) {
+	return c.AppendEvent(make([]byte, 0, resultBufferSize), ev)
 }
 
 // EncodePush implements Codec: v1.0 webhooks carry the same StreamResponse
