@@ -42,12 +42,16 @@ var restTopLevel = map[string]bool{"message:send": true, "message:stream": true,
 // route from a route refusing the request.
 func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 	rt := Route{maxID: maxIDBytes}
-	notFound := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
+	// Built only when it is the answer: every request to the agent's base
+	// URL is tried as a route first.
+	notFound := func() *wire.Error {
+		return wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
+	}
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if slices.Contains(segs, "") {
 		// An empty segment (/tasks/, a doubled slash) names no resource:
 		// /tasks/ is not the task list.
-		return rt, notFound
+		return rt, notFound()
 	}
 	if len(segs) > 0 && segs[0] != "" && !restTopLevel[segs[0]] {
 		rt.Tenant, segs = segs[0], segs[1:]
@@ -63,22 +67,24 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 		rt.Allow = allowed
 		return rt, wire.Errorf(wire.CodeMethodNotFound, "%s is not allowed on %s (allowed: %s)", method, path, allowed).WithHTTPStatus(http.StatusMethodNotAllowed)
 	}
-	want := func(m string, op wire.Op, pattern string) (Route, *wire.Error) {
+	// want matches the route spelt "M /pattern" (a constant, so no
+	// string is built per request).
+	want := func(m string, op wire.Op, route string) (Route, *wire.Error) {
 		if method != m && !(m == http.MethodGet && method == http.MethodHead) {
 			return wrongMethod(m)
 		}
-		rt.Op, rt.Method = op, m+" "+pattern
+		rt.Op, rt.Method = op, route
 		return rt, nil
 	}
 	switch {
 	case len(segs) == 1 && segs[0] == "message:send":
-		return want(http.MethodPost, wire.OpSend, "/message:send")
+		return want(http.MethodPost, wire.OpSend, "POST /message:send")
 	case len(segs) == 1 && segs[0] == "message:stream":
-		return want(http.MethodPost, wire.OpStream, "/message:stream")
+		return want(http.MethodPost, wire.OpStream, "POST /message:stream")
 	case len(segs) == 1 && segs[0] == "extendedAgentCard":
-		return want(http.MethodGet, wire.OpExtendedCard, "/extendedAgentCard")
+		return want(http.MethodGet, wire.OpExtendedCard, "GET /extendedAgentCard")
 	case len(segs) == 1 && segs[0] == "tasks":
-		return want(http.MethodGet, wire.OpListTasks, "/tasks")
+		return want(http.MethodGet, wire.OpListTasks, "GET /tasks")
 	case len(segs) == 2 && segs[0] == "tasks":
 		id, verb := segs[1], ""
 		if i := strings.LastIndexByte(id, ':'); i >= 0 {
@@ -87,9 +93,9 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 		var err *wire.Error
 		switch verb {
 		case "":
-			rt, err = want(http.MethodGet, wire.OpGetTask, "/tasks/{id}")
+			rt, err = want(http.MethodGet, wire.OpGetTask, "GET /tasks/{id}")
 		case "cancel":
-			rt, err = want(http.MethodPost, wire.OpCancelTask, "/tasks/{id}:cancel")
+			rt, err = want(http.MethodPost, wire.OpCancelTask, "POST /tasks/{id}:cancel")
 		case "subscribe":
 			// The proto says GET, the spec prose POST: serve both.
 			if method != http.MethodGet && method != http.MethodPost {
@@ -97,7 +103,7 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 			}
 			rt.Op, rt.Method = wire.OpSubscribe, method+" /tasks/{id}:subscribe"
 		default:
-			return rt, notFound
+			return rt, notFound()
 		}
 		if err != nil {
 			return rt, err
@@ -132,7 +138,7 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 		}
 		return rt.withIDs(segs[1], segs[3])
 	}
-	return rt, notFound
+	return rt, notFound()
 }
 
 // withIDs checks the ids of a matched route (a config id only when
