@@ -28,8 +28,8 @@ type Journal struct {
 	// array of capacity block; the oldest begins at blocks[0][head].
 	blocks [][]Entry
 	head   int
-	// spare is a block whose entries were all evicted, cleared and kept
-	// for the next block: at the retention limit every entry added evicts
+	// spare is a block whose entries were all evicted, kept for the next
+	// block: at the retention limit every entry added evicts
 	// one, and a new block each time would be allocated and zeroed only
 	// for the collector to reclaim one just like it.
 	spare []Entry
@@ -77,9 +77,12 @@ func (j *Journal) Add(e Entry) int64 {
 	j.n++
 	j.signal()
 	for j.n > j.retention {
+		// Evicted entries are not cleared: the block is written over when
+		// it is reused, and clearing first doubled the collector's write
+		// barriers on every add at the limit. What they still point to
+		// is kept alive until then: at most two blocks' worth.
 		first := j.blocks[0]
 		drop := min(j.n-j.retention, len(first)-j.head)
-		clear(first[j.head : j.head+drop])
 		j.head += drop
 		j.n -= drop
 		if j.head == len(first) {
