@@ -99,6 +99,9 @@ type Note struct {
 	Detail    string
 	ErrorCode int
 	NotActed  []core.NotActed
+	// Time is when the note's change happened (a state's timestamp), zero
+	// when the recorder is to stamp it.
+	Time time.Time
 }
 
 // Agent is the engine of one hosted fake agent. See the package doc for

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"time"
 
 	"github.com/a2amock/a2amock/engine/internal/pages"
@@ -52,19 +51,7 @@ func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 		matched = append(matched, ref{e, pages.Cursor{UnixNano: t.Status.Timestamp.UnixNano(), Seq: e.seq}})
 	}
 	a.mu.Unlock()
-	// Newest status first; the newer task breaks ties.
-	slices.SortFunc(matched, func(x, y ref) int { return y.pos.Compare(x.pos) })
-	// A page starts after the last task of the previous one, wherever it
-	// now stands, so tasks created between two fetches neither repeat nor
-	// push others off a page.
-	start := 0
-	if after != nil {
-		start, _ = slices.BinarySearchFunc(matched, *after, func(r ref, c pages.Cursor) int { return c.Compare(r.pos) })
-		if start < len(matched) && matched[start].pos == *after {
-			start++
-		}
-	}
-	end := min(start+size, len(matched))
+	start, end := pages.Slice(matched, func(r ref) pages.Cursor { return r.pos }, after, size)
 	page := &wire.TaskPage{PageSize: size, TotalSize: len(matched)}
 	a.mu.Lock()
 	defer a.mu.Unlock()

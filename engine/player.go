@@ -153,7 +153,9 @@ func (a *Agent) applyLocked(e *taskEntry, gen int, st timeline.Step) (bool, *pus
 		defer a.resize(e)
 	}
 	now := a.cfg.Clock.Now().UTC()
-	note := Note{Kind: NoteEvent, TaskID: taskID, ContextID: ctxID}
+	// The journal stamps the event with the step's own time, not a second
+	// reading of the clock.
+	note := Note{Kind: NoteEvent, TaskID: taskID, ContextID: ctxID, Time: now}
 	// The event is held by value and made a wire.Event only for those who
 	// read it (see emitLocked).
 	var ev pendingEvent
@@ -230,11 +232,9 @@ type pendingEvent struct {
 
 func (p *pendingEvent) event() wire.Event {
 	if p.isArtifact {
-		u := p.artifact
-		return wire.Event{Artifact: &u}
+		return wire.Event{Artifact: new(p.artifact)}
 	}
-	u := p.status
-	return wire.Event{Status: &u}
+	return wire.Event{Status: new(p.status)}
 }
 
 // emitLocked hands an event to e's subscribers and returns its push

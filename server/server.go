@@ -405,9 +405,13 @@ func (s *Server) Close() error {
 	return err
 }
 
-// record journals e and returns its sequence number.
+// record journals e, stamped now unless it has a time of its own, and
+// returns its sequence number.
 func (s *Server) record(e Entry) int64 {
-	e.Time = s.clock.Now().UTC()
+	if e.Time.IsZero() {
+		e.Time = s.clock.Now()
+	}
+	e.Time = e.Time.UTC()
 	seq := s.journal.Add(e)
 	e.Seq = seq
 	s.metrics.Observe(&e)

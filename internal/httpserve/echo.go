@@ -27,12 +27,13 @@ func Echo(log *slog.Logger) *echo.Echo {
 func logRequests(log *slog.Logger) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
+			if !log.Enabled(c.Request().Context(), slog.LevelDebug) {
+				return next(c)
+			}
 			start := time.Now()
 			err := next(c)
-			if log.Enabled(c.Request().Context(), slog.LevelDebug) {
-				log.Debug("request", "method", c.Request().Method, "path", c.Request().URL.Path,
-					"status", c.Response().Status, "bytes", c.Response().Size, "duration", time.Since(start))
-			}
+			log.Debug("request", "method", c.Request().Method, "path", c.Request().URL.Path,
+				"status", c.Response().Status, "bytes", c.Response().Size, "duration", time.Since(start))
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ package pages
 import (
 	"cmp"
 	"encoding/base64"
+	"slices"
 	"strconv"
 )
 
@@ -69,4 +70,21 @@ func (c Cursor) Compare(o Cursor) int {
 		return cmp.Compare(c.UnixNano, o.UnixNano)
 	}
 	return cmp.Compare(c.Seq, o.Seq)
+}
+
+// Slice sorts matched newest first (by the cursor pos gives each; the
+// newer task breaks ties) and returns the bounds of the page of size
+// items that follows after, the first page when after is nil. A page
+// starts after the last task of the previous one, wherever it now stands,
+// so tasks created between two fetches neither repeat nor push others off
+// a page.
+func Slice[T any](matched []T, pos func(T) Cursor, after *Cursor, size int) (start, end int) {
+	slices.SortFunc(matched, func(x, y T) int { return pos(y).Compare(pos(x)) })
+	if after != nil {
+		start, _ = slices.BinarySearchFunc(matched, *after, func(r T, c Cursor) int { return c.Compare(pos(r)) })
+		if start < len(matched) && pos(matched[start]) == *after {
+			start++
+		}
+	}
+	return start, min(start+size, len(matched))
 }

@@ -65,7 +65,7 @@ func Response(agent string, req *wire.Request, reqNo int64, res *wire.Result, er
 // a task dropped by the store's bounds.
 func Note(agent string, n engine.Note) journal.Entry {
 	e := journal.Entry{Agent: agent, Op: n.Op, Dialect: n.Dialect, Binding: n.Binding, TaskID: n.TaskID, ContextID: n.ContextID,
-		RefTaskID: n.RefTaskID, State: n.State, Detail: n.Detail, ErrorCode: n.ErrorCode, NotActed: n.NotActed}
+		RefTaskID: n.RefTaskID, State: n.State, Detail: n.Detail, ErrorCode: n.ErrorCode, NotActed: n.NotActed, Time: n.Time}
 	switch n.Kind {
 	case engine.NoteDecision:
 		e.Kind = journal.EntryDecision
