@@ -94,19 +94,25 @@ type rpcEnvelope struct {
 // body, which the codec reads at once.
 func (env *rpcEnvelope) scan(body []byte) bool {
 	s := jsonscan.New(body)
-	ok := s.Object(func(key string) bool {
+	ok := s.Object(func(key []byte) bool {
 		if s.IsNull() {
 			return false
 		}
-		switch key {
+		switch string(key) {
 		case "jsonrpc":
-			v, ok := s.String()
-			env.JSONRPC = &v
-			return ok
+			if raw, ok := s.PlainBytes(); ok && string(raw) == rpcVersion {
+				env.JSONRPC = &rpcVersionValue
+				return true
+			}
+			return false
 		case "method":
-			v, ok := s.String()
-			env.Method = &v
-			return ok
+			if raw, ok := s.PlainBytes(); ok {
+				if name := methodNames[string(raw)]; name != nil {
+					env.Method = name
+					return true
+				}
+			}
+			return false
 		case "id":
 			raw, ok := s.Skip()
 			env.ID = bytes.Clone(raw)
@@ -124,6 +130,25 @@ func (env *rpcEnvelope) scan(body []byte) bool {
 	})
 	return ok && s.End()
 }
+
+// rpcVersion is the jsonrpc member's one value; rpcVersionValue is it as
+// the envelope's field points to it (no one writes through the pointer).
+const rpcVersion = "2.0"
+
+var rpcVersionValue = rpcVersion
+
+// methodNames holds every dialect's method names, each as the envelope's
+// field points to it: the fast path reads a known method without making a
+// string, and leaves an unknown one to encoding/json.
+var methodNames = func() map[string]*string {
+	out := map[string]*string{}
+	for _, d := range descriptors {
+		for name := range d.Methods {
+			out[name] = &name
+		}
+	}
+	return out
+}()
 
 // rpcID checks a raw request id: absent and null give nil, strings and
 // numbers are kept as sent, anything else is not ok.

@@ -297,7 +297,7 @@ func decodeMessage10(in *v10MessageIn, path string) (*wire.Message, *wire.Error)
 		ReferenceTaskIDs: in.ReferenceTaskIDs,
 	}
 	for i := range in.Parts {
-		if e := decodePart10(&in.Parts[i], path+".parts["+strconv.Itoa(i)+"]", &m.Parts[i]); e != nil {
+		if e := decodePart10(&in.Parts[i], path, i, &m.Parts[i]); e != nil {
 			return nil, e
 		}
 	}
@@ -326,7 +326,10 @@ func decodeRole10(raw json.RawMessage, path string) (wire.Role, *wire.Error) {
 	return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
 }
 
-func decodePart10(in *v10PartIn, path string, out *wire.Part) *wire.Error {
+// decodePart10 reads part i of the message at path; the part's own path is
+// spelt only for an error.
+func decodePart10(in *v10PartIn, msgPath string, i int, out *wire.Part) *wire.Error {
+	path := func() string { return msgPath + ".parts[" + strconv.Itoa(i) + "]" }
 	hasData := len(in.Data) > 0 && !bytes.Equal(in.Data, []byte("null"))
 	var set []string
 	if in.Text != nil {
@@ -343,10 +346,10 @@ func decodePart10(in *v10PartIn, path string, out *wire.Part) *wire.Error {
 	}
 	switch len(set) {
 	case 0:
-		return wire.ErrInvalidParams(path, "must have one of text, raw, url, data")
+		return wire.ErrInvalidParams(path(), "must have one of text, raw, url, data")
 	case 1:
 	default:
-		return wire.ErrInvalidParams(path, "must have only one of text, raw, url, data, not "+strings.Join(set, " and "))
+		return wire.ErrInvalidParams(path(), "must have only one of text, raw, url, data, not "+strings.Join(set, " and "))
 	}
 	*out = wire.Part{MediaType: in.MediaType, Filename: in.Filename, Metadata: in.Metadata}
 	switch set[0] {
@@ -355,18 +358,18 @@ func decodePart10(in *v10PartIn, path string, out *wire.Part) *wire.Error {
 	case "raw":
 		b, err := v10Base64(*in.Raw)
 		if err != nil {
-			return wire.ErrInvalidParams(path+".raw", "must be base64")
+			return wire.ErrInvalidParams(path()+".raw", "must be base64")
 		}
 		out.Kind, out.Raw = wire.PartFile, b
 	case "url":
 		if *in.URL == "" {
-			return wire.ErrInvalidParams(path+".url", "must not be empty")
+			return wire.ErrInvalidParams(path()+".url", "must not be empty")
 		}
 		out.Kind, out.URL = wire.PartFile, *in.URL
 	case "data":
 		out.Kind = wire.PartData
 		if err := json.Unmarshal(in.Data, &out.Data); err != nil {
-			return wire.ErrInvalidParams(path+".data", "must be a JSON value")
+			return wire.ErrInvalidParams(path()+".data", "must be a JSON value")
 		}
 	}
 	return nil

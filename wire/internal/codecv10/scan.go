@@ -56,11 +56,11 @@ func scanRaw(s *jsonscan.Scanner, v *json.RawMessage) bool {
 
 func (in *v10SendIn) scan(raw []byte) bool {
 	s := jsonscan.New(raw)
-	ok := s.Object(func(key string) bool {
+	ok := s.Object(func(key []byte) bool {
 		if s.IsNull() {
 			return false
 		}
-		switch key {
+		switch string(key) {
 		case "tenant":
 			return scanString(s, &in.Tenant)
 		case "message":
@@ -79,7 +79,7 @@ func (in *v10SendIn) scan(raw []byte) bool {
 
 // skipUnknown skips the value of a member encoding/json would leave out;
 // false for a key it would match to a field in another case.
-func skipUnknown(s *jsonscan.Scanner, key string, known ...string) bool {
+func skipUnknown(s *jsonscan.Scanner, key []byte, known ...string) bool {
 	if !jsonscan.Unknown(key, known...) {
 		return false
 	}
@@ -88,11 +88,11 @@ func skipUnknown(s *jsonscan.Scanner, key string, known ...string) bool {
 }
 
 func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
-	return s.Object(func(key string) bool {
+	return s.Object(func(key []byte) bool {
 		if s.IsNull() {
 			return false
 		}
-		switch key {
+		switch string(key) {
 		case "acceptedOutputModes":
 			return scanStrings(s, &c.AcceptedOutputModes)
 		case "historyLength":
@@ -111,11 +111,11 @@ func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
 }
 
 func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
-	return s.Object(func(key string) bool {
+	return s.Object(func(key []byte) bool {
 		if s.IsNull() {
 			return false
 		}
-		switch key {
+		switch string(key) {
 		case "messageId":
 			return scanString(s, &m.MessageID)
 		case "contextId":
@@ -123,7 +123,10 @@ func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 		case "taskId":
 			return scanString(s, &m.TaskID)
 		case "role":
-			return scanRaw(s, &m.Role)
+			// Not copied: decodeRole10 reads it at once and keeps none of it.
+			raw, ok := s.Skip()
+			m.Role = raw
+			return ok
 		case "parts":
 			m.Parts = []v10PartIn{}
 			return s.Array(func() bool {
@@ -142,11 +145,11 @@ func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 }
 
 func (p *v10PartIn) scan(s *jsonscan.Scanner) bool {
-	return s.Object(func(key string) bool {
+	return s.Object(func(key []byte) bool {
 		if s.IsNull() {
 			return false
 		}
-		switch key {
+		switch string(key) {
 		case "text":
 			return scanStringPtr(s, &p.Text)
 		case "raw":

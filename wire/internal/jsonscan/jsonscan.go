@@ -10,6 +10,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -59,8 +60,9 @@ func (s *Scanner) End() bool {
 // Object reads an object, calling member for each key with the scanner
 // at the member's value; member must read the value (or Skip it) and
 // report whether it did. Keys must be plain strings (no escapes) and
-// appear once.
-func (s *Scanner) Object(member func(key string) bool) bool {
+// appear once. A key is a slice of the document: comparing it, or
+// switching on string(key), makes no string.
+func (s *Scanner) Object(member func(key []byte) bool) bool {
 	if s.Peek() != '{' {
 		return false
 	}
@@ -69,20 +71,17 @@ func (s *Scanner) Object(member func(key string) bool) bool {
 		s.i++
 		return true
 	}
-	var seen [16]string
+	var seen [16][]byte
 	n := 0
 	for {
-		key, ok := s.plain()
-		if !ok || s.Peek() != ':' {
+		key, ok := s.plainAt()
+		if !ok || s.Peek() != ':' || n == len(seen) {
 			return false
 		}
-		for _, k := range seen[:min(n, len(seen))] {
-			if k == key {
+		for _, k := range seen[:n] {
+			if bytes.Equal(k, key) {
 				return false
 			}
-		}
-		if n >= len(seen) {
-			return false
 		}
 		seen[n] = key
 		n++
@@ -131,8 +130,18 @@ func (s *Scanner) Array(elem func() bool) bool {
 // plain reads a string with no escape and no control byte whose bytes
 // are valid UTF-8: encoding/json gives those back as they are.
 func (s *Scanner) plain() (string, bool) {
-	if s.Peek() != '"' {
+	raw, ok := s.plainAt()
+	if !ok {
 		return "", false
+	}
+	return string(raw), true
+}
+
+// plainAt is plain without making the string: the bytes between the
+// quotes, the scanner past the closing one.
+func (s *Scanner) plainAt() ([]byte, bool) {
+	if s.Peek() != '"' {
+		return nil, false
 	}
 	start := s.i + 1
 	ascii := true
@@ -141,17 +150,29 @@ func (s *Scanner) plain() (string, bool) {
 		case c == '"':
 			raw := s.b[start:j]
 			if !ascii && !utf8.Valid(raw) {
-				return "", false
+				return nil, false
 			}
 			s.i = j + 1
-			return string(raw), true
+			return raw, true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		case c >= 0x80:
 			ascii = false
 		}
 	}
-	return "", false
+	return nil, false
+}
+
+// PlainBytes reads a string with no escape, no control byte and valid
+// UTF-8 and returns its bytes (a slice of the document): a caller that
+// only compares them, or looks them up in a map, makes no string.
+func (s *Scanner) PlainBytes() ([]byte, bool) {
+	at := s.i
+	if _, ok := s.plainAt(); ok {
+		return s.b[at+1 : s.i-1], true
+	}
+	s.i = at
+	return nil, false
 }
 
 // String reads a string value: a plain one directly, one with escapes
@@ -354,14 +375,14 @@ func (s *Scanner) digits() int {
 // regard to case). A key with bytes beyond ASCII is never called unknown:
 // encoding/json's folding also matches the Kelvin sign to k and the long
 // s to s.
-func Unknown(key string, known ...string) bool {
-	for i := 0; i < len(key); i++ {
-		if key[i] >= 0x80 {
+func Unknown(key []byte, known ...string) bool {
+	for _, c := range key {
+		if c >= 0x80 {
 			return false
 		}
 	}
 	for _, k := range known {
-		if len(k) == len(key) && strings.EqualFold(k, key) {
+		if len(k) == len(key) && strings.EqualFold(k, string(key)) {
 			return false
 		}
 	}
