@@ -412,8 +412,11 @@ func CheckVersion(v string, d Dialect, strict bool) *Error {
 		}
 		return nil
 	}
-	if parts := strings.Split(v, "."); len(parts) == 3 && isDigits(parts[2]) {
-		v = parts[0] + "." + parts[1]
+	// A patch version is dropped: "1.0.2" is 1.0.
+	if major, rest, ok := strings.Cut(v, "."); ok {
+		if minor, patch, ok := strings.Cut(rest, "."); ok && !strings.Contains(patch, ".") && isDigits(patch) {
+			v = v[:len(major)+1+len(minor)]
+		}
 	}
 	if hd := Describe(Dialect(v)); hd.Dialect != "" {
 		if strict && hd.Major != Describe(d).Major {

@@ -48,7 +48,8 @@ type Agent interface {
 // several clients send for JSON-RPC).
 func CheckContentType(r *http.Request) *wire.Error {
 	ct := r.Header.Get("Content-Type")
-	if ct == "" {
+	if ct == "" || ct == ContentTypeJSON || ct == ContentTypeA2A {
+		// What clients send, taken without parsing.
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(ct)
@@ -58,10 +59,17 @@ func CheckContentType(r *http.Request) *wire.Error {
 	return wire.Errorf(wire.CodeInvalidRequest, "unsupported Content-Type %q: send application/json or application/a2a+json", ct).WithHTTPStatus(http.StatusUnsupportedMediaType)
 }
 
+// versionKey is VersionHeader as net/http keys it ("A2a-Version"): Get
+// would canonicalize the name, making a string, on every request.
+var versionKey = http.CanonicalHeaderKey(VersionHeader)
+
 // RequestedVersion reads A2A-Version from the header or the query; empty
 // means 0.3 (v1.0 §1.6).
 func RequestedVersion(r *http.Request) string {
-	v := r.Header.Get(VersionHeader)
+	var v string
+	if vs := r.Header[versionKey]; len(vs) > 0 {
+		v = vs[0]
+	}
 	if v == "" {
 		v = r.URL.Query().Get(VersionHeader)
 	}
