@@ -63,19 +63,10 @@ func (s *Scanner) End() bool {
 // appear once. A key is a slice of the document: comparing it, or
 // switching on string(key), makes no string.
 func (s *Scanner) Object(member func(key []byte) bool) bool {
-	if s.Peek() != '{' {
-		return false
-	}
-	s.i++
-	if s.Peek() == '}' {
-		s.i++
-		return true
-	}
 	var seen [16][]byte
 	n := 0
-	for {
-		key, ok := s.plainAt()
-		if !ok || s.Peek() != ':' || n == len(seen) {
+	return s.object(s.plainAt, func(key []byte) bool {
+		if n == len(seen) {
 			return false
 		}
 		for _, k := range seen[:n] {
@@ -85,6 +76,26 @@ func (s *Scanner) Object(member func(key []byte) bool) bool {
 		}
 		seen[n] = key
 		n++
+		return member(key)
+	})
+}
+
+// object reads an object whose keys readKey reads, calling member with
+// the scanner at each value.
+func (s *Scanner) object(readKey func() ([]byte, bool), member func(key []byte) bool) bool {
+	if s.Peek() != '{' {
+		return false
+	}
+	s.i++
+	if s.Peek() == '}' {
+		s.i++
+		return true
+	}
+	for {
+		key, ok := readKey()
+		if !ok || s.Peek() != ':' {
+			return false
+		}
 		s.i++
 		if !member(key) {
 			return false
@@ -250,29 +261,8 @@ func (s *Scanner) skip(depth int) bool {
 	}
 	switch c := s.Peek(); {
 	case c == '{':
-		s.i++
-		if s.Peek() == '}' {
-			s.i++
-			return true
-		}
-		for {
-			if s.Peek() != '"' || !s.skipString() || s.Peek() != ':' {
-				return false
-			}
-			s.i++
-			if !s.skip(depth + 1) {
-				return false
-			}
-			switch s.Peek() {
-			case ',':
-				s.i++
-			case '}':
-				s.i++
-				return true
-			default:
-				return false
-			}
-		}
+		anyKey := func() ([]byte, bool) { return nil, s.Peek() == '"' && s.skipString() }
+		return s.object(anyKey, func([]byte) bool { return s.skip(depth + 1) })
 	case c == '[':
 		return s.Array(func() bool { return s.skip(depth + 1) })
 	case c == '"':
