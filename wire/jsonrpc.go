@@ -165,15 +165,32 @@ func rpcID(raw json.RawMessage) (json.RawMessage, bool) {
 
 // EncodeRPCResult renders a JSON-RPC success response.
 func EncodeRPCResult(id json.RawMessage, result []byte) []byte {
-	b := AppendRPCResultHead(make([]byte, 0, len(result)+48), id)
-	head := len(b)
-	return AppendRPCResultTail(append(b, result...), head)
+	b, _ := AppendRPCResult(make([]byte, 0, len(result)+48), id, func(b []byte) ([]byte, error) {
+		return append(b, result...), nil
+	})
+	return b
+}
+
+// AppendRPCResult appends a JSON-RPC success response to dst in one
+// buffer: the envelope, the result write appends (an empty one is written
+// as null), its end.
+func AppendRPCResult(dst []byte, id json.RawMessage, write func([]byte) ([]byte, error)) ([]byte, error) {
+	dst = appendID(append(dst, `{"jsonrpc":"2.0","id":`...), id)
+	dst = append(dst, `,"result":`...)
+	head := len(dst)
+	dst, err := write(dst)
+	if err != nil {
+		return nil, err
+	}
+	if len(dst) == head {
+		dst = append(dst, "null"...)
+	}
+	return append(dst, '}'), nil
 }
 
 // ResultAppender is a Codec that writes results and events into a buffer
 // it is given, so a binding writes its envelope and the result into one
-// buffer (AppendRPCResultHead, the result, AppendRPCResultTail) instead of
-// copying the result into the envelope.
+// buffer (AppendRPCResult) instead of copying the result into the envelope.
 type ResultAppender interface {
 	// AppendResult appends what EncodeResult returns.
 	AppendResult(dst []byte, op Op, res *Result) ([]byte, error)
@@ -181,25 +198,23 @@ type ResultAppender interface {
 	AppendEvent(dst []byte, ev Event) ([]byte, error)
 }
 
-// AppendRPCResultHead appends the start of a JSON-RPC success response, up
-// to its result.
-func AppendRPCResultHead(dst []byte, id json.RawMessage) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	if len(id) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, id...)
+// AppendResult appends c's rendering of the result of op: the codec's own
+// AppendResult when it is a ResultAppender, else EncodeResult's bytes.
+func AppendResult(c Codec, dst []byte, op Op, res *Result) ([]byte, error) {
+	if ra, ok := c.(ResultAppender); ok {
+		return ra.AppendResult(dst, op, res)
 	}
-	return append(dst, `,"result":`...)
+	b, err := c.EncodeResult(op, res)
+	return append(dst, b...), err
 }
 
-// AppendRPCResultTail ends a response AppendRPCResultHead began, whose
-// head was head bytes long: an empty result is written as null.
-func AppendRPCResultTail(dst []byte, head int) []byte {
-	if len(dst) == head {
-		dst = append(dst, "null"...)
+// AppendEvent appends c's rendering of ev as AppendResult does a result.
+func AppendEvent(c Codec, dst []byte, ev Event) ([]byte, error) {
+	if ra, ok := c.(ResultAppender); ok {
+		return ra.AppendEvent(dst, ev)
 	}
-	return append(dst, '}')
+	b, err := c.EncodeEvent(ev)
+	return append(dst, b...), err
 }
 
 // EncodeRPCError renders a JSON-RPC error response; data may be nil.
@@ -210,7 +225,7 @@ func EncodeRPCError(id json.RawMessage, e *Error, data []byte) []byte {
 	msg, _ := json.Marshal(e.Message)
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	writeID(&b, id)
+	b.Write(appendID(b.AvailableBuffer(), id))
 	b.WriteString(`,"error":{"code":`)
 	b.WriteString(strconv.Itoa(e.Code))
 	b.WriteString(`,"message":`)
@@ -223,10 +238,11 @@ func EncodeRPCError(id json.RawMessage, e *Error, data []byte) []byte {
 	return b.Bytes()
 }
 
-func writeID(b *bytes.Buffer, id json.RawMessage) {
+// appendID appends a response's id: the request's as sent, null when it
+// could not be read.
+func appendID(dst []byte, id json.RawMessage) []byte {
 	if len(id) == 0 {
-		b.WriteString("null")
-		return
+		return append(dst, "null"...)
 	}
-	b.Write(id)
+	return append(dst, id...)
 }

@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/a2amock/a2amock/wire"
@@ -99,6 +100,33 @@ func TestEncodeRPCResult(t *testing.T) {
 		got := wire.EncodeRPCResult(id, res)
 		assert.Equal(t, tc.want, string(got))
 		assert.True(t, json.Valid(got))
+	}
+}
+
+// TestAppendRPCResult: the response is appended after what dst holds, a
+// write error gives no response, and every codec's result and events go
+// through AppendResult and AppendEvent as EncodeResult and EncodeEvent
+// render them (the v1.0 codec appends itself, the others are copied).
+func TestAppendRPCResult(t *testing.T) {
+	t.Parallel()
+	got, err := wire.AppendRPCResult([]byte("x"), json.RawMessage(`7`), func(b []byte) ([]byte, error) { return append(b, `{}`...), nil })
+	require.NoError(t, err)
+	assert.Equal(t, `x{"jsonrpc":"2.0","id":7,"result":{}}`, string(got))
+	got, err = wire.AppendRPCResult(nil, nil, func(b []byte) ([]byte, error) { return b, errors.New("no") })
+	assert.Error(t, err)
+	assert.Nil(t, got)
+	task := &wire.Task{ID: "t", ContextID: "c", Status: wire.TaskStatus{State: wire.StateCompleted}}
+	for _, d := range wire.Dialects {
+		c := codecs.For(d)
+		want, wantErr := c.EncodeResult(wire.OpGetTask, &wire.Result{Task: task})
+		got, err := wire.AppendResult(c, []byte("x"), wire.OpGetTask, &wire.Result{Task: task})
+		require.Equal(t, wantErr, err, "dialect %s", d)
+		assert.Equal(t, "x"+string(want), string(got), "dialect %s", d)
+		ev := wire.Event{Status: &wire.StatusUpdate{TaskID: "t", ContextID: "c", Status: task.Status, Final: true}}
+		want, wantErr = c.EncodeEvent(ev)
+		got, err = wire.AppendEvent(c, []byte("x"), ev)
+		require.Equal(t, wantErr, err, "dialect %s", d)
+		assert.Equal(t, "x"+string(want), string(got), "dialect %s", d)
 	}
 }
 

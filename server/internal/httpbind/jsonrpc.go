@@ -34,18 +34,9 @@ func (rr rpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 func (rr rpcReply) AuthError(e *wire.Error) *wire.Error { return RPCAuthError(e) }
 
 func (rr rpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
-	var body []byte
-	var err error
-	if ra, ok := rr.codec.(wire.ResultAppender); ok {
-		body = wire.AppendRPCResultHead(make([]byte, 0, rpcBufferSize), rr.id)
-		head := len(body)
-		body, err = ra.AppendResult(body, op, res)
-		body = wire.AppendRPCResultTail(body, head)
-	} else {
-		var out []byte
-		out, err = rr.codec.EncodeResult(op, res)
-		body = wire.EncodeRPCResult(rr.id, out)
-	}
+	body, err := wire.AppendRPCResult(make([]byte, 0, rpcBufferSize), rr.id, func(b []byte) ([]byte, error) {
+		return wire.AppendResult(rr.codec, b, op, res)
+	})
 	if err != nil {
 		return rr.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
@@ -134,20 +125,9 @@ type rpcFramer struct {
 }
 
 func (f rpcFramer) Event(ev wire.Event) ([]byte, error) {
-	if ra, ok := f.codec.(wire.ResultAppender); ok {
-		b := wire.AppendRPCResultHead(make([]byte, 0, rpcBufferSize), f.id)
-		head := len(b)
-		b, err := ra.AppendEvent(b, ev)
-		if err != nil {
-			return nil, err
-		}
-		return wire.AppendRPCResultTail(b, head), nil
-	}
-	b, err := f.codec.EncodeEvent(ev)
-	if err != nil {
-		return nil, err
-	}
-	return wire.EncodeRPCResult(f.id, b), nil
+	return wire.AppendRPCResult(make([]byte, 0, rpcBufferSize), f.id, func(b []byte) ([]byte, error) {
+		return wire.AppendEvent(f.codec, b, ev)
+	})
 }
 
 func (f rpcFramer) ErrorFrame(e *wire.Error) []byte {

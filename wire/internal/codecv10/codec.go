@@ -94,7 +94,14 @@ const resultBufferSize = 1024
 // EncodeResult implements Codec. A push-config delete renders as JSON null,
 // which is what the SDKs send as the JSON-RPC result of a
 // google.protobuf.Empty; a REST binding may prefer to answer `{}`.
-func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
+func (c v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
+	return c.AppendResult(make([]byte, 0, resultBufferSize), op, res)
+}
+
+// AppendResult implements wire.ResultAppender: what EncodeResult returns,
+// appended to dst. Tasks, messages and pages are written straight from the
+// canonical model; push configs are marshalled.
+func (v10Codec) AppendResult(dst []byte, op wire.Op, res *wire.Result) ([]byte, error) {
 	if res == nil {
 		return nil, fmt.Errorf("a2a: v1.0: no result for %s", op)
 	}
@@ -104,9 +111,9 @@ func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 		case res.Task != nil && res.Message != nil:
 			return nil, errors.New("a2a: v1.0: send result has both a task and a message")
 		case res.Task != nil:
-			return appendEvent10(make([]byte, 0, resultBufferSize), wire.Event{Task: res.Task})
+			return appendEvent10(dst, wire.Event{Task: res.Task})
 		case res.Message != nil:
-			return appendEvent10(make([]byte, 0, resultBufferSize), wire.Event{Message: res.Message})
+			return appendEvent10(dst, wire.Event{Message: res.Message})
 		default:
 			return nil, errors.New("a2a: v1.0: send result has neither a task nor a message")
 		}
@@ -114,48 +121,33 @@ func (v10Codec) EncodeResult(op wire.Op, res *wire.Result) ([]byte, error) {
 		if res.Task == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no task", op)
 		}
-		return appendTask10(make([]byte, 0, resultBufferSize), res.Task)
+		return appendTask10(dst, res.Task)
 	case wire.OpListTasks:
 		if res.Page == nil {
 			return nil, errors.New("a2a: v1.0: list-tasks result has no page")
 		}
-		return appendTaskPage10(make([]byte, 0, resultBufferSize*(1+len(res.Page.Tasks))), res.Page)
+		return appendTaskPage10(dst, res.Page)
 	case wire.OpSetPushConfig, wire.OpGetPushConfig:
 		if res.PushConfig == nil {
 			return nil, fmt.Errorf("a2a: v1.0: %s result has no push config", op)
 		}
 		w := encodePush10(res.PushConfig)
-		return json.Marshal(&w)
+		return appendAny(dst, &w)
 	case wire.OpListPushConfigs:
 		out := v10ListPush{Configs: make([]v10PushConfig, len(res.PushConfigs))}
 		for i := range res.PushConfigs {
 			out.Configs[i] = encodePush10(&res.PushConfigs[i])
 		}
-		return json.Marshal(&out)
+		return appendAny(dst, &out)
 	case wire.OpDeletePush:
-		return []byte("null"), nil
+		return append(dst, "null"...), nil
 	case wire.OpExtendedCard:
 		if len(res.Card) == 0 {
 			return nil, errors.New("a2a: v1.0: extended-card result has no card")
 		}
-		return res.Card, nil
+		return append(dst, res.Card...), nil
 	}
 	return nil, fmt.Errorf("a2a: v1.0: %s has no unary result", op)
-}
-
-// AppendResult implements wire.ResultAppender: the results every request
-// carries (a send's, a task's) are appended where they are written, the
-// others copied from EncodeResult.
-func (c v10Codec) AppendResult(dst []byte, op wire.Op, res *wire.Result) ([]byte, error) {
-	switch {
-	case res == nil:
-	case op == wire.OpSend && res.Task != nil && res.Message == nil:
-		return appendEvent10(dst, wire.Event{Task: res.Task})
-	case (op == wire.OpGetTask || op == wire.OpCancelTask) && res.Task != nil:
-		return appendTask10(dst, res.Task)
-	}
-	b, err := c.EncodeResult(op, res)
-	return append(dst, b...), err
 }
 
 // AppendEvent implements wire.ResultAppender.
