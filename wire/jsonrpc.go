@@ -95,9 +95,6 @@ type rpcEnvelope struct {
 func (env *rpcEnvelope) scan(body []byte) bool {
 	s := jsonscan.New(body)
 	ok := s.Object(func(key []byte) bool {
-		if s.IsNull() {
-			return false
-		}
 		switch string(key) {
 		case "jsonrpc":
 			if raw, ok := s.PlainBytes(); ok && string(raw) == rpcVersion {
@@ -122,11 +119,7 @@ func (env *rpcEnvelope) scan(body []byte) bool {
 			env.Params = raw
 			return ok
 		}
-		if !jsonscan.Unknown(key, "jsonrpc", "method", "id", "params") {
-			return false
-		}
-		_, ok := s.Skip()
-		return ok
+		return s.SkipUnknown(key, "jsonrpc", "method", "id", "params")
 	})
 	return ok && s.End()
 }

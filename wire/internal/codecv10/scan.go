@@ -57,9 +57,6 @@ func scanRaw(s *jsonscan.Scanner, v *json.RawMessage) bool {
 func (in *v10SendIn) scan(raw []byte) bool {
 	s := jsonscan.New(raw)
 	ok := s.Object(func(key []byte) bool {
-		if s.IsNull() {
-			return false
-		}
 		switch string(key) {
 		case "tenant":
 			return scanString(s, &in.Tenant)
@@ -72,26 +69,13 @@ func (in *v10SendIn) scan(raw []byte) bool {
 		case "metadata":
 			return scanMap(s, &in.Metadata)
 		}
-		return skipUnknown(s, key, "tenant", "message", "configuration", "metadata")
+		return s.SkipUnknown(key, "tenant", "message", "configuration", "metadata")
 	})
 	return ok && s.End()
 }
 
-// skipUnknown skips the value of a member encoding/json would leave out;
-// false for a key it would match to a field in another case.
-func skipUnknown(s *jsonscan.Scanner, key []byte, known ...string) bool {
-	if !jsonscan.Unknown(key, known...) {
-		return false
-	}
-	_, ok := s.Skip()
-	return ok
-}
-
 func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
 	return s.Object(func(key []byte) bool {
-		if s.IsNull() {
-			return false
-		}
 		switch string(key) {
 		case "acceptedOutputModes":
 			return scanStrings(s, &c.AcceptedOutputModes)
@@ -106,15 +90,12 @@ func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
 			return ok
 		}
 		// A push config is left to encoding/json.
-		return skipUnknown(s, key, "acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig")
+		return s.SkipUnknown(key, "acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig")
 	})
 }
 
 func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 	return s.Object(func(key []byte) bool {
-		if s.IsNull() {
-			return false
-		}
 		switch string(key) {
 		case "messageId":
 			return scanString(s, &m.MessageID)
@@ -140,15 +121,12 @@ func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 		case "referenceTaskIds":
 			return scanStrings(s, &m.ReferenceTaskIDs)
 		}
-		return skipUnknown(s, key, "messageId", "contextId", "taskId", "role", "parts", "metadata", "extensions", "referenceTaskIds")
+		return s.SkipUnknown(key, "messageId", "contextId", "taskId", "role", "parts", "metadata", "extensions", "referenceTaskIds")
 	})
 }
 
 func (p *v10PartIn) scan(s *jsonscan.Scanner) bool {
 	return s.Object(func(key []byte) bool {
-		if s.IsNull() {
-			return false
-		}
 		switch string(key) {
 		case "text":
 			return scanStringPtr(s, &p.Text)
@@ -165,6 +143,6 @@ func (p *v10PartIn) scan(s *jsonscan.Scanner) bool {
 		case "mediaType":
 			return scanString(s, &p.MediaType)
 		}
-		return skipUnknown(s, key, "text", "raw", "url", "data", "metadata", "filename", "mediaType")
+		return s.SkipUnknown(key, "text", "raw", "url", "data", "metadata", "filename", "mediaType")
 	})
 }

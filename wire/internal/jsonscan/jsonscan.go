@@ -60,8 +60,10 @@ func (s *Scanner) End() bool {
 // Object reads an object, calling member for each key with the scanner
 // at the member's value; member must read the value (or Skip it) and
 // report whether it did. Keys must be plain strings (no escapes) and
-// appear once. A key is a slice of the document: comparing it, or
-// switching on string(key), makes no string.
+// appear once, and no value may be null (what encoding/json makes of null
+// depends on the field's type: the fast path leaves it to encoding/json).
+// A key is a slice of the document: comparing it, or switching on
+// string(key), makes no string.
 func (s *Scanner) Object(member func(key []byte) bool) bool {
 	var seen [16][]byte
 	n := 0
@@ -76,7 +78,7 @@ func (s *Scanner) Object(member func(key []byte) bool) bool {
 		}
 		seen[n] = key
 		n++
-		return member(key)
+		return !s.isNull() && member(key)
 	})
 }
 
@@ -138,18 +140,9 @@ func (s *Scanner) Array(elem func() bool) bool {
 	}
 }
 
-// plain reads a string with no escape and no control byte whose bytes
-// are valid UTF-8: encoding/json gives those back as they are.
-func (s *Scanner) plain() (string, bool) {
-	raw, ok := s.plainAt()
-	if !ok {
-		return "", false
-	}
-	return string(raw), true
-}
-
-// plainAt is plain without making the string: the bytes between the
-// quotes, the scanner past the closing one.
+// plainAt reads a string with no escape and no control byte whose bytes
+// are valid UTF-8 (encoding/json gives those back as they are): the bytes
+// between the quotes, the scanner past the closing one.
 func (s *Scanner) plainAt() ([]byte, bool) {
 	if s.Peek() != '"' {
 		return nil, false
@@ -190,8 +183,8 @@ func (s *Scanner) PlainBytes() ([]byte, bool) {
 // through encoding/json (which unescapes it as it always does).
 func (s *Scanner) String() (string, bool) {
 	at := s.i
-	if v, ok := s.plain(); ok {
-		return v, true
+	if raw, ok := s.plainAt(); ok {
+		return string(raw), true
 	}
 	s.i = at
 	if s.Peek() != '"' {
@@ -230,8 +223,8 @@ func (s *Scanner) Bool() (bool, bool) {
 	return false, false
 }
 
-// IsNull reports whether the next value is null (without reading it).
-func (s *Scanner) IsNull() bool {
+// isNull reports whether the next value is null (without reading it).
+func (s *Scanner) isNull() bool {
 	s.ws()
 	return len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null"
 }
@@ -377,4 +370,15 @@ func Unknown(key []byte, known ...string) bool {
 		}
 	}
 	return true
+}
+
+// SkipUnknown skips the value of a member encoding/json would leave out of
+// a struct whose fields are named known (Unknown); false for a key it would
+// match to one of them.
+func (s *Scanner) SkipUnknown(key []byte, known ...string) bool {
+	if !Unknown(key, known...) {
+		return false
+	}
+	_, ok := s.Skip()
+	return ok
 }

@@ -58,13 +58,13 @@ func depth(doc string) int {
 }
 
 // TestObjectRefusesWhatEncodingJSONReadsOtherwise: a repeated key, a key
-// with an escape, and what String does with escapes.
+// with an escape, a null value, and what String does with escapes.
 func TestObjectRefusesWhatEncodingJSONReadsOtherwise(t *testing.T) {
 	t.Parallel()
 	skipAll := func(s *Scanner) func([]byte) bool {
 		return func([]byte) bool { _, ok := s.Skip(); return ok }
 	}
-	for _, doc := range []string{`{"a":1,"a":2}`, `{"\u0061":1}`} {
+	for _, doc := range []string{`{"a":1,"a":2}`, `{"\u0061":1}`, `{"a":null}`, `{"a":1, "b": null}`} {
 		s := New([]byte(doc))
 		assert.False(t, s.Object(skipAll(s)), doc)
 	}
@@ -78,4 +78,9 @@ func TestObjectRefusesWhatEncodingJSONReadsOtherwise(t *testing.T) {
 	assert.True(t, Unknown([]byte("other"), "tenant"))
 	assert.False(t, Unknown([]byte("TENANT"), "tenant"))
 	assert.False(t, Unknown([]byte("\u212a"), "k"), "the Kelvin sign folds to k in encoding/json")
+	s = New([]byte(`{"x":[1,{"y":2}],"TENANT":"t"}`))
+	assert.False(t, s.Object(func(k []byte) bool { return s.SkipUnknown(k, "tenant") }), "TENANT is encoding/json's tenant")
+	s = New([]byte(`{"x":[1,{"y":2}]}`))
+	assert.True(t, s.Object(func(k []byte) bool { return s.SkipUnknown(k, "tenant") }), "x is skipped whole")
+	assert.True(t, s.End())
 }
