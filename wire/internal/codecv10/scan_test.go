@@ -101,18 +101,22 @@ func (g *reqGen) object(members map[string]func()) {
 	g.b.WriteByte('}')
 }
 
-func (g *reqGen) strings() {
+// array writes up to two elements, each one elem writes or, now and
+// then, a value of another type.
+func (g *reqGen) array(elem func()) {
 	g.b.WriteByte('[')
 	for i := range g.r.IntN(3) {
 		if i > 0 {
 			g.b.WriteByte(',')
 		}
 		if !g.odd() {
-			g.str()
+			elem()
 		}
 	}
 	g.b.WriteByte(']')
 }
+
+func (g *reqGen) strings() { g.array(g.str) }
 
 func (g *reqGen) metadata() {
 	g.b.WriteString([]string{`{}`, `{"k":"v"}`, `{"n":1.5,"a":[true,null],"o":{"p":"q"}}`, `{"k":"v","k":"w"}`}[g.r.IntN(4)])
@@ -138,18 +142,7 @@ func (g *reqGen) part() {
 func (g *reqGen) message() {
 	g.object(map[string]func(){
 		"messageId": g.str, "contextId": g.str, "taskId": g.str, "role": g.str,
-		"parts": func() {
-			g.b.WriteByte('[')
-			for i := range g.r.IntN(3) {
-				if i > 0 {
-					g.b.WriteByte(',')
-				}
-				if !g.odd() {
-					g.part()
-				}
-			}
-			g.b.WriteByte(']')
-		},
+		"parts":    func() { g.array(g.part) },
 		"metadata": g.metadata, "extensions": g.strings, "referenceTaskIds": g.strings,
 	})
 }
