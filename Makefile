@@ -16,6 +16,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzJSONRPC$$' -fuzztime=$(FUZZTIME) ./server
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./scenario
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(FUZZTIME) ./cardsig
+	$(GO) test -run='^$$' -fuzz='^FuzzConn$$' -fuzztime=$(FUZZTIME) ./server/internal/h2serve
 
 ## interop-deps: @a2a-js/sdk from interop/js's lockfile, and the official Python a2a-sdk in
 ## interop/py/.venv from interop/py/requirements.txt (exact versions, --require-hashes)

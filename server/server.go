@@ -30,6 +30,7 @@ import (
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
+	"github.com/a2amock/a2amock/server/internal/h2serve"
 	"github.com/a2amock/a2amock/server/internal/metrics"
 	"github.com/a2amock/a2amock/server/internal/roster"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
@@ -243,7 +244,7 @@ func New(cfg Config) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
-	s.grpc = grpcbind.New(s.host, s.ctx, &s.streams)
+	s.grpc = grpcbind.New(s.host)
 	var errs []error
 	var names []string
 	var agents []*agent
@@ -313,6 +314,8 @@ func (s *Server) serve(ln net.Listener, scheme string) {
 		s.httpSrv.Protocols.SetHTTP1(true)
 		s.httpSrv.Protocols.SetHTTP2(true)
 		s.httpSrv.Protocols.SetUnencryptedHTTP2(true)
+		// HTTP/2 is served by the mock's own server (see package h2serve).
+		h2serve.Install(s.httpSrv.Server)
 	}
 	s.streams.Add(1)
 	go func() {

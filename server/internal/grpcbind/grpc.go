@@ -84,8 +84,16 @@ func IsCall(r *http.Request) bool {
 	return r.ProtoMajor == 2 && r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc")
 }
 
-// serve answers a gRPC call to agent a at path (below the agent's base).
-func (b *Binding) serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
+// Binding serves the gRPC calls of one server.
+type Binding struct {
+	host binding.Host
+}
+
+// New is the gRPC binding over host.
+func New(host binding.Host) *Binding { return &Binding{host: host} }
+
+// Serve answers a gRPC call to agent a at path (below the agent's base).
+func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
 	var rp grpcReply
 	method, ok := strings.CutPrefix(path, grpcService)
 	newMsg := grpcMethods[method]
