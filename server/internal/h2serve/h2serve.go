@@ -157,6 +157,8 @@ type conn struct {
 	closed    bool
 	idle      *time.Timer
 	handlers  sync.WaitGroup
+	// running counts the handlers started and not returned.
+	running int
 
 	// work hands streams to the connection's kept workers, avail of
 	// which will take one each; done ends them once the connection has.

@@ -353,3 +353,41 @@ func TestClientGoAway(t *testing.T) {
 	assert.Equal(t, "200", r.status(1), "the stream in flight is answered")
 	assert.True(t, r.closed())
 }
+
+// TestRapidReset checks that streams reset as they open cannot pile up
+// handlers: once as many handlers run as streams may be open, new streams
+// are refused until handlers return.
+func TestRapidReset(t *testing.T) {
+	release := make(chan struct{})
+	addr, _, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release // a handler that does not watch its context
+	}))
+	r := dialRaw(t, addr)
+	id := uint32(1)
+	for range maxConcurrentStreams {
+		r.headers(id, true, request("GET", "/")...)
+		require.NoError(t, r.fr.WriteRSTStream(id, http2.ErrCodeCancel))
+		id += 2
+	}
+	r.headers(id, true, request("GET", "/")...)
+	assert.Equal(t, http2.ErrCodeRefusedStream, r.reset(id).ErrCode, "refused while the reset streams' handlers run")
+	close(release)
+	for {
+		id += 2
+		r.headers(id, true, request("GET", "/")...)
+		f := r.until("an answer or a refusal", func(f http2.Frame) bool {
+			switch f := f.(type) {
+			case *http2.RSTStreamFrame:
+				return f.StreamID == id
+			case *http2.MetaHeadersFrame:
+				return f.StreamID == id
+			}
+			return false
+		})
+		if h, ok := f.(*http2.MetaHeadersFrame); ok {
+			assert.Equal(t, "200", h.PseudoValue("status"), "served once the handlers returned")
+			return
+		}
+		time.Sleep(time.Millisecond) // the handlers are still returning
+	}
+}

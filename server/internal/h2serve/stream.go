@@ -65,7 +65,10 @@ func (c *conn) headers(f *http2.MetaHeadersFrame) bool {
 		return false
 	}
 	c.maxID = id
-	refuse := c.goingAway || len(c.streams) >= maxConcurrentStreams
+	// Handlers count as well as open streams: a client that resets each
+	// stream as it opens it (the "rapid reset" attack) would otherwise
+	// have handlers pile up that its resets do not stop at once.
+	refuse := c.goingAway || len(c.streams) >= maxConcurrentStreams || c.running >= maxConcurrentStreams
 	c.mu.Unlock()
 	if refuse {
 		c.resetID(id, http2.ErrCodeRefusedStream)
@@ -95,6 +98,7 @@ func (c *conn) headers(f *http2.MetaHeadersFrame) bool {
 	}
 	c.streams[id] = st
 	c.handlers.Add(1)
+	c.running++
 	c.mu.Unlock()
 	st.req = req
 	c.dispatch(st)
@@ -140,6 +144,9 @@ func (c *conn) worker(st *stream) {
 		if ok {
 			w.finish()
 		}
+		c.mu.Lock()
+		c.running--
+		c.mu.Unlock()
 		c.handlers.Done()
 		if !keep {
 			return
