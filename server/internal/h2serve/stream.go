@@ -359,7 +359,12 @@ func (c *conn) endStreamLocked(st *stream) {
 	c.cond.Broadcast()
 	if len(c.streams) == 0 {
 		if c.goingAway {
-			_ = c.nc.Close()
+			// Closed by the flusher once the stream's last frames are out.
+			c.closeFlushed.Store(true)
+			select {
+			case c.flush <- struct{}{}:
+			default:
+			}
 		} else if c.idle != nil && !c.closed {
 			c.idle.Reset(c.idleAfter)
 		}
