@@ -388,3 +388,22 @@ func (s *safeBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestLargeHeaders checks a header block larger than a frame: the
+// request's arrives in CONTINUATION frames, the answer's leaves in them.
+func TestLargeHeaders(t *testing.T) {
+	big := strings.Repeat("v", 40<<10)
+	addr, client, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Echo", r.Header.Get("X-Big"))
+		w.Header().Set(http.TrailerPrefix+"X-Trailer", r.Header.Get("X-Big"))
+		_, _ = io.WriteString(w, "ok")
+	}))
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/", nil)
+	req.Header.Set("X-Big", big)
+	res, err := client.Do(req)
+	require.NoError(t, err)
+	_, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Equal(t, big, res.Header.Get("X-Echo"))
+	assert.Equal(t, big, res.Trailer.Get("X-Trailer"))
+}
