@@ -279,6 +279,14 @@ func (c *conn) serve(br *bufio.Reader, sawPreface bool) {
 func (c *conn) readError(err error) bool {
 	switch e := err.(type) {
 	case http2.StreamError:
+		// A request whose headers were refused still used its id: data
+		// the client sends on it next is for a closed stream, not an
+		// unopened one.
+		c.mu.Lock()
+		if e.StreamID%2 == 1 && e.StreamID > c.maxID {
+			c.maxID = e.StreamID
+		}
+		c.mu.Unlock()
 		c.resetID(e.StreamID, e.Code)
 		return true
 	case http2.ConnectionError:
@@ -444,6 +452,9 @@ func (c *conn) close() {
 	c.closed = true
 	for _, st := range c.streams {
 		st.gone.Store(true)
+		if st.readTimer != nil {
+			st.readTimer.Stop()
+		}
 	}
 	c.cond.Broadcast()
 	c.mu.Unlock()

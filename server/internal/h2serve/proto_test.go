@@ -175,6 +175,10 @@ func TestStreamErrors(t *testing.T) {
 		{"a connection header", func(r *raw) { r.headers(1, true, append(request("GET", "/"), "connection", "keep-alive")...) }, ""},
 		{"te other than trailers", func(r *raw) { r.headers(1, true, append(request("GET", "/"), "te", "gzip")...) }, ""},
 		{"an upper-case field name", func(r *raw) { r.headers(1, true, append(request("GET", "/"), "X-Upper", "1")...) }, ""},
+		{"an upper-case field name, a body following", func(r *raw) {
+			r.headers(1, false, append(request("POST", "/"), "X-Upper", "1")...)
+			require.NoError(t, r.fr.WriteData(1, true, []byte("body")))
+		}, ""},
 		{"CONNECT", func(r *raw) { r.headers(1, true, ":method", "CONNECT", ":authority", "example:443") }, ""},
 		{"a body shorter than its content-length", func(r *raw) {
 			r.headers(1, false, append(request("POST", "/"), "content-length", "5")...)

@@ -76,6 +76,9 @@ func (c *conn) headers(f *http2.MetaHeadersFrame) bool {
 	}
 	if f.Truncated {
 		c.answerBare(id, http.StatusRequestHeaderFieldsTooLarge)
+		if !f.StreamEnded() {
+			c.resetID(id, http2.ErrCodeNo) // the rest of the request is not wanted
+		}
 		return true
 	}
 	st := &stream{c: c, id: id, declared: -1}
