@@ -395,3 +395,31 @@ func TestRapidReset(t *testing.T) {
 		time.Sleep(time.Millisecond) // the handlers are still returning
 	}
 }
+
+// TestStreamEndsBeforeItsEndIsSeen checks that once a client has read the
+// end of an answer, the server no longer counts the stream or its handler
+// against the stream limit: a client at the limit that opens a stream as
+// soon as another ends must not be refused.
+func TestStreamEndsBeforeItsEndIsSeen(t *testing.T) {
+	addr, _, _, s := startServer(t, okHandler)
+	r := dialRaw(t, addr)
+	id := uint32(1)
+	for range 200 {
+		r.headers(id, true, request("GET", "/")...)
+		r.until("the end of the answer", func(f http2.Frame) bool {
+			d, ok := f.(*http2.DataFrame)
+			return ok && d.StreamID == id && d.StreamEnded()
+		})
+		s.mu.Lock()
+		require.Len(t, s.conns, 1)
+		for c := range s.conns {
+			c.mu.Lock()
+			open, running := len(c.streams), c.running
+			c.mu.Unlock()
+			require.Zero(t, open, "stream %d still counted once its end was read", id)
+			require.Zero(t, running, "the handler of stream %d still counted once its end was read", id)
+		}
+		s.mu.Unlock()
+		id += 2
+	}
+}

@@ -143,13 +143,15 @@ func (c *conn) worker(st *stream) {
 		req := st.req
 		st.req = nil
 		w, ok := c.handle(st, req)
+		// The handler returned: it no longer counts against the stream
+		// limit, even before its answer's end is sent.
+		c.mu.Lock()
+		c.running--
+		c.mu.Unlock()
 		keep := c.offer()
 		if ok {
 			w.finish()
 		}
-		c.mu.Lock()
-		c.running--
-		c.mu.Unlock()
 		c.handlers.Done()
 		if !keep {
 			return

@@ -88,20 +88,32 @@ func (w *responseWriter) finish() {
 	if !w.sent && !w.flushed && !w.head && bodyAllowed(w.status) && w.header.Get("Content-Length") == "" && !w.hasTrailers() {
 		w.header.Set("Content-Length", strconv.Itoa(len(w.buf)))
 	}
-	_ = w.send(true)
-	st, c := w.st, w.st.c
+	if _ = w.send(true); !w.ended {
+		// The stream was reset or the connection failed first.
+		st, c := w.st, w.st.c
+		c.mu.Lock()
+		c.endStreamLocked(st)
+		c.unlockCredit()
+	}
+}
+
+// endWritten forgets a stream whose last frame was just written, before
+// the flusher can send it: a client that sees a stream end may open
+// another at once, and must find the stream's place among the
+// SETTINGS_MAX_CONCURRENT_STREAMS free. A request still arriving is reset
+// (an answer complete before its request: RFC 9113 §8.1). c.wmu is held.
+func (c *conn) endWritten(st *stream) {
 	c.mu.Lock()
 	open := !st.remoteDone && !st.ended
 	c.endStreamLocked(st)
-	c.unlockCredit()
+	due := c.creditDue
+	c.creditDue = 0
+	c.mu.Unlock()
 	if open {
-		// The answer is complete before the request: HTTP/2 has the
-		// server reset the rest of the request (RFC 9113 §8.1).
-		c.lockWrite()
-		if c.werr == nil {
-			c.writeErr(c.fr.WriteRSTStream(st.id, http2.ErrCodeNo))
-		}
-		c.unlockWrite()
+		c.writeErr(c.fr.WriteRSTStream(st.id, http2.ErrCodeNo))
+	}
+	if due > 0 {
+		c.writeErr(c.fr.WriteWindowUpdate(0, due))
 	}
 }
 
@@ -184,6 +196,9 @@ func (w *responseWriter) send(end bool) error {
 			} else {
 				c.writeErr(c.fr.WriteData(st.id, true, nil))
 			}
+		}
+		if last {
+			c.endWritten(st)
 		}
 		c.unlockWrite()
 		if len(data) == 0 {
