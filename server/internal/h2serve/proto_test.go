@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -421,5 +422,76 @@ func TestStreamEndsBeforeItsEndIsSeen(t *testing.T) {
 		}
 		s.mu.Unlock()
 		id += 2
+	}
+}
+
+// TestPaddingReturnsWindow sends a body whose frames are mostly padding,
+// four times the stream's window of it, keeping within the windows the
+// server grants: it only arrives if the padding comes back to the
+// stream's window as well as the connection's.
+func TestPaddingReturnsWindow(t *testing.T) {
+	got := make(chan int, 1)
+	addr, _, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- len(b)
+	}))
+	r := dialRaw(t, addr)
+	require.NoError(t, r.nc.SetDeadline(time.Now().Add(5*time.Second)))
+	// The windows the server grants, kept by a reader of its frames.
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	connWin, streamWin := int64(initialWindow), int64(initialWindow)
+	stalled := false
+	go func() {
+		for {
+			f, err := r.fr.ReadFrame()
+			if err != nil {
+				// The connection's deadline (dialRaw) passed: no window came.
+				mu.Lock()
+				stalled = true
+				cond.Broadcast()
+				mu.Unlock()
+				return
+			}
+			mu.Lock()
+			switch f := f.(type) {
+			case *http2.SettingsFrame:
+				if v, ok := f.Value(http2.SettingInitialWindowSize); ok && !f.IsAck() {
+					streamWin += int64(v) - initialWindow
+				}
+			case *http2.WindowUpdateFrame:
+				if f.StreamID == 0 {
+					connWin += int64(f.Increment)
+				} else {
+					streamWin += int64(f.Increment)
+				}
+			}
+			cond.Broadcast()
+			mu.Unlock()
+		}
+	}()
+	r.headers(1, false, request("POST", "/")...)
+	pad := make([]byte, 255)
+	frames := 4 * streamRecvWindow / (len(pad) + 2)
+	for i := range frames {
+		size := int64(len(pad) + 2) // a byte of data, the pad length byte, the padding
+		mu.Lock()
+		for (connWin < size || streamWin < size) && !stalled {
+			cond.Wait()
+		}
+		if stalled {
+			mu.Unlock()
+			t.Fatalf("the server granted no more window after %d of %d frames", i, frames)
+		}
+		connWin -= size
+		streamWin -= size
+		mu.Unlock()
+		require.NoError(t, r.fr.WriteDataPadded(1, i == frames-1, []byte("x"), pad))
+	}
+	select {
+	case n := <-got:
+		assert.Equal(t, frames, n)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the padded body did not arrive")
 	}
 }

@@ -313,12 +313,15 @@ func (c *conn) data(f *http2.DataFrame) bool {
 		c.resetID(id, http2.ErrCodeProtocol)
 		return true
 	}
-	// Padding, and data for a body its handler closed, are returned now.
+	// Padding, and data for a body its handler closed, are returned to
+	// the connection's window now; padding returns to the stream's with
+	// the next data its handler reads.
 	drop := n - int64(len(data))
 	if st.bodyClosed {
 		drop = n
 	} else {
 		st.body = append(st.body, data...)
+		st.unacked += drop
 	}
 	inc := uint32(0)
 	if drop > 0 {
