@@ -185,6 +185,11 @@ func TestStreamErrors(t *testing.T) {
 			r.headers(1, false, append(request("POST", "/"), "content-length", "5")...)
 			require.NoError(t, r.fr.WriteData(1, true, []byte("abc")))
 		}, ""},
+		{"a body that trailers end short of its content-length", func(r *raw) {
+			r.headers(1, false, append(request("POST", "/"), "content-length", "5")...)
+			require.NoError(t, r.fr.WriteData(1, false, []byte("abc")))
+			r.headers(1, true, "x-trailer", "t")
+		}, ""},
 		{"a body longer than its content-length", func(r *raw) {
 			r.headers(1, false, append(request("POST", "/"), "content-length", "2")...)
 			require.NoError(t, r.fr.WriteData(1, true, []byte("abc")))

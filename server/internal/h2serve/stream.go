@@ -56,6 +56,11 @@ func (c *conn) headers(f *http2.MetaHeadersFrame) bool {
 		if st != nil && !st.remoteDone && f.StreamEnded() {
 			// The request's trailers: its body is complete. Their values
 			// are not passed on (no handler here reads request trailers).
+			if st.declared >= 0 && st.received != st.declared {
+				c.mu.Unlock()
+				c.resetID(id, http2.ErrCodeProtocol) // shorter than its content-length
+				return true
+			}
 			c.remoteEndLocked(st)
 			c.mu.Unlock()
 			return true
