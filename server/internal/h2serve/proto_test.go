@@ -185,6 +185,9 @@ func TestStreamErrors(t *testing.T) {
 			r.headers(1, false, append(request("POST", "/"), "content-length", "5")...)
 			require.NoError(t, r.fr.WriteData(1, true, []byte("abc")))
 		}, ""},
+		{"a content-length and no body", func(r *raw) {
+			r.headers(1, true, append(request("POST", "/"), "content-length", "5")...)
+		}, ""},
 		{"a body that trailers end short of its content-length", func(r *raw) {
 			r.headers(1, false, append(request("POST", "/"), "content-length", "5")...)
 			require.NoError(t, r.fr.WriteData(1, false, []byte("abc")))

@@ -242,16 +242,22 @@ func (c *conn) newRequest(st *stream, f *http2.MetaHeadersFrame) (*http.Request,
 	}
 	body := io.ReadCloser(http.NoBody)
 	length := int64(0)
-	if !f.StreamEnded() {
-		body = &requestBody{st: st}
-		length = -1
-		if v := header.Get("Content-Length"); v != "" {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n < 0 {
-				return nil, errors.New("bad content-length")
-			}
-			length, st.declared = n, n
+	declared := int64(-1)
+	if v := header.Get("Content-Length"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return nil, errors.New("bad content-length")
 		}
+		declared = n
+	}
+	if f.StreamEnded() {
+		if declared > 0 {
+			return nil, errors.New("content-length without a body")
+		}
+	} else {
+		body = &requestBody{st: st}
+		length = declared
+		st.declared = declared
 	}
 	req := &http.Request{
 		Method: method, URL: u, Proto: "HTTP/2.0", ProtoMajor: 2,
