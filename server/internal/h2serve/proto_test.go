@@ -503,3 +503,21 @@ func TestPaddingReturnsWindow(t *testing.T) {
 		t.Fatal("the padded body did not arrive")
 	}
 }
+
+// TestHeadersBeforeWindow checks that an answer's headers go out while the
+// client grants no window for its body: headers are not flow-controlled,
+// and a client may grant window only once it has them.
+func TestHeadersBeforeWindow(t *testing.T) {
+	addr, _, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, "body")
+	}))
+	r := dialRaw(t, addr, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 0})
+	require.NoError(t, r.nc.SetDeadline(time.Now().Add(5*time.Second)))
+	r.headers(1, true, request("GET", "/")...)
+	assert.Equal(t, "200", r.status(1), "the headers come before any window is granted")
+	require.NoError(t, r.fr.WriteWindowUpdate(1, 100))
+	d := r.until("DATA", func(f http2.Frame) bool { _, ok := f.(*http2.DataFrame); return ok }).(*http2.DataFrame)
+	assert.Equal(t, "body", string(d.Data()))
+	assert.True(t, d.StreamEnded())
+}

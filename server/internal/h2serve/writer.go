@@ -97,6 +97,28 @@ func (w *responseWriter) finish() {
 	}
 }
 
+// sendHeaders writes the headers alone (not the end of the stream).
+func (w *responseWriter) sendHeaders(body []byte) error {
+	c := w.st.c
+	c.lockWrite()
+	defer c.unlockWrite()
+	if c.werr != nil || w.st.gone.Load() {
+		return errStreamGone
+	}
+	w.writeHeaders(body, false)
+	return nil
+}
+
+// writeHeaders encodes and writes the headers; body is the start of the
+// body, for a sniffed Content-Type. c.wmu is held.
+func (w *responseWriter) writeHeaders(body []byte, end bool) {
+	w.sent = true
+	c := w.st.c
+	c.hbuf.b = c.hbuf.b[:0]
+	w.encodeHeaders(body)
+	c.writeHeaderBlock(w.st.id, end)
+}
+
 // endWritten forgets a stream whose last frame was just written, before
 // the flusher can send it: a client that sees a stream end may open
 // another at once, and must find the stream's place among the
@@ -152,6 +174,15 @@ func (w *responseWriter) send(end bool) error {
 		n := 0
 		if len(data) > 0 {
 			c.mu.Lock()
+			if !w.sent && (c.sendWindow <= 0 || st.sendWindow <= 0) {
+				// Headers are not flow-controlled: a client that grants
+				// window only once it has them must get them first.
+				c.mu.Unlock()
+				if err := w.sendHeaders(sniff); err != nil {
+					return err
+				}
+				c.mu.Lock()
+			}
 			for !st.gone.Load() && (c.sendWindow <= 0 || st.sendWindow <= 0) {
 				c.cond.Wait()
 			}
@@ -173,11 +204,8 @@ func (w *responseWriter) send(end bool) error {
 			return errStreamGone
 		}
 		if !w.sent {
-			w.sent = true
-			c.hbuf.b = c.hbuf.b[:0]
-			w.encodeHeaders(sniff)
 			w.ended = last && n == 0 && len(trailers) == 0
-			c.writeHeaderBlock(st.id, w.ended)
+			w.writeHeaders(sniff, w.ended)
 		}
 		for maxFrame := c.peerFrame(); len(chunk) > 0; {
 			f := min(len(chunk), maxFrame)
