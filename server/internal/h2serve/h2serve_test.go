@@ -289,7 +289,9 @@ func TestKeptWorkers(t *testing.T) {
 	}
 	s.mu.Unlock()
 	require.Len(t, conns, 1)
-	assert.EqualValues(t, 1, conns[0].started.Load(), "20 requests in a row ran on one kept goroutine")
+	// A request sent the moment the answer before it arrived may find its
+	// worker not yet back (a second one starts); after that both are kept.
+	assert.LessOrEqual(t, conns[0].started.Load(), int64(2), "20 requests in a row ran on at most two kept goroutines")
 }
 
 // TestShutdown checks that Shutdown sends GOAWAY, lets a request in

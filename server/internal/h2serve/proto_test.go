@@ -521,3 +521,29 @@ func TestHeadersBeforeWindow(t *testing.T) {
 	assert.Equal(t, "body", string(d.Data()))
 	assert.True(t, d.StreamEnded())
 }
+
+// TestAnswerWaitingForWindowHoldsNoOtherStream checks that an answer
+// waiting for the client to grant window does not hold back the next
+// request on the connection.
+func TestAnswerWaitingForWindowHoldsNoOtherStream(t *testing.T) {
+	addr, _, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/big" {
+			_, _ = io.WriteString(w, strings.Repeat("b", 100))
+			return
+		}
+		_, _ = io.WriteString(w, "ok")
+	}))
+	r := dialRaw(t, addr, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 10})
+	require.NoError(t, r.nc.SetDeadline(time.Now().Add(5*time.Second)))
+	r.headers(1, true, request("GET", "/big")...)
+	r.until("the first 10 bytes of the big answer", func(f http2.Frame) bool {
+		d, ok := f.(*http2.DataFrame)
+		return ok && d.StreamID == 1
+	})
+	r.headers(3, true, request("GET", "/small")...)
+	d := r.until("the small answer", func(f http2.Frame) bool {
+		d, ok := f.(*http2.DataFrame)
+		return ok && d.StreamID == 3
+	}).(*http2.DataFrame)
+	assert.Equal(t, "ok", string(d.Data()))
+}

@@ -139,9 +139,7 @@ func (c *conn) dispatch(st *stream) {
 }
 
 // worker runs streams until the connection ends, or until maxIdleWorkers
-// others are kept when its stream is done. It counts itself available
-// before it sends the end of an answer: the client's next request may
-// arrive before the worker is back waiting, and should still find it.
+// others are kept when its stream is done.
 func (c *conn) worker(st *stream) {
 	defer c.workers.Done()
 	for {
@@ -153,10 +151,14 @@ func (c *conn) worker(st *stream) {
 		c.mu.Lock()
 		c.running--
 		c.mu.Unlock()
-		keep := c.offer()
 		if ok {
 			w.finish()
 		}
+		// Counted available only now: the end of an answer may wait for
+		// the client's window, and a stream handed to a worker still
+		// finishing one would wait behind it. A client quick enough to
+		// send its next request before the worker is back starts another.
+		keep := c.offer()
 		c.handlers.Done()
 		if !keep {
 			return
