@@ -474,9 +474,15 @@ func (c *conn) lockWrite() { c.wmu.Lock() }
 
 func (c *conn) unlockWrite() {
 	c.wmu.Unlock()
+	c.wakeFlusher()
+}
+
+// wakeFlusher has the flusher run, unless it is awake already (it will
+// then see what was written).
+func (c *conn) wakeFlusher() {
 	select {
 	case c.flush <- struct{}{}:
-	default: // the flusher is awake already and will see these frames
+	default:
 	}
 }
 
@@ -550,7 +556,7 @@ func (c *conn) creditLocked(n int64) uint32 {
 }
 
 // unlockCredit releases c.mu and sends the connection's WINDOW_UPDATE for
-// the unread bodies of the streams that ended while it was held.
+// what was credited while it was held (creditDue).
 func (c *conn) unlockCredit() {
 	inc := c.creditDue
 	c.creditDue = 0

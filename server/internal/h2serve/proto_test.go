@@ -84,6 +84,15 @@ func (r *raw) reset(id uint32) *http2.RSTStreamFrame {
 	}).(*http2.RSTStreamFrame)
 }
 
+// data returns the next DATA frame of stream id.
+func (r *raw) data(id uint32) *http2.DataFrame {
+	r.t.Helper()
+	return r.until("DATA", func(f http2.Frame) bool {
+		d, ok := f.(*http2.DataFrame)
+		return ok && d.StreamID == id
+	}).(*http2.DataFrame)
+}
+
 func (r *raw) status(id uint32) string {
 	r.t.Helper()
 	return r.until("HEADERS", func(f http2.Frame) bool {
@@ -263,14 +272,14 @@ func TestSendFlowControl(t *testing.T) {
 	r.headers(1, true, request("GET", "/")...)
 	got := 0
 	for got < 10 {
-		d := r.until("DATA", func(f http2.Frame) bool { _, ok := f.(*http2.DataFrame); return ok }).(*http2.DataFrame)
+		d := r.data(1)
 		got += len(d.Data())
 		require.False(t, d.StreamEnded() && got < len(body), "the answer ended early")
 	}
 	assert.Equal(t, 10, got, "no more than the window before it grows")
 	require.NoError(t, r.fr.WriteWindowUpdate(1, 90))
 	for {
-		d := r.until("DATA", func(f http2.Frame) bool { _, ok := f.(*http2.DataFrame); return ok }).(*http2.DataFrame)
+		d := r.data(1)
 		got += len(d.Data())
 		if d.StreamEnded() {
 			break
@@ -517,7 +526,7 @@ func TestHeadersBeforeWindow(t *testing.T) {
 	r.headers(1, true, request("GET", "/")...)
 	assert.Equal(t, "200", r.status(1), "the headers come before any window is granted")
 	require.NoError(t, r.fr.WriteWindowUpdate(1, 100))
-	d := r.until("DATA", func(f http2.Frame) bool { _, ok := f.(*http2.DataFrame); return ok }).(*http2.DataFrame)
+	d := r.data(1)
 	assert.Equal(t, "body", string(d.Data()))
 	assert.True(t, d.StreamEnded())
 }
@@ -536,14 +545,8 @@ func TestAnswerWaitingForWindowHoldsNoOtherStream(t *testing.T) {
 	r := dialRaw(t, addr, http2.Setting{ID: http2.SettingInitialWindowSize, Val: 10})
 	require.NoError(t, r.nc.SetDeadline(time.Now().Add(5*time.Second)))
 	r.headers(1, true, request("GET", "/big")...)
-	r.until("the first 10 bytes of the big answer", func(f http2.Frame) bool {
-		d, ok := f.(*http2.DataFrame)
-		return ok && d.StreamID == 1
-	})
+	r.data(1) // the first 10 bytes of the big answer
 	r.headers(3, true, request("GET", "/small")...)
-	d := r.until("the small answer", func(f http2.Frame) bool {
-		d, ok := f.(*http2.DataFrame)
-		return ok && d.StreamID == 3
-	}).(*http2.DataFrame)
+	d := r.data(3)
 	assert.Equal(t, "ok", string(d.Data()))
 }

@@ -308,9 +308,8 @@ func (c *conn) data(f *http2.DataFrame) bool {
 			return false
 		}
 		// A stream that ended or was reset: the data is dropped.
-		inc := c.creditLocked(n)
-		c.mu.Unlock()
-		c.sendWindowUpdates(inc, 0, 0)
+		c.creditDue += c.creditLocked(n)
+		c.unlockCredit()
 		if st != nil {
 			c.resetID(id, http2.ErrCodeStreamClosed)
 		}
@@ -336,16 +335,14 @@ func (c *conn) data(f *http2.DataFrame) bool {
 		st.body = append(st.body, data...)
 		st.unacked += drop
 	}
-	inc := uint32(0)
 	if drop > 0 {
-		inc = c.creditLocked(drop)
+		c.creditDue += c.creditLocked(drop)
 	}
 	if f.StreamEnded() {
 		c.remoteEndLocked(st)
 	}
 	c.cond.Broadcast()
-	c.mu.Unlock()
-	c.sendWindowUpdates(inc, 0, 0)
+	c.unlockCredit()
 	return true
 }
 
@@ -371,21 +368,14 @@ func (c *conn) endStreamLocked(st *stream) {
 	if st.readTimer != nil {
 		st.readTimer.Stop()
 	}
-	if unread := int64(len(st.body) - st.off); unread > 0 {
-		st.body, st.off = nil, 0
-		// The caller sends it once it releases c.mu (unlockCredit).
-		c.creditDue += c.creditLocked(unread)
-	}
+	c.dropBodyLocked(st)
 	delete(c.streams, st.id)
 	c.cond.Broadcast()
 	if len(c.streams) == 0 {
 		if c.goingAway {
 			// Closed by the flusher once the stream's last frames are out.
 			c.closeFlushed.Store(true)
-			select {
-			case c.flush <- struct{}{}:
-			default:
-			}
+			c.wakeFlusher()
 		} else if c.idle != nil && !c.closed {
 			c.idle.Reset(c.idleAfter)
 		}
@@ -437,18 +427,23 @@ func (b *requestBody) Close() error {
 	st := b.st
 	c := st.c
 	c.mu.Lock()
-	var inc uint32
 	if !st.bodyClosed {
 		st.bodyClosed = true
-		if unread := int64(len(st.body) - st.off); unread > 0 {
-			inc = c.creditLocked(unread)
-		}
-		st.body, st.off = nil, 0
+		c.dropBodyLocked(st)
 		c.cond.Broadcast()
 	}
-	c.mu.Unlock()
-	c.sendWindowUpdates(inc, 0, 0)
+	c.unlockCredit()
 	return nil
+}
+
+// dropBodyLocked forgets the body a stream received and nobody read, its
+// bytes credited to the connection's window (creditDue: the caller
+// releases c.mu with unlockCredit).
+func (c *conn) dropBodyLocked(st *stream) {
+	if unread := int64(len(st.body) - st.off); unread > 0 {
+		c.creditDue += c.creditLocked(unread)
+	}
+	st.body, st.off = nil, 0
 }
 
 // handle runs the handler of a stream; ok is false when it panicked (the

@@ -256,22 +256,35 @@ func (w *responseWriter) encodeHeaders(body []byte) {
 			continue
 		}
 		if k == "Trailer" {
-			for _, v := range vv {
-				for _, name := range strings.Split(v, ",") {
-					if name = strings.TrimSpace(name); name != "" {
-						w.declared = append(w.declared, http.CanonicalHeaderKey(name))
-					}
-				}
+			w.declared = declaredTrailers(w.declared, vv)
+		}
+		eachField(k, vv, c.encodeField)
+	}
+}
+
+// declaredTrailers appends the names a Trailer header's values list.
+func declaredTrailers(names []string, values []string) []string {
+	for _, v := range values {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				names = append(names, http.CanonicalHeaderKey(name))
 			}
 		}
-		lk, ok := lowerKey(k)
-		if !ok {
-			continue
-		}
-		for _, v := range vv {
-			if httpguts.ValidHeaderFieldValue(v) {
-				c.encodeField(lk, v)
-			}
+	}
+	return names
+}
+
+// eachField calls f with each field of header k as HTTP/2 writes it:
+// the name lowered, the values that are valid; a connection-specific or
+// invalid name gives none.
+func eachField(k string, vv []string, f func(name, value string)) {
+	lk, ok := lowerKey(k)
+	if !ok {
+		return
+	}
+	for _, v := range vv {
+		if httpguts.ValidHeaderFieldValue(v) {
+			f(lk, v)
 		}
 	}
 }
@@ -280,35 +293,19 @@ func (w *responseWriter) encodeHeaders(body []byte) {
 // http.TrailerPrefix and those the Trailer header declared.
 func (w *responseWriter) trailers() []hpack.HeaderField {
 	var out []hpack.HeaderField
-	add := func(k string, vv []string) {
-		lk, ok := lowerKey(k)
-		if !ok {
-			return
-		}
-		for _, v := range vv {
-			if httpguts.ValidHeaderFieldValue(v) {
-				out = append(out, hpack.HeaderField{Name: lk, Value: v})
-			}
-		}
-	}
+	add := func(name, value string) { out = append(out, hpack.HeaderField{Name: name, Value: value}) }
 	for k, vv := range w.header {
 		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
-			add(name, vv)
+			eachField(name, vv, add)
 		}
 	}
 	declared := w.declared
 	if !w.sent {
 		// The headers go out with the trailers; what they declare counts.
-		for _, v := range w.header["Trailer"] {
-			for _, name := range strings.Split(v, ",") {
-				if name = strings.TrimSpace(name); name != "" {
-					declared = append(declared, http.CanonicalHeaderKey(name))
-				}
-			}
-		}
+		declared = declaredTrailers(declared, w.header["Trailer"])
 	}
 	for _, k := range declared {
-		add(k, w.header[k])
+		eachField(k, w.header[k], add)
 	}
 	return out
 }
