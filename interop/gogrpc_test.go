@@ -1,19 +1,24 @@
 package interop
 
 import (
+	"crypto/tls"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // grpcBinding is the v1.0 gRPC binding, served when the mock is started with
@@ -61,4 +66,32 @@ func TestGRPCLifecycle(t *testing.T) {
 	_, err = c.GetTask(ctx, &a2a.GetTaskRequest{ID: "no-such-task"})
 	assert.ErrorIs(t, err, a2a.ErrTaskNotFound)
 	assertBinding(t, s, grpcBinding)
+}
+
+// TestGRPCOverTLS runs a2a-go v2's gRPC client against a TLS mock: the card
+// is read over HTTPS and the GRPC interface it declares is dialled with TLS
+// (ALPN h2 only, as grpc-go requires).
+func TestGRPCOverTLS(t *testing.T) {
+	t.Parallel()
+	m := testkit.StartTLS(t, testkit.WithDialect(wire.V10), testkit.WithStepDelay(time.Millisecond), testkit.WithGRPC())
+	ctx := testCtx(t)
+	card, err := agentcard.NewResolver(m.Client()).Resolve(ctx, m.URL)
+	require.NoError(t, err)
+	creds := credentials.NewTLS(&tls.Config{RootCAs: m.CertPool(), MinVersion: tls.VersionTLS12})
+	c, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2agrpc.WithGRPCTransport(grpc.WithTransportCredentials(creds)))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Destroy() })
+
+	task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("over tls")})
+	assert.Equal(t, a2a.TaskStateCompleted, task.Status.State)
+	events := collect(t, c.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: userText("stream over tls")}))
+	states, _ := assertOrdered(t, events, a2a.TaskStateCompleted)
+	assert.Equal(t, a2a.TaskStateSubmitted, states[0])
+	var bindings []string
+	for _, e := range m.Journal() {
+		if e.Kind == server.EntryRequest {
+			bindings = append(bindings, string(e.Binding))
+		}
+	}
+	assert.Equal(t, []string{"GRPC", "GRPC"}, bindings, "both calls went over gRPC")
 }
