@@ -259,3 +259,7 @@ func (s *Server) recordRequest(a *agent, req *wire.Request, path, version string
 func (s *Server) recordResponse(a *agent, req *wire.Request, reqNo int64, res *wire.Result, err *wire.Error) {
 	s.record(entries.Response(a.name, req, reqNo, res, err))
 }
+
+// LegacySubscribeRoute is the route pattern (after the method) of the
+// pre-1.0 SubscribeToTask path, as the journal and Request.Method give it.
+const LegacySubscribeRoute = restroute.LegacySubscribeRoute

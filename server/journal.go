@@ -64,3 +64,9 @@ func (s *Server) Append(e Entry) int64 { return s.record(e) }
 // request a front answers itself, from the sequence the server numbers its
 // own requests with.
 func (s *Server) NewRequestNumber() int64 { return s.reqSeq.Add(1) }
+
+// Note journals a note about the named agent (Detail is the text) and
+// returns its sequence number. The server does nothing else with it.
+func (s *Server) Note(agent, detail string) int64 {
+	return s.record(Entry{Agent: agent, Kind: EntryNote, Detail: detail})
+}

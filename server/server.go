@@ -300,19 +300,10 @@ func (s *Server) Serve(ln net.Listener) { s.serve(ln, "http://") }
 
 // ServeTLS serves HTTPS on ln with cfg (which must hold a certificate) in
 // the background until Close; URL and the cards' interface URLs are https.
-//
-// With Config.GRPC it also offers h2 in ALPN, after the protocols cfg
-// lists: gRPC clients offer only h2 and fail the handshake without it,
-// while a client offering http/1.1 as well still gets the protocol cfg
-// prefers (Go's TLS server picks by its own order), so the transport
-// faults that take over an HTTP/1.1 connection keep working for it.
+// With Config.GRPC, h2 is offered after cfg's protocols (h2serve.OfferH2).
 func (s *Server) ServeTLS(ln net.Listener, cfg *tls.Config) {
-	if s.cfg.GRPC && !slices.Contains(cfg.NextProtos, "h2") {
-		cfg = cfg.Clone()
-		if len(cfg.NextProtos) == 0 {
-			cfg.NextProtos = []string{"http/1.1"}
-		}
-		cfg.NextProtos = append(slices.Clip(cfg.NextProtos), "h2")
+	if s.cfg.GRPC {
+		cfg = h2serve.OfferH2(cfg)
 	}
 	s.serve(tls.NewListener(ln, cfg), "https://")
 }

@@ -32,6 +32,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,6 +67,23 @@ const clientPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 // serves; srv's handler, IdleTimeout, ReadTimeout, MaxHeaderBytes and
 // ErrorLog apply.
 func Install(srv *http.Server) { install(srv) }
+
+// OfferH2 returns cfg offering h2 in ALPN after the protocols it lists
+// (http/1.1 when it lists none): gRPC clients offer only h2 and fail the
+// handshake without it, while a client offering http/1.1 too keeps it, as
+// Go's TLS server picks by its own order (the mock's transport faults take
+// over HTTP/1.1 connections). cfg is not modified.
+func OfferH2(cfg *tls.Config) *tls.Config {
+	if slices.Contains(cfg.NextProtos, http2.NextProtoTLS) {
+		return cfg
+	}
+	cfg = cfg.Clone()
+	if len(cfg.NextProtos) == 0 {
+		cfg.NextProtos = []string{"http/1.1"}
+	}
+	cfg.NextProtos = append(slices.Clip(cfg.NextProtos), http2.NextProtoTLS)
+	return cfg
+}
 
 func install(srv *http.Server) *server {
 	s := &server{hs: srv, conns: map[*conn]struct{}{}}

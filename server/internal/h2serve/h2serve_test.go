@@ -3,12 +3,14 @@ package h2serve
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -396,4 +398,21 @@ func readBody(t *testing.T, res *http.Response, err error) []byte {
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	return b
+}
+
+func TestOfferH2(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{nil, []string{"http/1.1", "h2"}},
+		{[]string{"http/1.1"}, []string{"http/1.1", "h2"}},
+		{[]string{"h2", "http/1.1"}, []string{"h2", "http/1.1"}},
+	} {
+		cfg := &tls.Config{NextProtos: slices.Clone(c.in)}
+		got := OfferH2(cfg)
+		if !slices.Equal(got.NextProtos, c.want) {
+			t.Errorf("OfferH2(%q) offers %q, want %q", c.in, got.NextProtos, c.want)
+		}
+		if !slices.Equal(cfg.NextProtos, c.in) {
+			t.Errorf("OfferH2(%q) changed its argument to %q", c.in, cfg.NextProtos)
+		}
+	}
 }
