@@ -100,6 +100,9 @@ conformance: conformance-deps
 	  bin/a2amock conform --quiet $$extra --client "$$cmd" --expected-failures $(CLIENTS)/$$c/expected-failures.yaml \
 	    --report-json bin/conform-$$c.json $(CONFORM_FLAGS) || exit 1; \
 	done
+	@echo "== a2amock conform --grpc: go-a2a -grpc (the same baseline over gRPC)"
+	bin/a2amock conform --quiet --grpc --client '$(CONFORM_CLIENT_go-a2a) -grpc' \
+	  --expected-failures $(CLIENTS)/go-a2a/expected-failures.yaml --report-json bin/conform-go-a2a-grpc.json
 
 ## conformance-baselines: rewrite every reference client's baseline from a fresh run (review the diff: each entry needs a reason)
 conformance-baselines: CONFORM_FLAGS = --update-baseline

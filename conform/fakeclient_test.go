@@ -41,6 +41,8 @@ func fakeClient(mode string) int {
 		return naiveClient()
 	case "once":
 		return onceClient()
+	case "grpc", "grpc-eager":
+		return grpcClient(mode == "grpc")
 	case "exit3":
 		fmt.Fprintln(os.Stderr, "fake: giving up at once")
 		return 3

@@ -3,12 +3,14 @@ package conform
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +32,9 @@ type mock struct {
 	first  string
 	cancel context.CancelFunc
 	served chan struct{}
+	// grpc is set when the server also serves the gRPC binding: the first
+	// agent is then reached at the root, where its card declares it.
+	grpc bool
 
 	// changer makes the scenario's card change, if it has one.
 	changer *cardChanger
@@ -59,10 +64,8 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{})}
-	if names := srv.AgentNames(); len(names) > 0 {
-		m.first = names[0]
-	}
+	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{}), grpc: cfg.GRPC}
+	m.first = firstAgent(srv)
 	if change != nil {
 		m.changer = &cardChanger{change: change, srv: srv}
 	}
@@ -71,6 +74,7 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
+	srv.ServeGRPCWith(m.hs)
 	go func() {
 		defer close(m.served)
 		_ = m.hs.Serve(ln)
@@ -78,8 +82,24 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 	return m, nil
 }
 
-// agentURL is the base URL of the named agent.
-func (m *mock) agentURL(name string) string { return m.url + m.srv.AgentPath(name) }
+// agentURL is the base URL of the named agent: the root for the first
+// agent when gRPC is served (only the root agent's card declares it).
+func (m *mock) agentURL(name string) string { return m.url + agentPath(m.srv, name, m.grpc) }
+
+// agentPath is the path of the named agent's base URL (see agentURL).
+func agentPath(srv *server.Server, name string, grpc bool) string {
+	if grpc && name == firstAgent(srv) {
+		return ""
+	}
+	return srv.AgentPath(name)
+}
+
+func firstAgent(srv *server.Server) string {
+	if names := srv.AgentNames(); len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
 
 // close stops the server: open streams end, players stop, every
 // connection is closed, and it returns when every handler has returned (or
@@ -133,7 +153,9 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {
 		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
 	}
-	if r.Method == http.MethodPost && r.Body != nil {
+	if method, ok := grpcMethod(r); ok {
+		rec.RPCMethod, rec.GRPC = method, true
+	} else if r.Method == http.MethodPost && r.Body != nil {
 		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
 		var env struct {
 			Method string `json:"method"`
@@ -145,12 +167,25 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	}
 	m.changer.observe(rec)
 	rw := &recordingWriter{ResponseWriter: w}
+	// A handler that resets the call (RST_STREAM over HTTP/2) panics with
+	// http.ErrAbortHandler: the exchange is still recorded, as faulted,
+	// and the panic goes on to the server.
+	aborted := true
+	defer func() { m.finish(rec, rw, aborted) }()
 	m.srv.Handler().ServeHTTP(rw, r)
+	aborted = false
+}
+
+// finish completes the record of an exchange and keeps it.
+func (m *mock) finish(rec WireRecord, rw *recordingWriter, aborted bool) {
 	rec.End = time.Now().UTC()
 	rec.Status, rec.RetryAfter, rec.Hijacked = rw.status, rw.retryAfter, rw.hijacked
-	rec.Faulted = rw.hijacked || rw.writeErr
-	if rec.Status == 0 && !rw.hijacked {
+	rec.Faulted = rw.hijacked || rw.writeErr || aborted
+	if rec.Status == 0 && !rw.hijacked && !aborted {
 		rec.Status = http.StatusOK
+	}
+	if rec.GRPC {
+		grpcOutcome(&rec, rw.Header())
 	}
 	if rec.Faulted {
 		rec.Delivered = rw.body
@@ -162,6 +197,17 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		m.wire = append(m.wire, rec)
 	}
 	m.mu.Unlock()
+}
+
+// grpcOutcome notes a gRPC call's status, from the headers of a
+// trailers-only answer or the trailers after messages, and its retry
+// pushback as a Retry-After in whole seconds.
+func grpcOutcome(rec *WireRecord, h http.Header) {
+	code := cmp.Or(h.Get("Grpc-Status"), h.Get(http.TrailerPrefix+"Grpc-Status"))
+	rec.GRPCStatus, _ = strconv.Atoi(code)
+	if ms, err := strconv.Atoi(h.Get("Grpc-Retry-Pushback-Ms")); err == nil && ms >= 0 {
+		rec.RetryAfter = strconv.Itoa(ms / 1000)
+	}
 }
 
 func (m *mock) agentOf(path string) string {
@@ -233,4 +279,14 @@ func (w *recordingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		w.hijacked = true
 	}
 	return c, b, err
+}
+
+// grpcMethod returns the method of a gRPC call (SendMessage for POST
+// /lf.a2a.v1.A2AService/SendMessage); its body is protobuf, not peeked.
+func grpcMethod(r *http.Request) (string, bool) {
+	if r.ProtoMajor != 2 || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+		return "", false
+	}
+	_, method, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	return method, true
 }

@@ -26,7 +26,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 		registry = behaviors.Catalogue()
 	}
 	ps := &problems{file: s.file}
-	cfg := server.Config{Seed: s.Server.Seed, StrictVersion: s.Server.StrictVersion, SignCards: s.Server.SignCards, Registry: registry, Scenarios: Loader(registry)}
+	cfg := server.Config{Seed: s.Server.Seed, StrictVersion: s.Server.StrictVersion, SignCards: s.Server.SignCards, GRPC: s.Server.GRPC, Registry: registry, Scenarios: Loader(registry)}
 	if s.Server.StepDelay != "" {
 		d, _ := parseDuration(string(s.Server.StepDelay)) // checked by Parse
 		cfg.StepDelay = d

@@ -221,7 +221,7 @@ agents:
 func TestConfigTranslatesEverything(t *testing.T) {
 	t.Parallel()
 	s, err := scenario.Parse([]byte(`
-server: {seed: 5, stepDelay: 0s, keepAlive: 2s, strictVersion: true, address: "127.0.0.1:9999"}
+server: {seed: 5, stepDelay: 0s, keepAlive: 2s, strictVersion: true, address: "127.0.0.1:9999", grpc: true, signCards: true}
 agents:
   - name: a
     card:
@@ -258,6 +258,8 @@ agents:
 	assert.Equal(t, time.Duration(-1), cfg.StepDelay, "0s means no delay")
 	assert.Equal(t, 2*time.Second, cfg.KeepAliveInterval)
 	assert.True(t, cfg.StrictVersion)
+	assert.True(t, cfg.GRPC)
+	assert.True(t, cfg.SignCards)
 	require.Len(t, cfg.Agents, 1)
 	ac := cfg.Agents[0]
 	c := ac.Card

@@ -312,15 +312,7 @@ func (s *Server) serve(ln net.Listener, scheme string) {
 	s.listener = ln
 	s.url = scheme + ln.Addr().String()
 	s.httpSrv = httpserve.New(s.echo, httpserve.Timeouts{Read: s.cfg.ReadTimeout, Idle: s.cfg.IdleTimeout}, s.ctx)
-	if s.cfg.GRPC {
-		// gRPC clients speak HTTP/2 with prior knowledge on plain TCP.
-		s.httpSrv.Protocols = new(http.Protocols)
-		s.httpSrv.Protocols.SetHTTP1(true)
-		s.httpSrv.Protocols.SetHTTP2(true)
-		s.httpSrv.Protocols.SetUnencryptedHTTP2(true)
-		// HTTP/2 is served by the mock's own server (see package h2serve).
-		h2serve.Install(s.httpSrv.Server)
-	}
+	s.ServeGRPCWith(s.httpSrv.Server)
 	s.streams.Add(1)
 	go func() {
 		defer s.streams.Done()
@@ -328,6 +320,16 @@ func (s *Server) serve(ln net.Listener, scheme string) {
 			s.log.Error("serve", "err", err)
 		}
 	}()
+}
+
+// ServeGRPCWith makes hs, an http.Server whose handler passes requests
+// on to Handler, serve the gRPC binding as Serve does when Config.GRPC is
+// set: h2c with prior knowledge and h2 over TLS, on the mock's own HTTP/2
+// server (package h2serve). a2amock conform records the wire this way.
+func (s *Server) ServeGRPCWith(hs *http.Server) {
+	if s.cfg.GRPC {
+		h2serve.Enable(hs)
+	}
 }
 
 // URL is the base URL of a started server, e.g. http://127.0.0.1:40123.

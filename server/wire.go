@@ -1,8 +1,6 @@
 package server
 
-import (
-	"github.com/a2amock/a2amock/server/internal/wirecap"
-)
+import "github.com/a2amock/a2amock/server/internal/wirecap"
 
 // The raw bytes of the last exchanges with the agents are kept by package
 // wirecap and served at GET /_a2amock/journal/wire?request=N (an A2A

@@ -36,6 +36,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	htmlFile := fs.String("html", "", "write the run as one self-contained HTML page (the timeline of each scenario with its failing checks; as a2amock report does)")
 	list := fs.Bool("list", false, "list the suite's scenarios and the checks, then exit")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	grpcFlag := fs.Bool("grpc", false, "also serve the v1.0 gRPC binding in every scenario: the first agent is given at the root, whose card declares GRPC at host:port beside its HTTP interfaces")
 	pos, code, ok := parseFlags(fs, "conform --client 'CMD' [flags]", args, stdout)
 	if !ok {
 		return code
@@ -63,7 +64,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	// An HTML report draws every exchange of each scenario, not only the
 	// entries a check cites: the run keeps the journals for it.
-	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Startup: *startup, Parallel: *parallel, KeepJournal: *htmlFile != ""}
+	opts := conform.Options{Client: *client, Suite: suite, Scenarios: ids, Grace: *grace, Startup: *startup, Parallel: *parallel, KeepJournal: *htmlFile != "", GRPC: *grpcFlag}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
 			opts.Seed = seed

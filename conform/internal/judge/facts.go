@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"time"
 
@@ -151,7 +152,11 @@ func (r *Run) hide(tf *taskFacts) {
 		if !w.Faulted {
 			return
 		}
-		if !namedInWholeEvent(w.Delivered, tf.ID) {
+		named := namedInWholeEvent
+		if w.GRPC {
+			named = namedInWholeMessage
+		}
+		if !named(w.Delivered, tf.ID) {
 			tf.hidden, tf.via = true, w
 		}
 		return
@@ -168,6 +173,22 @@ func namedInWholeEvent(b []byte, id string) bool {
 	}
 	rest := b[i:]
 	return bytes.Contains(rest, []byte("\n\n")) || bytes.Contains(rest, []byte("\r\n\r\n"))
+}
+
+// namedInWholeMessage reports whether the delivered bytes of a gRPC answer
+// hold the id inside a complete length-prefixed message.
+func namedInWholeMessage(b []byte, id string) bool {
+	for len(b) >= 5 {
+		n := uint64(binary.BigEndian.Uint32(b[1:5]))
+		if uint64(len(b)-5) < n {
+			return false
+		}
+		if bytes.Contains(b[5:5+n], []byte(id)) {
+			return true
+		}
+		b = b[5+n:]
+	}
+	return false
 }
 
 // task returns the client task with the given id.

@@ -444,13 +444,19 @@ func judgeDeclaredInterface(r *Run) Verdict {
 		for _, in := range card.Interfaces {
 			declared = append(declared, fmt.Sprintf("%s %s (%s)", in.Binding, in.URL, in.Version))
 			switch in.Binding {
+			case wire.BindingGRPC:
+				// A gRPC interface is host:port; its calls name the service
+				// in the path.
+				if w.GRPC && in.URL == strings.TrimPrefix(r.Origin, "http://") {
+					ok = true
+				}
 			case wire.BindingJSONRPC:
-				if w.Method == http.MethodPost && strings.TrimSuffix(url, "/") == strings.TrimSuffix(in.URL, "/") &&
+				if !w.GRPC && w.Method == http.MethodPost && strings.TrimSuffix(url, "/") == strings.TrimSuffix(in.URL, "/") &&
 					(w.RPCMethod == "" || v10Method(w) == (wire.Describe(in.Version).Major >= 1)) {
 					ok = true
 				}
 			case wire.BindingREST:
-				if strings.HasPrefix(url, strings.TrimSuffix(in.URL, "/")+"/") {
+				if !w.GRPC && strings.HasPrefix(url, strings.TrimSuffix(in.URL, "/")+"/") {
 					ok = true
 				}
 			}
@@ -518,7 +524,7 @@ func judgeRetryAfter(r *Run) Verdict {
 	var ev Evidence
 	n := 0
 	for i, w := range r.Wire {
-		if (w.Status != http.StatusTooManyRequests && w.Status != http.StatusServiceUnavailable) || w.RetryAfter == "" {
+		if !w.retryable() || w.RetryAfter == "" {
 			continue
 		}
 		wait, ok := retryAfter(w.RetryAfter, w.End)
@@ -532,7 +538,7 @@ func judgeRetryAfter(r *Run) Verdict {
 			}
 			if gap := next.Start.Sub(w.End); gap+retrySlack < wait {
 				ev.record(w, next)
-				return fail(ev, "the agent answered HTTP %d with Retry-After: %s; the client called again %s later (%s %s)", w.Status, w.RetryAfter, gap.Round(time.Millisecond), next.Method, orDefault(next.RPCMethod, next.Path))
+				return fail(ev, "the agent answered %s; the client called again %s later (%s %s)", w.answered(), gap.Round(time.Millisecond), next.Method, orDefault(next.RPCMethod, next.Path))
 			}
 			ev.record(w, next)
 			break

@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -15,8 +17,14 @@ type WireRecord struct {
 	Agent  string `json:"agent"`
 	Method string `json:"method"`
 	Path   string `json:"path"`
-	// RPCMethod is the JSON-RPC method of a POST body, when it has one.
+	// RPCMethod is the JSON-RPC method of a POST body, when it has one, or
+	// the method of a gRPC call.
 	RPCMethod string `json:"rpcMethod,omitempty"`
+	// GRPC is set on a gRPC call (HTTP/2, content-type application/grpc);
+	// GRPCStatus is its grpc-status, and RetryAfter its
+	// grpc-retry-pushback-ms in whole seconds.
+	GRPC       bool `json:"grpc,omitempty"`
+	GRPCStatus int  `json:"grpcStatus,omitempty"`
 	// A2AVersion is the A2A-Version header (or query parameter) sent;
 	// VersionSent tells an empty one from none.
 	A2AVersion  string `json:"a2aVersion,omitempty"`
@@ -52,3 +60,28 @@ func (w WireRecord) isA2A() bool {
 
 // CardChangeNote starts the detail of the journal note of a card change.
 const CardChangeNote = "card-change"
+
+// The gRPC codes a retryable refusal is answered with: HTTP 429 and 503
+// map to them (gRPC's http-grpc-status-mapping).
+const (
+	grpcResourceExhausted = 8
+	grpcUnavailable       = 14
+)
+
+// retryable reports whether the answer asked the client to come back
+// later: HTTP 429 or 503, or their gRPC codes; with a Retry-After (or
+// grpc-retry-pushback-ms) it says when.
+func (w WireRecord) retryable() bool {
+	if w.GRPC {
+		return w.GRPCStatus == grpcResourceExhausted || w.GRPCStatus == grpcUnavailable
+	}
+	return w.Status == http.StatusTooManyRequests || w.Status == http.StatusServiceUnavailable
+}
+
+// answered describes the refusal for a failure message.
+func (w WireRecord) answered() string {
+	if w.GRPC {
+		return fmt.Sprintf("gRPC status %d with grpc-retry-pushback-ms: %s000", w.GRPCStatus, w.RetryAfter)
+	}
+	return fmt.Sprintf("HTTP %d with Retry-After: %s", w.Status, w.RetryAfter)
+}

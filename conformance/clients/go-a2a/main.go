@@ -9,12 +9,18 @@
 // what that misses.
 //
 //	cd conformance/clients/go-a2a && go build -o go-a2a . && a2amock conform --client ./go-a2a
+//
+// With -grpc it prefers the gRPC binding where the card declares one, as a
+// user of the SDK's gRPC transport would (a2amock conform --grpc serves it):
+//
+//	a2amock conform --grpc --client './go-a2a -grpc'
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -26,6 +32,9 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 )
 
 var outcomes = map[a2a.TaskState]string{
@@ -116,7 +125,11 @@ func (r *run) drive(ctx context.Context, prompt, input string) (string, error) {
 	return outcomes[r.state], nil
 }
 
+// preferGRPC makes the client prefer the card's GRPC interface (h2c).
+var preferGRPC = flag.Bool("grpc", false, "prefer the gRPC binding where the card declares it")
+
 func main() {
+	flag.Parse()
 	deadline := 30 * time.Second
 	if ms, err := strconv.Atoi(os.Getenv("A2AMOCK_DEADLINE_MS")); err == nil {
 		deadline = time.Duration(ms) * time.Millisecond
@@ -156,7 +169,7 @@ func drive(ctx context.Context, agentURL string, deadline time.Duration) result 
 		if err != nil {
 			return err
 		}
-		r.client, err = a2aclient.NewFromCard(ctx, card, withToken(os.Getenv("A2AMOCK_BEARER_TOKEN"))...)
+		r.client, err = a2aclient.NewFromCard(ctx, card, factoryOptions(os.Getenv("A2AMOCK_BEARER_TOKEN"))...)
 		if err != nil {
 			return err
 		}
@@ -184,6 +197,30 @@ func drive(ctx context.Context, agentURL string, deadline time.Duration) result 
 	res.TaskID = string(r.taskID)
 	return res
 }
+
+// factoryOptions are the client's options: the token, and with -grpc the
+// SDK's gRPC transport, preferred.
+func factoryOptions(token string) []a2aclient.FactoryOption {
+	opts := withToken(token)
+	if !*preferGRPC {
+		return opts
+	}
+	dial := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	if token != "" {
+		dial = append(dial, grpc.WithPerRPCCredentials(grpcBearer(token)))
+	}
+	return append(opts, a2agrpc.WithGRPCTransport(dial...),
+		a2aclient.WithConfig(a2aclient.Config{PreferredTransports: []a2a.TransportProtocol{a2a.TransportProtocolGRPC}}))
+}
+
+// grpcBearer presents a bearer token on every gRPC call, over h2c.
+type grpcBearer string
+
+func (t grpcBearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(t)}, nil
+}
+
+func (grpcBearer) RequireTransportSecurity() bool { return false }
 
 // withToken presents token as a bearer token on every A2A call, as the
 // SDK's README shows for an agent whose card asks for one.

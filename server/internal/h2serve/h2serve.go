@@ -32,7 +32,6 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,30 +59,6 @@ const (
 
 // clientPreface is what an HTTP/2 client sends first.
 const clientPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-
-// Install makes srv serve HTTP/2 with this package: h2c with prior
-// knowledge (when srv.Protocols allows unencrypted HTTP/2) and h2 over TLS
-// (when the TLS configuration offers it). It must be called before srv
-// serves; srv's handler, IdleTimeout, ReadTimeout, MaxHeaderBytes and
-// ErrorLog apply.
-func Install(srv *http.Server) { install(srv) }
-
-// OfferH2 returns cfg offering h2 in ALPN after the protocols it lists
-// (http/1.1 when it lists none): gRPC clients offer only h2 and fail the
-// handshake without it, while a client offering http/1.1 too keeps it, as
-// Go's TLS server picks by its own order (the mock's transport faults take
-// over HTTP/1.1 connections). cfg is not modified.
-func OfferH2(cfg *tls.Config) *tls.Config {
-	if slices.Contains(cfg.NextProtos, http2.NextProtoTLS) {
-		return cfg
-	}
-	cfg = cfg.Clone()
-	if len(cfg.NextProtos) == 0 {
-		cfg.NextProtos = []string{"http/1.1"}
-	}
-	cfg.NextProtos = append(slices.Clip(cfg.NextProtos), http2.NextProtoTLS)
-	return cfg
-}
 
 func install(srv *http.Server) *server {
 	s := &server{hs: srv, conns: map[*conn]struct{}{}}

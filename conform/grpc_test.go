@@ -1,0 +1,125 @@
+package conform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/server"
+)
+
+// grpcClient is a fake client of the gRPC binding: it reads the card, dials
+// the GRPC interface it declares and makes one blocking SendMessage with
+// a2a-version metadata. A refusal with grpc-retry-pushback-ms is retried
+// once: after the pushback when patient, at once when not.
+func grpcClient(patient bool) int {
+	report := func(outcome, taskID, detail string) int {
+		out, _ := json.Marshal(map[string]string{"outcome": outcome, "taskId": taskID, "detail": detail})
+		fmt.Println(string(out))
+		return 0
+	}
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	resp, err := http.Get(base + "/.well-known/agent-card.json")
+	if err != nil {
+		return report("error", "", err.Error())
+	}
+	var card struct {
+		SupportedInterfaces []struct{ URL, ProtocolBinding string } `json:"supportedInterfaces"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&card)
+	resp.Body.Close()
+	if err != nil {
+		return report("error", "", err.Error())
+	}
+	target := ""
+	for _, in := range card.SupportedInterfaces {
+		if in.ProtocolBinding == "GRPC" {
+			target = in.URL
+		}
+	}
+	if target == "" {
+		return report("error", "", "the card declares no GRPC interface")
+	}
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return report("error", "", err.Error())
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "a2a-version", "1.0"), 10*time.Second)
+	defer cancel()
+	req := &a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "grpc-1", Role: a2apb.Role_ROLE_USER,
+		Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: os.Getenv("A2AMOCK_PROMPT")}}}}}
+	var trailer metadata.MD
+	res, err := a2apb.NewA2AServiceClient(conn).SendMessage(ctx, req, grpc.Trailer(&trailer))
+	if v := trailer.Get("grpc-retry-pushback-ms"); err != nil && len(v) > 0 {
+		if ms, perr := strconv.Atoi(v[0]); perr == nil && patient {
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+		}
+		res, err = a2apb.NewA2AServiceClient(conn).SendMessage(ctx, req)
+	}
+	if err != nil {
+		return report("error", "", err.Error())
+	}
+	t := res.GetTask()
+	if t.GetStatus().GetState() == a2apb.TaskState_TASK_STATE_COMPLETED {
+		return report("completed", t.GetId(), "")
+	}
+	return report("error", t.GetId(), "ended "+t.GetStatus().GetState().String())
+}
+
+// TestGRPCClientJudged runs conform with the gRPC binding served (--grpc)
+// against a client that speaks only gRPC: its calls are journaled as gRPC
+// and judged like any other (the declared interface, the A2A version, a
+// reset call's task not held against it, gRPC's retry pushback honoured or
+// not).
+func TestGRPCClientJudged(t *testing.T) {
+	ids := []string{"honest-v10-jsonrpc", "connection-reset", "http-error-503-retry-after"}
+	rep, err := Run(context.Background(), Options{Client: fakeCommand("grpc"), Scenarios: ids, GRPC: true, Grace: 300 * time.Millisecond, KeepJournal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]*ScenarioResult{}
+	for _, res := range rep.Scenarios {
+		by[res.ID] = res
+	}
+	for _, id := range ids {
+		res := by[id]
+		for _, c := range res.Checks {
+			if !c.Pass {
+				t.Errorf("%s/%s failed for a client that did it right: %s", id, c.ID, c.Reason)
+			}
+		}
+		for _, e := range res.Journal {
+			if e.Kind == server.EntryRequest && e.Binding != server.BindingGRPC {
+				t.Errorf("%s: journal entry %d is a %s request over %q, not gRPC", id, e.Seq, e.Op, e.Binding)
+			}
+		}
+	}
+	if got := check(t, by["honest-v10-jsonrpc"], "uses-declared-interface").Reason; !strings.Contains(got, "all 1 call(s)") {
+		t.Errorf("honest-v10-jsonrpc/uses-declared-interface: %s", got)
+	}
+	if got := check(t, by["connection-reset"], "no-orphans").Reason; !strings.Contains(got, "whose id never reached the client") {
+		t.Errorf("connection-reset/no-orphans: the reset call's task should not count: %s", got)
+	}
+	if got := check(t, by["http-error-503-retry-after"], "honours-retry-after").Reason; !strings.Contains(got, "1 Retry-After answer(s) honoured") {
+		t.Errorf("http-error-503-retry-after/honours-retry-after: %s", got)
+	}
+
+	eager, err := Run(context.Background(), Options{Client: fakeCommand("grpc-eager"), Scenarios: []string{"http-error-503-retry-after"}, GRPC: true, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFail(t, eager.Scenarios[0], "honours-retry-after", "gRPC status 14 with grpc-retry-pushback-ms: 1000")
+	assertNoListener(t, rep)
+}
