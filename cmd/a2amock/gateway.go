@@ -43,6 +43,12 @@ func gatewayRequested(flagValue, flagGiven bool, scenarioFile string) bool {
 // listens on a loopback port of its own and the gateway serves on addr, so
 // every client of addr sees the gateway's task ids and correlation ids.
 func runGateway(ctx context.Context, cfg server.Config, addr string, names []string, stdout, stderr io.Writer, logger *slog.Logger, ready chan<- string) int {
+	if cfg.GRPC {
+		// The gateway rewrites JSON bodies over HTTP/1.1; a card behind it
+		// would declare a gRPC interface no client could reach.
+		fmt.Fprintln(stderr, "a2amock serve: the gateway serves JSON-RPC and HTTP+JSON only: use --grpc (or a scenario's server.grpc) without --gateway")
+		return 2
+	}
 	cfg.ControlFrontSecret = newFrontSecret()
 	srv, err := server.New(cfg)
 	if err != nil {

@@ -300,3 +300,13 @@ func TestGatewayFrontRefusesControlByAlias(t *testing.T) {
 	front.ServeHTTP(w, r)
 	assert.Equal(t, http.StatusOK, w.Code, w.Body.String())
 }
+
+// TestServeGatewayRefusesGRPC: behind the gateway a card would declare a
+// gRPC interface no client could reach, so the combination is refused.
+func TestServeGatewayRefusesGRPC(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := serve(context.Background(), []string{"--gateway", "--grpc", "--addr", "127.0.0.1:0", "--log-level", "error"}, &stdout, &stderr, nil)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr.String(), "the gateway serves JSON-RPC and HTTP+JSON only")
+}
