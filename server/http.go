@@ -67,12 +67,12 @@ func (s *Server) dispatch(c echo.Context) error {
 
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
-	if s.cfg.GRPC && grpcbind.IsCall(c.Request()) {
-		return s.grpc.Serve(c.Response(), c.Request(), a, base, rest)
-	}
 	cw, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())
 	c.Response().Writer = cw
 	defer rec.Finish()
+	if s.cfg.GRPC && grpcbind.IsCall(c.Request()) {
+		return s.grpc.Serve(c.Response(), c.Request(), a, base, rest)
+	}
 	r, w := c.Request(), c.Response()
 	switch {
 	case rest == "/" || rest == "":

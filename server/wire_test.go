@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -9,7 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/metadata"
 
+	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
 )
 
@@ -117,4 +121,49 @@ func TestWireHeadersBounded(t *testing.T) {
 	assert.Equal(t, []string{"1.0"}, x.Header["A2a-Version"])
 	require.Len(t, x.Header["…"], 1)
 	assert.Contains(t, x.Header["…"][0], "more header bytes not kept")
+}
+
+// bodyBytes is the body a raw view kept: its text, or its base64 decoded.
+func bodyBytes(t *testing.T, b server.WireBody) []byte {
+	t.Helper()
+	if b.Base64 == "" {
+		return []byte(b.Text)
+	}
+	out, err := base64.StdEncoding.DecodeString(b.Base64)
+	require.NoError(t, err)
+	return out
+}
+
+// TestWireRawBytesGRPC: a gRPC call's raw view holds its length-prefixed
+// messages (base64: protobuf), its headers and its trailers
+// (grpc-status); a trailers-only refusal has its status in the headers.
+func TestWireRawBytesGRPC(t *testing.T) {
+	h, c := grpcRig(t, false)
+	ctx := metadata.AppendToOutgoingContext(grpcCtx(t), "authorization", "Bearer sekrit")
+	res, err := c.SendMessage(ctx, grpcSend("raw grpc"))
+	require.NoError(t, err)
+	_, err = c.GetTask(ctx, &a2apb.GetTaskRequest{Id: "nope"})
+	require.Error(t, err)
+
+	status, x, b := h.wire("?request=1")
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.Equal(t, "/lf.a2a.v1.A2AService/SendMessage", x.URL)
+	assert.Equal(t, "HTTP/2.0", x.Proto)
+	assert.Equal(t, []string{"[redacted: 13 bytes]"}, x.Header["Authorization"])
+	require.NotEmpty(t, x.Body.Base64, "protobuf is shown as base64: %+v", x.Body)
+	req := bodyBytes(t, x.Body)
+	require.Greater(t, len(req), 5)
+	assert.Equal(t, len(req)-5, int(binary.BigEndian.Uint32(req[1:5])), "one length-prefixed message")
+	assert.Contains(t, string(req), "raw grpc")
+	answer := bodyBytes(t, x.Response)
+	assert.Contains(t, string(answer), res.GetTask().GetId())
+	assert.Equal(t, []string{"application/grpc"}, x.RespHead["Content-Type"])
+	assert.Equal(t, []string{"0"}, x.Trailer["Grpc-Status"], "trailers: %v", x.Trailer)
+
+	status, x, b = h.wire("?request=2")
+	require.Equal(t, http.StatusOK, status, "body: %s", b)
+	assert.Equal(t, "/lf.a2a.v1.A2AService/GetTask", x.URL)
+	assert.Equal(t, []string{"5"}, x.RespHead["Grpc-Status"], "a trailers-only answer: %v", x.RespHead)
+	assert.Empty(t, x.Trailer)
+	assert.Zero(t, x.Response.Size)
 }

@@ -209,7 +209,7 @@
       if (!res.ok) { box.replaceChildren(el("h3", {}, "Raw bytes"), el("p", { class: "more" }, (x.error && x.error.message) || "HTTP " + res.status)); return; }
       box.replaceChildren(
         el("h3", {}, "Request bytes"), el("pre", { class: "raw wire-request" }, `${x.method} ${x.url} ${x.proto}\n${headText(x.header)}\n\n${bodyText(x.body)}`),
-        el("h3", {}, "Response bytes" + (x.done ? "" : " (still open)")), el("pre", { class: "raw wire-response" }, `${x.status || "(no status: the connection was taken over)"}\n${headText(x.responseHeader)}\n\n${bodyText(x.response)}`));
+        el("h3", {}, "Response bytes" + (x.done ? "" : " (still open)")), el("pre", { class: "raw wire-response" }, `${x.status || "(no status: the connection was taken over)"}\n${headText(x.responseHeader)}\n\n${bodyText(x.response)}${x.trailer ? "\n\n" + headText(x.trailer) : ""}`));
     }).catch((err) => box.replaceChildren(el("h3", {}, "Raw bytes"), el("p", { class: "more" }, "could not load: " + err)));
     return box;
   }

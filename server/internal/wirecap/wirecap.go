@@ -8,6 +8,7 @@
 package wirecap
 
 import (
+	"bytes"
 	"encoding/base64"
 	"io"
 	"maps"
@@ -48,11 +49,15 @@ type Exchange struct {
 	Status   int         `json:"status"`
 	RespHead http.Header `json:"responseHeader"`
 	Response Body        `json:"response"`
+	// Trailer holds the trailers sent after the response body (a gRPC
+	// call's grpc-status among them).
+	Trailer http.Header `json:"trailer,omitempty"`
 	// Done is false while the exchange is still being answered (a stream).
 	Done bool `json:"done"`
 }
 
-// Body is the start of a body: Text when it is UTF-8, else Base64;
+// Body is the start of a body: Text when it is UTF-8 without NUL bytes,
+// else Base64;
 // Size counts every byte, Truncated says the rest was not kept.
 type Body struct {
 	Text      string `json:"text,omitempty"`
@@ -82,7 +87,9 @@ func (w *wireBuf) body() Body {
 			b = b[:len(b)-1]
 		}
 	}
-	if utf8.Valid(b) {
+	// A NUL byte says binary (a gRPC message's length prefix) even when the
+	// bytes happen to be UTF-8.
+	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
 		out.Text = string(b)
 	} else {
 		out.Base64 = base64.StdEncoding.EncodeToString(w.b)
@@ -93,17 +100,20 @@ func (w *wireBuf) body() Body {
 // Rec is one exchange being captured; its fields are guarded by the
 // capture's lock.
 type Rec struct {
-	c         *Capture
-	req, seq  int64
-	time      time.Time
-	method    string
-	url       string
-	proto     string
-	header    keptHeader
-	body      wireBuf
-	status    int
-	respHead  keptHeader
-	resp      wireBuf
+	c        *Capture
+	req, seq int64
+	time     time.Time
+	method   string
+	url      string
+	proto    string
+	header   keptHeader
+	body     wireBuf
+	status   int
+	respHead keptHeader
+	resp     wireBuf
+	// live is the response's header map, read at Finish for trailers.
+	live      http.Header
+	trailer   keptHeader
 	done      bool
 	published bool
 }
@@ -146,7 +156,36 @@ func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (h
 func (rec *Rec) Finish() {
 	rec.c.mu.Lock()
 	rec.done = true
+	if t := trailers(rec.live, rec.respHead.h); len(t) > 0 {
+		rec.trailer = keep(t)
+	}
 	rec.c.mu.Unlock()
+}
+
+// trailers returns the trailers a handler set in its header map live after
+// the headers sent went out: those named with http.TrailerPrefix and those
+// the sent headers declared in Trailer.
+func trailers(live, sent http.Header) http.Header {
+	var out http.Header
+	add := func(k string, vs []string) {
+		if out == nil {
+			out = http.Header{}
+		}
+		out[http.CanonicalHeaderKey(k)] = slices.Clone(vs)
+	}
+	for k, vs := range live {
+		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
+			add(name, vs)
+		}
+	}
+	for _, decl := range sent.Values("Trailer") {
+		for name := range strings.SplitSeq(decl, ",") {
+			if k := http.CanonicalHeaderKey(strings.TrimSpace(name)); live[k] != nil {
+				add(k, live[k])
+			}
+		}
+	}
+	return out
 }
 
 // Tag names the exchange answered through w (a writer Wrap returned, or
@@ -200,7 +239,7 @@ func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	}
 	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
 		Header: rec.header.view(), Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.view(),
-		Response: rec.resp.body(), Done: rec.done}, true
+		Response: rec.resp.body(), Trailer: rec.trailer.viewOrNil(), Done: rec.done}, true
 }
 
 type wireReader struct {
@@ -228,7 +267,8 @@ type wireWriter struct {
 
 func (w *wireWriter) header() {
 	if w.rec.respHead.h == nil {
-		w.rec.respHead = keep(w.ResponseWriter.Header().Clone())
+		w.rec.live = w.ResponseWriter.Header()
+		w.rec.respHead = keep(w.rec.live.Clone())
 	}
 }
 
@@ -305,6 +345,14 @@ func (k keptHeader) view() http.Header {
 		return k.h.Clone()
 	}
 	return redact(k.h)
+}
+
+// viewOrNil is view, or nil for a header never kept.
+func (k keptHeader) viewOrNil() http.Header {
+	if k.h == nil {
+		return nil
+	}
+	return k.view()
 }
 
 // redact copies h with credential values replaced by their length, and
