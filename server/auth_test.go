@@ -1,15 +1,23 @@
 package server_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -134,4 +142,36 @@ func TestAuthRequiredFlow(t *testing.T) {
 	status, _, b = h.post("/", rpcBody("SendMessage", msg("2")), map[string]string{"A2A-Version": "1.0", "Authorization": "Bearer anything"})
 	require.Equal(t, http.StatusOK, status, "%s", b)
 	assert.Contains(t, string(b), "TASK_STATE_COMPLETED")
+}
+
+// TestAuthOverGRPC: an agent enforcing its card's bearer scheme reads the
+// credentials from gRPC metadata: none is UNAUTHENTICATED, a refused token
+// PERMISSION_DENIED, the test token served; no token reaches the journal.
+func TestAuthOverGRPC(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 44, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "a",
+		Card: authCard(map[string]cards.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}, false), EnforceAuth: true}}})
+	conn, err := grpc.NewClient(strings.TrimPrefix(h.url, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	c := a2apb.NewA2AServiceClient(conn)
+	with := func(token string) context.Context {
+		ctx := grpcCtx(t)
+		if token != "" {
+			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
+		}
+		return ctx
+	}
+	_, err = c.SendMessage(with(""), grpcSend("no token"))
+	assert.Equal(t, codes.Unauthenticated, status.Code(err), "%v", err)
+	_, err = c.SendMessage(with(server.TestForbiddenToken), grpcSend("refused token"))
+	assert.Equal(t, codes.PermissionDenied, status.Code(err), "%v", err)
+	res, err := c.SendMessage(with(server.TestBearerToken), grpcSend("good token"))
+	require.NoError(t, err)
+	assert.Equal(t, a2apb.TaskState_TASK_STATE_COMPLETED, res.GetTask().GetStatus().GetState())
+
+	j, err := json.Marshal(h.srv.Journal().Entries())
+	require.NoError(t, err)
+	assert.NotContains(t, string(j), server.TestBearerToken)
+	assert.NotContains(t, string(j), server.TestForbiddenToken)
 }
