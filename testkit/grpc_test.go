@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +30,7 @@ func TestWithGRPC(t *testing.T) {
 		SupportedInterfaces []struct{ URL, ProtocolBinding string } `json:"supportedInterfaces"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&card))
-	target := strings.TrimPrefix(m.URL, "http://")
+	target := m.GRPCTarget()
 	require.Contains(t, card.SupportedInterfaces, struct{ URL, ProtocolBinding string }{target, "GRPC"})
 
 	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -58,7 +57,7 @@ func TestStartTLSWithGRPC(t *testing.T) {
 		SupportedInterfaces []struct{ URL, ProtocolBinding string } `json:"supportedInterfaces"`
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&card))
-	target := strings.TrimPrefix(m.URL, "https://")
+	target := m.GRPCTarget()
 	require.Contains(t, card.SupportedInterfaces, struct{ URL, ProtocolBinding string }{target, "GRPC"})
 
 	// A client offering both protocols, h2 first, is answered over HTTP/1.1.

@@ -288,6 +288,14 @@ func (m *Mock) Server() *server.Server { return m.srv }
 // AgentURL + "/").
 func (m *Mock) AgentURL(name string) string { return m.URL + m.srv.AgentPath(name) }
 
+// GRPCTarget returns the host:port a gRPC client dials for the first
+// agent, as its v1.0 card's GRPC interface names it (WithGRPC; over TLS
+// with StartTLS, given CertPool).
+func (m *Mock) GRPCTarget() string {
+	_, hostPort, _ := strings.Cut(m.URL, "://")
+	return hostPort
+}
+
 // CardURL returns the URL of the named agent's Agent Card; "" means the
 // first agent, at the root.
 func (m *Mock) CardURL(name string) string {
