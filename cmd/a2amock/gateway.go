@@ -71,7 +71,7 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 		fmt.Fprintf(stderr, "a2amock serve: listen %s: %v\n", addr, err)
 		return 1
 	}
-	hs := httpserve.New(front, httpserve.Timeouts{Read: cfg.ReadTimeout, Idle: cfg.IdleTimeout}, nil)
+	hs := httpserve.New(front, httpserve.Timeouts{Read: cfg.ReadTimeout, Idle: cfg.IdleTimeout}, nil, logger)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 

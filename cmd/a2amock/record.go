@@ -59,7 +59,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock record: listen %s: %v\n", *addr, err)
 		return 1
 	}
-	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil)
+	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
@@ -210,7 +210,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock replay: listen %s: %v\n", *addr, err)
 		return 1
 	}
-	srv := httpserve.New(rp, httpserve.Timeouts{}, nil)
+	srv := httpserve.New(rp, httpserve.Timeouts{}, nil, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()

@@ -8,6 +8,7 @@ package httpserve
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -41,8 +42,12 @@ type Server struct {
 	conns map[net.Conn]http.ConnState
 }
 
-// New returns a server for h with the timeouts set. ctx, when not nil, is the base context of every request.
-func New(h http.Handler, t Timeouts, ctx context.Context) *Server {
+// New returns a server for h with the timeouts set. ctx, when not nil, is
+// the base context of every request. errLog, when not nil, receives
+// net/http's own error lines (a failed TLS handshake, an accept error,
+// HTTP/2 connection errors) as warnings instead of the process's standard
+// logger.
+func New(h http.Handler, t Timeouts, ctx context.Context, errLog *slog.Logger) *Server {
 	s := &Server{conns: map[net.Conn]http.ConnState{}}
 	s.Server = &http.Server{
 		Handler:           h,
@@ -53,6 +58,9 @@ func New(h http.Handler, t Timeouts, ctx context.Context) *Server {
 	}
 	if ctx != nil {
 		s.BaseContext = func(net.Listener) context.Context { return ctx }
+	}
+	if errLog != nil {
+		s.ErrorLog = slog.NewLogLogger(errLog.Handler(), slog.LevelWarn)
 	}
 	return s
 }

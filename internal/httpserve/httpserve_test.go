@@ -2,10 +2,16 @@ package httpserve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/tls"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +27,7 @@ func TestTimeoutsAndPromptShutdown(t *testing.T) {
 	s := New(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusNoContent)
-	}), Timeouts{Read: 200 * time.Millisecond, Idle: 200 * time.Millisecond}, nil)
+	}), Timeouts{Read: 200 * time.Millisecond, Idle: 200 * time.Millisecond}, nil, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
@@ -61,7 +67,7 @@ func TestShutdownDoesNotWaitOnSlowClients(t *testing.T) {
 	t.Parallel()
 	s := New(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-	}), Timeouts{}, nil)
+	}), Timeouts{}, nil, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
@@ -91,5 +97,53 @@ func TestShutdownDoesNotWaitOnSlowClients(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	assert.NoError(t, s.Shutdown(ctx), "Shutdown waited on a slow client until its deadline")
+	assert.ErrorIs(t, <-served, http.ErrServerClosed)
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestErrorLogGoesToTheLogger: net/http's own error lines (here a failed
+// TLS handshake) reach the logger New is given, as warnings, not the
+// process's standard logger.
+func TestErrorLogGoesToTheLogger(t *testing.T) {
+	t.Parallel()
+	var logged lockedBuffer
+	s := New(http.NotFoundHandler(), Timeouts{}, nil, slog.New(slog.NewTextHandler(&logged, nil)))
+	certs := httptest.NewTLSServer(http.NotFoundHandler())
+	cfg := &tls.Config{Certificates: certs.TLS.Certificates}
+	certs.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(tls.NewListener(ln, cfg)) }()
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	_, _ = c.Write([]byte("\x16\x03\x01\x00\x05hello"))
+	_ = c.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, _ = io.Copy(io.Discard, c)
+	_ = c.Close()
+	assert.Eventually(t, func() bool { return strings.Contains(logged.String(), "TLS handshake error") }, 3*time.Second, 10*time.Millisecond)
+	assert.Contains(t, logged.String(), "level=WARN")
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, s.Shutdown(ctx))
 	assert.ErrorIs(t, <-served, http.ErrServerClosed)
 }
