@@ -8,11 +8,17 @@ checks of its own beyond what the SDK does; the scorecard shows what that
 misses.
 
     a2amock conform --client '.venv/bin/python client.py'
+
+With --grpc it prefers the SDK's gRPC transport where the card declares it,
+as a user of that transport would (a2amock conform --grpc serves it):
+
+    a2amock conform --grpc --client '.venv/bin/python client.py --grpc'
 """
 
 import asyncio
 import json
 import os
+import sys
 import time
 
 import httpx
@@ -27,6 +33,9 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 from a2a.utils.constants import TransportProtocol
+
+# GRPC is set by --grpc (a2amock conform --grpc serves the gRPC binding).
+GRPC = "--grpc" in sys.argv[1:]
 
 OUTCOMES = {
     TaskState.TASK_STATE_COMPLETED: "completed",
@@ -88,10 +97,20 @@ class Run:
 async def drive(url, deadline, started):
     """Runs the task on one agent and says how it ended."""
     token = os.environ.get("A2AMOCK_BEARER_TOKEN", "")
+    bindings = [TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON]
+    grpc_options = {}
+    if GRPC:
+        # With --grpc, the SDK's gRPC transport, preferred where the card
+        # declares it (h2c: the mock serves it without TLS).
+        import grpc
+
+        bindings = [TransportProtocol.GRPC, *bindings]
+        grpc_options = {"grpc_channel_factory": grpc.aio.insecure_channel, "use_client_preference": True}
     config = ClientConfig(
-        supported_protocol_bindings=[TransportProtocol.JSONRPC, TransportProtocol.HTTP_JSON],
+        supported_protocol_bindings=bindings,
         # The card asks for a bearer token: present it on every call.
         httpx_client=httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}) if token else None,
+        **grpc_options,
     )
     result = {"outcome": "error", "taskId": "", "detail": ""}
     client = None
