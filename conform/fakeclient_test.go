@@ -41,8 +41,8 @@ func fakeClient(mode string) int {
 		return naiveClient()
 	case "once":
 		return onceClient()
-	case "grpc", "grpc-eager":
-		return grpcClient(mode == "grpc")
+	case "grpc", "grpc-eager", "grpc-no-tenant":
+		return grpcClient(mode != "grpc-eager", mode != "grpc-no-tenant")
 	case "exit3":
 		fmt.Fprintln(os.Stderr, "fake: giving up at once")
 		return 3

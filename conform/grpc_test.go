@@ -21,9 +21,10 @@ import (
 
 // grpcClient is a fake client of the gRPC binding: it reads the card, dials
 // the GRPC interface it declares and makes one blocking SendMessage with
-// a2a-version metadata. A refusal with grpc-retry-pushback-ms is retried
-// once: after the pushback when patient, at once when not.
-func grpcClient(patient bool) int {
+// a2a-version metadata and, unless told not to, the interface's tenant. A
+// refusal with grpc-retry-pushback-ms is retried once: after the pushback
+// when patient, at once when not.
+func grpcClient(patient, tenant bool) int {
 	report := func(outcome, taskID, detail string) int {
 		out, _ := json.Marshal(map[string]string{"outcome": outcome, "taskId": taskID, "detail": detail})
 		fmt.Println(string(out))
@@ -35,18 +36,21 @@ func grpcClient(patient bool) int {
 		return report("error", "", err.Error())
 	}
 	var card struct {
-		SupportedInterfaces []struct{ URL, ProtocolBinding string } `json:"supportedInterfaces"`
+		SupportedInterfaces []struct{ URL, ProtocolBinding, Tenant string } `json:"supportedInterfaces"`
 	}
 	err = json.NewDecoder(resp.Body).Decode(&card)
 	resp.Body.Close()
 	if err != nil {
 		return report("error", "", err.Error())
 	}
-	target := ""
+	target, tenantID := "", ""
 	for _, in := range card.SupportedInterfaces {
 		if in.ProtocolBinding == "GRPC" {
-			target = in.URL
+			target, tenantID = in.URL, in.Tenant
 		}
+	}
+	if !tenant {
+		tenantID = ""
 	}
 	if target == "" {
 		return report("error", "", "the card declares no GRPC interface")
@@ -58,7 +62,7 @@ func grpcClient(patient bool) int {
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "a2a-version", "1.0"), 10*time.Second)
 	defer cancel()
-	req := &a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "grpc-1", Role: a2apb.Role_ROLE_USER,
+	req := &a2apb.SendMessageRequest{Tenant: tenantID, Message: &a2apb.Message{MessageId: "grpc-1", Role: a2apb.Role_ROLE_USER,
 		Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: os.Getenv("A2AMOCK_PROMPT")}}}}}
 	var trailer metadata.MD
 	res, err := a2apb.NewA2AServiceClient(conn).SendMessage(ctx, req, grpc.Trailer(&trailer))
@@ -80,9 +84,9 @@ func grpcClient(patient bool) int {
 
 // TestGRPCClientJudged runs conform with the gRPC binding served (--grpc)
 // against a client that speaks only gRPC: its calls are journaled as gRPC
-// and judged like any other (the declared interface, the A2A version, a
-// reset call's task not held against it, gRPC's retry pushback honoured or
-// not).
+// and judged like any other (the declared interface and its tenant, the
+// A2A version, a reset call's task not held against it, gRPC's retry
+// pushback honoured or not).
 func TestGRPCClientJudged(t *testing.T) {
 	ids := []string{"honest-v10-jsonrpc", "connection-reset", "http-error-503-retry-after"}
 	rep, err := Run(context.Background(), Options{Client: fakeCommand("grpc"), Scenarios: ids, GRPC: true, Grace: 300 * time.Millisecond, KeepJournal: true})
@@ -121,5 +125,14 @@ func TestGRPCClientJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantFail(t, eager.Scenarios[0], "honours-retry-after", "gRPC status 14 with grpc-retry-pushback-ms: 1000")
+
+	// A client that leaves out the tenant the card declares is served (by
+	// the root agent, here the same one) but did not use the interface
+	// the card declares.
+	untenanted, err := Run(context.Background(), Options{Client: fakeCommand("grpc-no-tenant"), Scenarios: []string{"honest-v10-jsonrpc"}, GRPC: true, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFail(t, untenanted.Scenarios[0], "uses-declared-interface", `gRPC SendMessage with tenant "" but the card declares only`)
 	assertNoListener(t, rep)
 }

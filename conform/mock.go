@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,7 +17,11 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/conform/internal/judge"
+	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // WireRecord is one HTTP exchange the client had with the mock, as the
@@ -32,9 +37,6 @@ type mock struct {
 	first  string
 	cancel context.CancelFunc
 	served chan struct{}
-	// grpc is set when the server also serves the gRPC binding: the first
-	// agent is then reached at the root, where its card declares it.
-	grpc bool
 
 	// changer makes the scenario's card change, if it has one.
 	changer *cardChanger
@@ -64,7 +66,7 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{}), grpc: cfg.GRPC}
+	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{})}
 	m.first = firstAgent(srv)
 	if change != nil {
 		m.changer = &cardChanger{change: change, srv: srv}
@@ -82,17 +84,8 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 	return m, nil
 }
 
-// agentURL is the base URL of the named agent: the root for the first
-// agent when gRPC is served (only the root agent's card declares it).
-func (m *mock) agentURL(name string) string { return m.url + agentPath(m.srv, name, m.grpc) }
-
-// agentPath is the path of the named agent's base URL (see agentURL).
-func agentPath(srv *server.Server, name string, grpc bool) string {
-	if grpc && name == firstAgent(srv) {
-		return ""
-	}
-	return srv.AgentPath(name)
-}
+// agentURL is the base URL of the named agent.
+func (m *mock) agentURL(name string) string { return m.url + m.srv.AgentPath(name) }
 
 func firstAgent(srv *server.Server) string {
 	if names := srv.AgentNames(); len(names) > 0 {
@@ -155,6 +148,14 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	}
 	if method, ok := grpcMethod(r); ok {
 		rec.RPCMethod, rec.GRPC = method, true
+		// Every agent shares the gRPC endpoint: the tenant of the
+		// request names the agent (none: the root, the first).
+		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+		rec.Tenant = grpcTenant(method, head)
+		if rec.Tenant != "" && m.srv.Card(rec.Tenant) != nil {
+			rec.Agent = rec.Tenant
+		}
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	} else if r.Method == http.MethodPost && r.Body != nil {
 		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
 		var env struct {
@@ -289,4 +290,26 @@ func grpcMethod(r *http.Request) (string, bool) {
 	}
 	_, method, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	return method, true
+}
+
+// grpcTenant returns the tenant of a gRPC call's request message (body is
+// the length-prefixed message), "" when it has none or does not decode.
+func grpcTenant(method string, body []byte) string {
+	if len(body) < 5 || body[0] != 0 {
+		return ""
+	}
+	md := a2apb.File_a2a_v1_0_gen_proto.Services().ByName("A2AService").Methods().ByName(protoreflect.Name(method))
+	if md == nil {
+		return ""
+	}
+	msg := dynamicpb.NewMessage(md.Input())
+	n := binary.BigEndian.Uint32(body[1:5])
+	if uint64(len(body)-5) < uint64(n) || proto.Unmarshal(body[5:5+n], msg) != nil {
+		return ""
+	}
+	f := md.Input().Fields().ByName("tenant")
+	if f == nil {
+		return ""
+	}
+	return msg.Get(f).String()
 }

@@ -45,8 +45,8 @@ type Options struct {
 	// Seed, when set, replaces every scenario's seed.
 	Seed *uint64
 	// GRPC serves the gRPC binding in every scenario, as a scenario's
-	// server.grpc does: the first agent is then given to the client at the
-	// root, whose v1.0 card declares a GRPC interface beside the others.
+	// server.grpc does: each v1.0 card then declares a GRPC interface (the
+	// server's host:port, the agent's name as tenant) beside the others.
 	GRPC bool
 	// Progress receives one line per scenario as it finishes; nil for
 	// none.
@@ -255,7 +255,7 @@ func declaredCards(cfg server.Config, origin string, agents []string) map[string
 	host := strings.TrimPrefix(origin, "http://")
 	for _, name := range agents {
 		for _, p := range []string{"/.well-known/agent-card.json", "/.well-known/agent.json"} {
-			req := httptest.NewRequest(http.MethodGet, origin+agentPath(srv, name, cfg.GRPC)+p, nil)
+			req := httptest.NewRequest(http.MethodGet, origin+srv.AgentPath(name)+p, nil)
 			req.Host = host
 			rec := httptest.NewRecorder()
 			srv.Handler().ServeHTTP(rec, req)

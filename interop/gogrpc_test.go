@@ -2,7 +2,9 @@ package interop
 
 import (
 	"crypto/tls"
+	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/wire"
@@ -94,4 +97,40 @@ func TestGRPCOverTLS(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"GRPC", "GRPC"}, bindings, "both calls went over gRPC")
+}
+
+// TestGRPCTenantAgents: every agent shares the gRPC endpoint. a2a-go v2's
+// gRPC client, created from the card of an agent below the root (a
+// configured one, and one made through the control API), puts the tenant
+// the card's GRPC interface declares in its requests, and they reach that
+// agent.
+func TestGRPCTenantAgents(t *testing.T) {
+	t.Parallel()
+	v1 := func(c *cards.Card) { c.Dialect = wire.V10 }
+	s := startMock(t, server.Config{Seed: 33, StepDelay: time.Millisecond, GRPC: true,
+		Agents: []server.AgentConfig{agentWith("first", 33, v1), agentWith("second", 33, v1)}})
+	resp, err := httpClient(t).Post(s.URL()+"/_a2amock/agents", "application/json", strings.NewReader(`{"name":"made"}`))
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	ctx := testCtx(t)
+	for _, name := range []string{"second", "made"} {
+		c, card := v1Client(t, s.URL()+s.AgentPath(name), grpcBinding)
+		i := slices.IndexFunc(card.SupportedInterfaces, func(in *a2a.AgentInterface) bool { return in.ProtocolBinding == a2a.TransportProtocolGRPC })
+		require.GreaterOrEqual(t, i, 0, "the card of %s declares a GRPC interface", name)
+		assert.Equal(t, name, card.SupportedInterfaces[i].Tenant)
+		task := sendTask(ctx, t, c, &a2a.SendMessageRequest{Message: userText("for " + name)})
+		assert.Equal(t, a2a.TaskStateCompleted, task.Status.State)
+		got, err := c.GetTask(ctx, &a2a.GetTaskRequest{ID: task.ID})
+		require.NoError(t, err)
+		assert.Equal(t, task.ID, got.ID)
+	}
+	var calls []string
+	for _, e := range s.Journal().Entries() {
+		if e.Kind == server.EntryRequest {
+			calls = append(calls, e.Agent+" "+string(e.Binding))
+		}
+	}
+	assert.Equal(t, []string{"second GRPC", "second GRPC", "made GRPC", "made GRPC"}, calls)
 }

@@ -235,3 +235,60 @@ func TestGRPCBadCalls(t *testing.T) {
 	_, err = c.SendMessage(grpcCtx(t), &a2apb.SendMessageRequest{})
 	assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
 }
+
+// TestGRPCTenantRoutesToAgent: every agent shares the gRPC endpoint. The
+// card of an agent below the root declares the GRPC interface with its name
+// as tenant, and a call carrying that tenant is that agent's; a call with
+// no tenant, or one naming no agent, is the root agent's.
+func TestGRPCTenantRoutesToAgent(t *testing.T) {
+	h := start(t, server.Config{GRPC: true, StepDelay: -1, Agents: []server.AgentConfig{
+		{Name: "main", Card: testCard(wire.V10, false)}, {Name: "other", Card: testCard(wire.V10, false)}}})
+	grpcIface := func(path string) (url, tenant string) {
+		_, _, body := h.do("GET", path, nil, nil)
+		var card struct {
+			SupportedInterfaces []struct{ URL, ProtocolBinding, Tenant string } `json:"supportedInterfaces"`
+		}
+		require.NoError(t, json.Unmarshal(body, &card))
+		for _, in := range card.SupportedInterfaces {
+			if in.ProtocolBinding == "GRPC" {
+				return in.URL, in.Tenant
+			}
+		}
+		t.Fatalf("the card at %s declares no GRPC interface: %s", path, body)
+		return "", ""
+	}
+	target := strings.TrimPrefix(h.url, "http://")
+	url, tenant := grpcIface("/.well-known/agent-card.json")
+	assert.Equal(t, [2]string{target, ""}, [2]string{url, tenant}, "the root agent's interface has no tenant")
+	url, tenant = grpcIface("/agents/other/.well-known/agent-card.json")
+	assert.Equal(t, [2]string{target, "other"}, [2]string{url, tenant})
+
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close() })
+	c := a2apb.NewA2AServiceClient(conn)
+	ctx := grpcCtx(t)
+	send := func(tenant, text string) *a2apb.Task {
+		req := grpcSend(text)
+		req.Tenant = tenant
+		res, err := c.SendMessage(ctx, req)
+		require.NoError(t, err)
+		return res.GetTask()
+	}
+	other := send("other", "for other")
+	send("", "for main")
+	send("nobody", "for main too")
+	var agents []string
+	for _, e := range h.srv.Journal().Entries() {
+		if e.Kind == server.EntryRequest {
+			agents = append(agents, e.Agent)
+		}
+	}
+	assert.Equal(t, []string{"other", "main", "main"}, agents)
+
+	got, err := c.GetTask(ctx, &a2apb.GetTaskRequest{Tenant: "other", Id: other.GetId()})
+	require.NoError(t, err)
+	assert.Equal(t, other.GetId(), got.GetId())
+	_, err = c.GetTask(ctx, &a2apb.GetTaskRequest{Id: other.GetId()})
+	requireGRPCError(t, err, codes.NotFound, "TASK_NOT_FOUND")
+}

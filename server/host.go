@@ -31,5 +31,11 @@ func (h bindingHost) MaxBodyBytes() int64 { return h.s.cfg.MaxBodyBytes }
 // Clock implements binding.Host.
 func (h bindingHost) Clock() timeline.Clock { return h.s.clock }
 
+// TenantAgent implements binding.Host: the tenant is a hosted agent's name.
+func (h bindingHost) TenantAgent(tenant string) (binding.Agent, string, bool) {
+	a, ok := h.s.agents.Lookup(tenant)
+	return a, h.s.AgentPath(tenant), ok
+}
+
 // Wait implements binding.Host.
 func (h bindingHost) Wait(ctx context.Context, d time.Duration) bool { return h.s.delay(ctx, d) }

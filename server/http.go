@@ -166,7 +166,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		defer context.AfterFunc(a.ctx, cancel)()
 		r = r.WithContext(ctx)
 	}
-	if e := s.checkSizes(req); e != nil && a.Gate(req.Op) == nil {
+	if e := binding.CheckSizes(req, s.cfg.MaxPartBytes, s.cfg.MaxMessageBytes); e != nil && a.Gate(req.Op) == nil {
 		reqNo, _ := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
 		wirecap.Tag(w, reqNo, 0)
 		s.recordResponse(a, req, reqNo, nil, e)

@@ -1,9 +1,6 @@
 package server
 
-import (
-	"github.com/a2amock/a2amock/server/internal/binding"
-	"github.com/a2amock/a2amock/wire"
-)
+import "github.com/a2amock/a2amock/server/internal/binding"
 
 // MaxIDBytes bounds every id a request carries — task, context, message,
 // push-config, referenced task ids and tenant — on both bindings (it is the
@@ -23,9 +20,3 @@ const (
 	DefaultMaxMessageBytes = 2 << 20
 	DefaultMaxPartBytes    = 1 << 20
 )
-
-// checkSizes applies MaxIDBytes, MaxPartBytes and MaxMessageBytes to a
-// decoded request of any binding (binding.CheckSizes).
-func (s *Server) checkSizes(req *wire.Request) *wire.Error {
-	return binding.CheckSizes(req, s.cfg.MaxPartBytes, s.cfg.MaxMessageBytes)
-}

@@ -57,9 +57,10 @@ type Config struct {
 	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
 	MaxBodyBytes int64
 	// GRPC also serves the gRPC binding (lf.a2a.v1.A2AService) on the same
-	// port, over h2c (or HTTP/2 with TLS), and declares it in the root
-	// agent's v1.0 card as a GRPC interface at host:port. Off by default,
-	// so cards and the clients that pick a binding from them are unchanged.
+	// port, over h2c (or HTTP/2 with TLS), and declares it in every v1.0
+	// card as a GRPC interface at host:port; below the root it names the
+	// agent as its tenant, which routes the calls. Off by default, so cards
+	// and the clients that pick a binding from them are unchanged.
 	GRPC bool
 	// MaxMessageBytes bounds the content (parts and metadata) of a
 	// message, and MaxPartBytes that of each part, on both bindings; a

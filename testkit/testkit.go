@@ -159,8 +159,9 @@ func WithTimeline(agentName, skillID string, tl timeline.Timeline) Option {
 }
 
 // WithGRPC also serves the gRPC binding on the mock's port and declares it
-// in the root agent's v1.0 card (server.Config GRPC); Mock.URL stays the
-// HTTP URL, the gRPC target is its host:port.
+// in every v1.0 card (server.Config GRPC), with the agent's name as tenant
+// below the root; Mock.URL stays the HTTP URL, the gRPC target
+// (GRPCTarget) is its host:port.
 func WithGRPC() Option { return func(s *settings) { s.cfg.GRPC = true } }
 
 // WithSignedCards makes the mock sign every Agent Card (server.Config
@@ -288,9 +289,10 @@ func (m *Mock) Server() *server.Server { return m.srv }
 // AgentURL + "/").
 func (m *Mock) AgentURL(name string) string { return m.URL + m.srv.AgentPath(name) }
 
-// GRPCTarget returns the host:port a gRPC client dials for the first
-// agent, as its v1.0 card's GRPC interface names it (WithGRPC; over TLS
-// with StartTLS, given CertPool).
+// GRPCTarget returns the host:port a gRPC client dials, as the v1.0 cards'
+// GRPC interface names it (WithGRPC; over TLS with StartTLS, given
+// CertPool). Every agent shares it: a request whose tenant is an agent's
+// name is that agent's, one with none the first agent's.
 func (m *Mock) GRPCTarget() string {
 	_, hostPort, _ := strings.Cut(m.URL, "://")
 	return hostPort

@@ -442,12 +442,17 @@ func judgeDeclaredInterface(r *Run) Verdict {
 		ok := false
 		var declared []string
 		for _, in := range card.Interfaces {
-			declared = append(declared, fmt.Sprintf("%s %s (%s)", in.Binding, in.URL, in.Version))
+			d := fmt.Sprintf("%s %s (%s)", in.Binding, in.URL, in.Version)
+			if in.Tenant != "" {
+				d += fmt.Sprintf(" tenant %q", in.Tenant)
+			}
+			declared = append(declared, d)
 			switch in.Binding {
 			case wire.BindingGRPC:
-				// A gRPC interface is host:port; its calls name the service
-				// in the path.
-				if w.GRPC && in.URL == strings.TrimPrefix(r.Origin, "http://") {
+				// A gRPC interface is host:port, shared by the agents: its
+				// calls name the service in the path and the tenant the
+				// interface declares in the request.
+				if w.GRPC && in.URL == strings.TrimPrefix(r.Origin, "http://") && in.Tenant == w.Tenant {
 					ok = true
 				}
 			case wire.BindingJSONRPC:
@@ -463,7 +468,11 @@ func judgeDeclaredInterface(r *Run) Verdict {
 		}
 		if !ok {
 			ev.record(w)
-			return fail(ev, "the client called %s %s (%s) but the card declares only %s", w.Method, url, orDefault(w.RPCMethod, "no JSON-RPC method"), strings.Join(declared, ", "))
+			called := fmt.Sprintf("%s %s (%s)", w.Method, url, orDefault(w.RPCMethod, "no JSON-RPC method"))
+			if w.GRPC {
+				called = fmt.Sprintf("gRPC %s with tenant %q", w.RPCMethod, w.Tenant)
+			}
+			return fail(ev, "the client called %s but the card declares only %s", called, strings.Join(declared, ", "))
 		}
 	}
 	return pass(fmt.Sprintf("all %d call(s) went to declared interfaces", n), ev)

@@ -25,6 +25,9 @@ type WireRecord struct {
 	// grpc-retry-pushback-ms in whole seconds.
 	GRPC       bool `json:"grpc,omitempty"`
 	GRPCStatus int  `json:"grpcStatus,omitempty"`
+	// Tenant is the tenant a gRPC call's request named: the agent it is
+	// for when the server hosts several.
+	Tenant string `json:"tenant,omitempty"`
 	// A2AVersion is the A2A-Version header (or query parameter) sent;
 	// VersionSent tells an empty one from none.
 	A2AVersion  string `json:"a2aVersion,omitempty"`

@@ -42,6 +42,10 @@ type Host interface {
 	// Wait waits d on the clock unless ctx or the server ends first, and
 	// reports whether d passed.
 	Wait(ctx context.Context, d time.Duration) bool
+	// TenantAgent returns the agent a request's tenant names and the base
+	// path it is served below; ok is false when the tenant names none.
+	// The gRPC binding routes on it: every agent shares its endpoint.
+	TenantAgent(tenant string) (a Agent, base string, ok bool)
 }
 
 // Agent is a hosted agent as a binding sees it: opaque but for the

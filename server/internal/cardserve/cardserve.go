@@ -149,9 +149,12 @@ type Interfaces struct {
 	Declares func(b wire.Binding) bool
 	// RESTPath is the HTTP+JSON base below the agent's base.
 	RESTPath string
-	// GRPC adds the gRPC interface (host:port), for the root agent of a
-	// server that serves gRPC.
-	GRPC bool
+	// GRPC adds the gRPC interface (host:port) of a server that serves
+	// gRPC. Every agent shares it: below the root the interface declares
+	// Tenant, the agent's name, which clients put in every request (v1.0
+	// AgentInterface.tenant) and the binding routes on.
+	GRPC   bool
+	Tenant string
 }
 
 // Render renders c (its dialect defaulting to dialect) with the interfaces
@@ -179,10 +182,15 @@ func Render(c *cards.Card, dialect wire.Dialect, origin, base string, in Interfa
 		}
 		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: url, Binding: b, Version: cc.Dialect})
 	}
-	if desc.GRPC && in.GRPC && base == "" {
-		// A gRPC interface is host:port: only the root agent has one.
+	if desc.GRPC && in.GRPC {
+		// A gRPC interface is host:port, one for every agent: the root's
+		// requests carry no tenant, the others' their agent's name.
 		_, hostPort, _ := strings.Cut(origin, "://")
-		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect})
+		gi := cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect}
+		if base != "" {
+			gi.Tenant = in.Tenant
+		}
+		cc.Interfaces = append(cc.Interfaces, gi)
 	}
 	return cards.Render(&cc)
 }

@@ -56,7 +56,8 @@ func TestWriteRevalidates(t *testing.T) {
 
 // TestRenderDeclaresTheServedInterfaces: a v1.0 card names JSON-RPC and
 // HTTP+JSON at the origin the client used; an agent serving JSON-RPC only
-// names that; the root agent of a gRPC server adds host:port.
+// names that; a gRPC server adds host:port (below the root, with the
+// agent's name as tenant).
 func TestRenderDeclaresTheServedInterfaces(t *testing.T) {
 	t.Parallel()
 	c := cards.Generate("a", 1)
@@ -70,6 +71,11 @@ func TestRenderDeclaresTheServedInterfaces(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), "/rest")
 	assert.Contains(t, string(b), `"127.0.0.1:9"`)
+	assert.NotContains(t, string(b), `"tenant"`, "the root's gRPC interface names no tenant")
+
+	b, err = Render(c, wire.V10, "http://127.0.0.1:9", "/agents/a", Interfaces{Declares: all, RESTPath: "/rest", GRPC: true, Tenant: "a"})
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `{"url":"127.0.0.1:9","protocolBinding":"GRPC","protocolVersion":"1.0","tenant":"a"}`)
 }
 
 // TestSignerSignsWithTheJWKSKeys: signing is off unless asked for; a

@@ -117,6 +117,13 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 	if err := proto.Unmarshal(body[5:], in); err != nil {
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
+	// Every agent shares the endpoint: a tenant naming an agent (its card
+	// declares it) routes the call there; none, or another, is the root's.
+	if t, ok := in.(interface{ GetTenant() string }); ok && t.GetTenant() != "" {
+		if ta, tbase, found := b.host.TenantAgent(t.GetTenant()); found {
+			a, base = ta, tbase
+		}
+	}
 	_, op, _ := wire.LookupMethod(method)
 	codec := codecs.For(grpcDialect)
 	// The sends pbconv covers are read directly; every other message (and

@@ -29,9 +29,10 @@ func (h *fakeHost) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent
 func (h *fakeHost) CheckVersion(r *http.Request, d wire.Dialect) *wire.Error {
 	return wire.CheckVersion(RequestedVersion(r), d, false)
 }
-func (h *fakeHost) MaxBodyBytes() int64                            { return 1 << 10 }
-func (h *fakeHost) Clock() timeline.Clock                          { return timeline.RealClock{} }
-func (h *fakeHost) Wait(ctx context.Context, d time.Duration) bool { return true }
+func (h *fakeHost) MaxBodyBytes() int64                              { return 1 << 10 }
+func (h *fakeHost) Clock() timeline.Clock                            { return timeline.RealClock{} }
+func (h *fakeHost) Wait(ctx context.Context, d time.Duration) bool   { return true }
+func (h *fakeHost) TenantAgent(string) (binding.Agent, string, bool) { return nil, "", false }
 
 // fakeAgent declares every operation and speaks v1.0.
 type fakeAgent struct{}
