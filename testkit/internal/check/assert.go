@@ -548,6 +548,9 @@ func matchesIface(in cards.Interface, e server.Entry) bool {
 	if in.Binding != e.Binding || in.Version != e.Dialect {
 		return false
 	}
+	if in.Binding == wire.BindingGRPC {
+		return true // host:port, no path to compare
+	}
 	p := ifacePath(in.URL)
 	if p == "" || e.Path == "" {
 		return true

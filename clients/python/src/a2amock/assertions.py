@@ -294,6 +294,9 @@ def _iface_path(raw: str) -> str:
 def _matches(i: _Iface, e: Entry) -> bool:
     if i.binding != e.binding or i.version != e.dialect:
         return False
+    if i.binding == "GRPC":
+        # A gRPC interface is host:port, with no path to compare.
+        return True
     p = _iface_path(i.url)
     if not p or not e.path:
         return True

@@ -60,6 +60,13 @@ class Server:
         self.http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout, trust_env=False)
         self._drains: list[threading.Thread] = []
 
+    @property
+    def grpc_target(self) -> str:
+        """The host:port a gRPC client dials (a server started with
+        ``--grpc``): every agent's card declares it, with the agent's name
+        as tenant."""
+        return self.url.split("://", 1)[-1]
+
     # -- construction -------------------------------------------------
 
     @classmethod
