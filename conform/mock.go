@@ -16,12 +16,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2amock/a2amock/conform/internal/judge"
-	"github.com/a2amock/a2amock/internal/a2apb"
-	"github.com/a2amock/a2amock/server"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/a2amock/a2amock/conform/internal/judge"
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/server"
 )
 
 // WireRecord is one HTTP exchange the client had with the mock, as the
@@ -67,7 +68,9 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{})}
-	m.first = firstAgent(srv)
+	if names := srv.AgentNames(); len(names) > 0 {
+		m.first = names[0]
+	}
 	if change != nil {
 		m.changer = &cardChanger{change: change, srv: srv}
 	}
@@ -86,13 +89,6 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 
 // agentURL is the base URL of the named agent.
 func (m *mock) agentURL(name string) string { return m.url + m.srv.AgentPath(name) }
-
-func firstAgent(srv *server.Server) string {
-	if names := srv.AgentNames(); len(names) > 0 {
-		return names[0]
-	}
-	return ""
-}
 
 // close stops the server: open streams end, players stop, every
 // connection is closed, and it returns when every handler has returned (or
@@ -283,7 +279,7 @@ func (w *recordingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // grpcMethod returns the method of a gRPC call (SendMessage for POST
-// /lf.a2a.v1.A2AService/SendMessage); its body is protobuf, not peeked.
+// /lf.a2a.v1.A2AService/SendMessage).
 func grpcMethod(r *http.Request) (string, bool) {
 	if r.ProtoMajor != 2 || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
 		return "", false

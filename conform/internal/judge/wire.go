@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -84,7 +85,8 @@ func (w WireRecord) retryable() bool {
 // answered describes the refusal for a failure message.
 func (w WireRecord) answered() string {
 	if w.GRPC {
-		return fmt.Sprintf("gRPC status %d with grpc-retry-pushback-ms: %s000", w.GRPCStatus, w.RetryAfter)
+		secs, _ := strconv.Atoi(w.RetryAfter)
+		return fmt.Sprintf("gRPC status %d with grpc-retry-pushback-ms: %d", w.GRPCStatus, secs*1000)
 	}
 	return fmt.Sprintf("HTTP %d with Retry-After: %s", w.Status, w.RetryAfter)
 }
