@@ -6,9 +6,9 @@ import (
 	"flag"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/a2amock/a2amock/internal/syncbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,30 +114,11 @@ func TestUnknownEnvWarned(t *testing.T) {
 // The start-up line is printed once (stdout), not again by the logger.
 func TestStartupLineOnce(t *testing.T) {
 	t.Parallel()
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	_, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
 		return serve(ctx, []string{"--addr", "127.0.0.1:0"}, &out, &errb, ready)
 	})
 	require.Equal(t, 0, stop())
 	all := out.String() + errb.String()
 	assert.Equal(t, 1, strings.Count(all, "serving"), all)
-}
-
-// syncBuffer is a bytes.Buffer safe to write from the command's goroutine
-// and read from the test's.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

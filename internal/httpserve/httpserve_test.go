@@ -2,7 +2,6 @@ package httpserve
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/tls"
 	"io"
@@ -11,10 +10,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/syncbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -100,30 +99,12 @@ func TestShutdownDoesNotWaitOnSlowClients(t *testing.T) {
 	assert.ErrorIs(t, <-served, http.ErrServerClosed)
 }
 
-// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestErrorLogGoesToTheLogger: net/http's own error lines (here a failed
 // TLS handshake) reach the logger New is given, as warnings, not the
 // process's standard logger.
 func TestErrorLogGoesToTheLogger(t *testing.T) {
 	t.Parallel()
-	var logged lockedBuffer
+	var logged syncbuf.Buffer
 	s := New(http.NotFoundHandler(), Timeouts{}, nil, slog.New(slog.NewTextHandler(&logged, nil)))
 	certs := httptest.NewTLSServer(http.NotFoundHandler())
 	cfg := &tls.Config{Certificates: certs.TLS.Certificates}

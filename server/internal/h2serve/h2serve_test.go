@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/syncbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -221,7 +222,7 @@ func TestClientCancelEndsContext(t *testing.T) {
 // connection serves the next request), that http.ErrAbortHandler is not
 // logged and that any other panic is.
 func TestPanics(t *testing.T) {
-	var logged safeBuffer
+	var logged syncbuf.Buffer
 	addr, client, _ := start(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/abort":
@@ -352,24 +353,6 @@ func TestTLS(t *testing.T) {
 	b := readBody(t, res, err)
 	assert.Equal(t, "HTTP/2.0", string(b))
 	assert.True(t, sawTLS, "the handler sees the TLS state")
-}
-
-// safeBuffer is a bytes.Buffer for a logger written from handlers.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestLargeHeaders checks a header block larger than a frame: the
