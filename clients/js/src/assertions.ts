@@ -243,6 +243,7 @@ function ifacePath(raw: string): string {
 
 function matches(i: Iface, e: Entry): boolean {
   if (i.binding !== e.binding || i.version !== e.dialect) return false;
+  if (i.binding === "GRPC") return true; // host:port, no path to compare
   const p = ifacePath(i.url);
   if (!p || !e.path) return true;
   const trim = p.replace(/\/+$/, "");

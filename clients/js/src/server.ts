@@ -76,6 +76,16 @@ export class A2amockServer {
     private readonly token?: string,
   ) {}
 
+  /**
+   * The host:port a gRPC client dials, for a server started with
+   * `args: ["--grpc"]`: every agent's card declares it, with the agent's
+   * name as tenant (which the SDKs put in each request and the server
+   * routes on).
+   */
+  get grpcTarget(): string {
+    return this.url.replace(/^[a-z]+:\/\//, "");
+  }
+
   /** A2AMOCK_URL when set (or options.url), else the binary started on a free loopback port. */
   static async fromEnv(options: ServerOptions = {}): Promise<A2amockServer> {
     const url = options.url ?? process.env.A2AMOCK_URL;

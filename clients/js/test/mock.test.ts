@@ -224,3 +224,30 @@ describe("finding and stopping the server", () => {
     expect(() => useA2amock()).toThrow(/a2amock\/vitest/);
   });
 });
+
+test("with --grpc every agent's card declares the shared gRPC interface, its name as tenant", async () => {
+  const grpcServer = await A2amockServer.start({ args: ["--grpc"] });
+  try {
+    const m = await Mock.create(grpcServer);
+    try {
+      const desk = await m.addAgent("desk");
+      for (const a of [m.agent(), desk]) {
+        const card = await m.card(a.name);
+        const grpc = card.supportedInterfaces.filter((i: any) => i.protocolBinding === "GRPC");
+        expect(grpc).toEqual([{ url: grpcServer.grpcTarget, protocolBinding: "GRPC", protocolVersion: "1.0", tenant: a.serverName }]);
+      }
+    } finally {
+      await m.close();
+    }
+  } finally {
+    await grpcServer.close();
+  }
+});
+
+test("assertUsedDeclaredInterface takes a GRPC interface's host:port for no path", async () => {
+  const { assertUsedDeclaredInterface } = await import("../src/index.js");
+  const card = { name: "a", supportedInterfaces: [{ url: "localhost:8080", protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "a" }] };
+  const call = { seq: 1, kind: "request", method: "SendMessage", binding: "GRPC", dialect: "1.0", path: "/lf.a2a.v1.A2AService/SendMessage" };
+  expect(() => assertUsedDeclaredInterface([call] as any, card)).not.toThrow();
+  expect(() => assertUsedDeclaredInterface([{ ...call, binding: "JSONRPC", path: "/" }] as any, card)).toThrow(/does not declare/);
+});
