@@ -226,7 +226,12 @@ func runServer(ctx context.Context, cfg server.Config, addr string, names []stri
 	}
 	logger.Debug("a2amock serving", "url", srv.URL(), "agents", strings.Join(names, ","), "seed", cfg.Seed,
 		"card", srv.URL()+"/.well-known/agent-card.json")
-	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) at %s (card: %s/.well-known/agent-card.json)\n", len(names), srv.URL(), srv.URL())
+	grpcNote := ""
+	if cfg.GRPC {
+		_, hostPort, _ := strings.Cut(srv.URL(), "://")
+		grpcNote = "; gRPC at " + hostPort + ", tenant = agent name below the root"
+	}
+	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) at %s (card: %s/.well-known/agent-card.json%s)\n", len(names), srv.URL(), srv.URL(), grpcNote)
 	if ready != nil {
 		ready <- srv.URL()
 	}

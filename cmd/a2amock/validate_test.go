@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/syncbuf"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -149,4 +150,16 @@ agents:
 	assert.Contains(t, got, `nope`, got)
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	assert.Len(t, lines, 5, got)
+}
+
+// TestServeGRPCBanner: with --grpc the start-up line names the gRPC target
+// and how agents below the root are reached on it.
+func TestServeGRPCBanner(t *testing.T) {
+	t.Parallel()
+	var out, errb syncbuf.Buffer
+	u, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return serve(ctx, []string{"--grpc", "--addr", "127.0.0.1:0", "--log-level", "error"}, &out, &errb, ready)
+	})
+	assert.Contains(t, out.String(), "; gRPC at "+strings.TrimPrefix(u, "http://")+", tenant = agent name below the root)")
+	assert.Equal(t, 0, stop())
 }
