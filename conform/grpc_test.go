@@ -93,6 +93,9 @@ func TestGRPCClientJudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !rep.GRPC {
+		t.Error("the report does not say the run served gRPC")
+	}
 	by := map[string]*ScenarioResult{}
 	for _, res := range rep.Scenarios {
 		by[res.ID] = res

@@ -108,7 +108,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Env == nil {
 		opts.Env = os.Environ()
 	}
-	rep := &Report{Schema: ReportSchema, Version: ReportVersion, Suite: suite.Name, Client: opts.Client, Seed: opts.Seed, StartedAt: time.Now().UTC()}
+	rep := &Report{Schema: ReportSchema, Version: ReportVersion, Suite: suite.Name, Client: opts.Client, Seed: opts.Seed, GRPC: opts.GRPC, StartedAt: time.Now().UTC()}
 	rep.Scenarios = make([]*ScenarioResult, len(scs))
 	var (
 		wg       sync.WaitGroup

@@ -32,7 +32,9 @@ type Report struct {
 	Client string `json:"client"`
 	// Seed is the seed given with --seed, if any (scenarios keep their
 	// own otherwise).
-	Seed       *uint64           `json:"seed,omitempty"`
+	Seed *uint64 `json:"seed,omitempty"`
+	// GRPC says the run served the gRPC binding in every scenario (--grpc).
+	GRPC       bool              `json:"grpc,omitempty"`
 	StartedAt  time.Time         `json:"startedAt"`
 	DurationMS int64             `json:"durationMs"`
 	Scenarios  []*ScenarioResult `json:"scenarios"`
