@@ -76,8 +76,10 @@ func IsCardAnswer(kind Kind, method, path string) (card, inResult bool) {
 // v0.1/v0.2 url) at toBase. A URL is rewritten when its path lies under
 // fromPath, the path of the recorded agent's base URL; its host is not
 // compared, because agents often advertise a public name or "localhost"
-// for the address they were reached by. Other URLs and bodies that are not
-// JSON objects are left as they are.
+// for the address they were reached by. A v1.0 GRPC interface is left out:
+// its host:port would take the client past the proxy, which records the
+// HTTP bindings only, so the client uses one of those or says it cannot.
+// Other URLs and bodies that are not JSON objects are left as they are.
 func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 	if inResult {
 		var env map[string]json.RawMessage
@@ -123,13 +125,20 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 			continue
 		}
 		hit := false
+		kept := ifaces[:0]
 		for _, ifc := range ifaces {
+			if string(ifc["protocolBinding"]) == `"GRPC"` {
+				hit = true
+				continue
+			}
 			if u, ok := ifc["url"]; ok {
 				if nu, ok := fix(u); ok {
 					ifc["url"], hit = nu, true
 				}
 			}
+			kept = append(kept, ifc)
 		}
+		ifaces = kept
 		if hit {
 			b, err := json.Marshal(ifaces)
 			if err == nil {

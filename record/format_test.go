@@ -52,6 +52,11 @@ func TestRewriteCard(t *testing.T) {
 	assert.Equal(t, "https://agent.example.com/agents/p/icon.png", card["iconUrl"], "only interface URLs move")
 	assert.Equal(t, "JSONRPC", card["preferredTransport"])
 
+	// v1.0: the GRPC interface (host:port, which the proxy does not serve)
+	// is left out, so a client cannot go past the recording.
+	v1 := `{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"},{"url":"10.0.0.1:8080","protocolBinding":"GRPC"}]}`
+	assert.JSONEq(t, `{"supportedInterfaces":[{"url":"http://127.0.0.1:9/","protocolBinding":"JSONRPC"}]}`, string(RewriteCard([]byte(v1), false, "", "http://127.0.0.1:9")))
+
 	// v1.0 inside a JSON-RPC result (GetExtendedAgentCard).
 	env := `{"jsonrpc":"2.0","id":4,"result":{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"}]}}`
 	out = RewriteCard([]byte(env), true, "", "http://127.0.0.1:9")
