@@ -1,7 +1,7 @@
 // Package h2serve serves the HTTP/2 connections of a2amock's server: h2c
 // with prior knowledge (how gRPC clients connect on plain TCP) and h2
 // negotiated over TLS. net/http hands such a connection over through
-// TLSNextProto (Install); from then on this package reads its frames on the
+// TLSNextProto (Enable); from then on this package reads its frames on the
 // connection's goroutine, runs each request's handler on a goroutine of its
 // own with an ordinary http.ResponseWriter, and writes every frame under
 // one lock into a buffer that a flusher goroutine writes out, so that
@@ -60,6 +60,8 @@ const (
 // clientPreface is what an HTTP/2 client sends first.
 const clientPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
+// install hands srv's HTTP/2 connections to this package: h2c with prior
+// knowledge (when srv.Protocols allows unencrypted HTTP/2) and h2 over TLS.
 func install(srv *http.Server) *server {
 	s := &server{hs: srv, conns: map[*conn]struct{}{}}
 	if srv.TLSNextProto == nil {

@@ -24,7 +24,7 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// start serves h with Install on 127.0.0.1 (h2c with prior knowledge, and
+// start serves h with install on 127.0.0.1 (h2c with prior knowledge, and
 // HTTP/1.1); cfg adjusts the server first. It returns the address and a
 // client that speaks h2c only.
 func start(t *testing.T, h http.Handler, cfg ...func(*http.Server)) (string, *http.Client, *http.Server) {
@@ -32,7 +32,7 @@ func start(t *testing.T, h http.Handler, cfg ...func(*http.Server)) (string, *ht
 	return addr, client, srv
 }
 
-// startServer is start, returning the server Install attached too.
+// startServer is start, returning the server install attached too.
 func startServer(t *testing.T, h http.Handler, cfg ...func(*http.Server)) (string, *http.Client, *http.Server, *server) {
 	t.Helper()
 	srv := &http.Server{Handler: h, Protocols: new(http.Protocols)}
@@ -346,7 +346,7 @@ func TestTLS(t *testing.T) {
 		_, _ = io.WriteString(w, r.Proto)
 	}))
 	ts.EnableHTTP2 = true
-	Install(ts.Config)
+	install(ts.Config)
 	ts.StartTLS()
 	defer ts.Close()
 	res, err := ts.Client().Get(ts.URL)

@@ -8,16 +8,11 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// Install makes srv serve HTTP/2 with this package: h2c with prior
-// knowledge (when srv.Protocols allows unencrypted HTTP/2) and h2 over TLS
-// (when the TLS configuration offers it). It must be called before srv
-// serves; srv's handler, IdleTimeout, ReadTimeout, MaxHeaderBytes and
-// ErrorLog apply.
-func Install(srv *http.Server) { install(srv) }
-
 // Enable makes srv serve HTTP/1.1 and, with this package, HTTP/2: h2c
 // with prior knowledge, as gRPC clients speak it on plain TCP, and h2 over
-// TLS. It must be called before srv serves.
+// TLS (when the TLS configuration offers it, see OfferH2). It must be
+// called before srv serves; srv's handler, IdleTimeout, ReadTimeout,
+// MaxHeaderBytes and ErrorLog apply.
 func Enable(srv *http.Server) {
 	srv.Protocols = new(http.Protocols)
 	srv.Protocols.SetHTTP1(true)
