@@ -142,25 +142,26 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {
 		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
 	}
-	if method, ok := grpcMethod(r); ok {
-		rec.RPCMethod, rec.GRPC = method, true
-		// Every agent shares the gRPC endpoint: the tenant of the
-		// request names the agent (none: the root, the first).
+	method, isGRPC := grpcMethod(r)
+	if (isGRPC || r.Method == http.MethodPost) && r.Body != nil {
 		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
-		rec.Tenant = grpcTenant(method, head)
-		if rec.Tenant != "" && m.srv.Card(rec.Tenant) != nil {
-			rec.Agent = rec.Tenant
-		}
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
-	} else if r.Method == http.MethodPost && r.Body != nil {
-		head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
-		var env struct {
-			Method string `json:"method"`
+		if isGRPC {
+			rec.RPCMethod, rec.GRPC = method, true
+			// Every agent shares the gRPC endpoint: the tenant of the
+			// request names the agent (none: the root, the first).
+			rec.Tenant = grpcTenant(method, head)
+			if rec.Tenant != "" && m.srv.Card(rec.Tenant) != nil {
+				rec.Agent = rec.Tenant
+			}
+		} else {
+			var env struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(head, &env) == nil {
+				rec.RPCMethod = env.Method
+			}
 		}
-		if json.Unmarshal(head, &env) == nil {
-			rec.RPCMethod = env.Method
-		}
-		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	}
 	m.changer.observe(rec)
 	rw := &recordingWriter{ResponseWriter: w}
