@@ -111,7 +111,8 @@ type Rec struct {
 	status   int
 	respHead keptHeader
 	resp     wireBuf
-	// live is the response's header map, read at Finish for trailers.
+	// live is the response's header map, read at Finish for trailers and
+	// then let go.
 	live      http.Header
 	trailer   keptHeader
 	done      bool
@@ -159,6 +160,7 @@ func (rec *Rec) Finish() {
 	if t := trailers(rec.live, rec.respHead.h); len(t) > 0 {
 		rec.trailer = keep(t)
 	}
+	rec.live = nil // read once: the writer's map is not kept with the capture
 	rec.c.mu.Unlock()
 }
 
