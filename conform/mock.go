@@ -136,7 +136,7 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		m.mu.Unlock()
 		close(m.ready)
 	})
-	rec := WireRecord{Start: time.Now().UTC(), Method: r.Method, Path: r.URL.Path, Agent: m.agentOf(r.URL.Path)}
+	rec := WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: m.agentOf(r.URL.Path)}
 	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
 		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {

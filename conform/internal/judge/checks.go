@@ -94,7 +94,7 @@ func init() {
 			Doc:   "For every task the agent created for the client's messages (including one it created in answer to a continuation), the agent's last state before the client exited is terminal, or the client sent CancelTask for it before exiting.",
 			judge: judgeNoOrphans},
 		{ID: "bounded-polling", Summary: "GetTask per task at most maxPolls times, and never after a terminal state was answered",
-			Doc:   "Counts the client's GetTask calls per task: at most the scenario's maxPolls (default 40), and none after an answer to the client (SendMessage, GetTask or CancelTask) carried a terminal state of that task.",
+			Doc:   "Counts the client's GetTask calls per task: at most the scenario's maxPolls (default 40), and none after an answer to the client (SendMessage, GetTask or CancelTask) carried a terminal state of that task. One GetTask the server handled within 250 ms of that answer is not counted when the client may have sent it first (it came on another connection, over HTTP/2, or while the answer was being written): a poll abandoned at the client's deadline can reach the handler after the CancelTask that followed it.",
 			judge: judgeBoundedPolling},
 		{ID: "continuation-carries-task-id", Summary: "the answer to input-required names the task's taskId and the same contextId",
 			Doc:   "For every task the agent moved to input-required, the client's next message to that agent must carry the task's taskId and its contextId. Fails as well when the agent asked for input and the client sent no answer at all.",

@@ -199,40 +199,6 @@ func judgeNoOrphans(r *Run) Verdict {
 	return pass(fmt.Sprintf("%d task(s), each terminal or canceled by the client%s", len(r.tasks), note), ev)
 }
 
-func judgeBoundedPolling(r *Run) Verdict {
-	var ev Evidence
-	limit := r.MaxPolls
-	for _, tf := range r.tasks {
-		if len(tf.polls) > limit {
-			ev.entry(tf.polls[limit])
-			return fail(ev, "the client polled task %s with GetTask %d times; at most %d are allowed here", tf.ID, len(tf.polls), limit)
-		}
-		var terminal server.Entry
-		for _, e := range r.Journal {
-			if e.Kind == server.EntryResponse && e.TaskID == tf.ID && e.State.Terminal() && e.ErrorCode == 0 &&
-				(e.Op == wire.OpSend || e.Op == wire.OpGetTask || e.Op == wire.OpCancelTask) {
-				terminal = e
-				break
-			}
-		}
-		if terminal.Seq == 0 {
-			continue
-		}
-		for _, p := range tf.polls {
-			if p.Seq > terminal.Seq {
-				ev.entry(terminal, p)
-				return fail(ev, "the client polled task %s again (GetTask, journal #%d) after the agent had answered it with the terminal state %s (journal #%d)", tf.ID, p.Seq, terminal.State, terminal.Seq)
-			}
-		}
-	}
-	n := 0
-	for _, tf := range r.tasks {
-		n += len(tf.polls)
-		ev.entry(tf.polls...)
-	}
-	return pass(fmt.Sprintf("%d GetTask call(s) over %d task(s), at most %d per task, none after a terminal answer", n, len(r.tasks), limit), ev)
-}
-
 func judgeContinuation(r *Run) Verdict {
 	var ev Evidence
 	asked := 0

@@ -15,7 +15,11 @@ type WireRecord struct {
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
 	// Agent is the agent the path addresses.
-	Agent  string `json:"agent"`
+	Agent string `json:"agent"`
+	// Conn is the client's address (host:port) the exchange came from: one
+	// HTTP/1.1 connection carries one exchange at a time, so two records
+	// with the same Conn were sent one after the other.
+	Conn   string `json:"conn,omitempty"`
 	Method string `json:"method"`
 	Path   string `json:"path"`
 	// RPCMethod is the JSON-RPC method of a POST body, when it has one, or
