@@ -9,6 +9,12 @@
 // what that misses.
 //
 //   a2amock conform --client 'node conformance/clients/js-a2a-sdk/client.mjs'
+//
+// With --grpc it prefers the SDK's gRPC transport (on @grpc/grpc-js) where the
+// card declares it, as a user of that transport would (a2amock conform --grpc
+// serves it):
+//
+//   a2amock conform --grpc --client 'node conformance/clients/js-a2a-sdk/client.mjs --grpc'
 
 import { randomUUID } from "node:crypto";
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
@@ -27,6 +33,7 @@ const url = process.env.A2A_AGENT_URL;
 const deadlineMs = Number(process.env.A2AMOCK_DEADLINE_MS || 30000);
 const prompt = process.env.A2AMOCK_PROMPT || "hello";
 const input = process.env.A2AMOCK_INPUT || "yes";
+const grpc = process.argv.slice(2).includes("--grpc");
 
 const message = (text, ids = {}) => ({
   message: {
@@ -35,6 +42,9 @@ const message = (text, ids = {}) => ({
     parts: [{ content: { $case: "text", value: text } }],
     taskId: ids.taskId ?? "",
     contextId: ids.contextId ?? "",
+    // The SDK's message type declares these; its gRPC serializer needs them.
+    extensions: [],
+    referenceTaskIds: [],
   },
 });
 
@@ -67,9 +77,25 @@ async function wait(client, run) {
 }
 
 // factory is the SDK's client factory, presenting A2AMOCK_BEARER_TOKEN as a
-// bearer token on every A2A call when the run gives one.
-function factory() {
+// bearer token on every A2A call when the run gives one. With --grpc the
+// gRPC transport comes first; its token travels as call metadata, set by an
+// interceptor (grpc-js refuses call credentials on an insecure channel).
+async function factory() {
   const token = process.env.A2AMOCK_BEARER_TOKEN;
+  if (grpc) {
+    const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
+    const bearer = {
+      async before(args) {
+        args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${token}` } };
+      },
+      async after() {},
+    };
+    return new ClientFactory({
+      transports: [new GrpcTransportFactory(), new JsonRpcTransportFactory(), new RestTransportFactory()],
+      preferredTransports: ["GRPC"],
+      clientConfig: token ? { interceptors: [bearer] } : undefined,
+    });
+  }
   if (!token) return new ClientFactory();
   const fetchImpl = (input, init = {}) => {
     const headers = new Headers(init.headers);
@@ -90,7 +116,7 @@ async function drive(url) {
     // createFromUrl(url) resolves "/.well-known/agent-card.json" against the
     // host's root, which loses an agent's path (/agents/name): give it the
     // whole card URL, as the SDK's README shows.
-    client = await factory().createFromUrl(`${url}/.well-known/agent-card.json`, "");
+    client = await (await factory()).createFromUrl(`${url}/.well-known/agent-card.json`, "");
     await send(client, run, message(prompt));
     await wait(client, run);
     if (run.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
