@@ -4,6 +4,7 @@
 package cards
 
 import (
+	"strings"
 	"time"
 
 	"github.com/a2amock/a2amock/wire"
@@ -104,6 +105,16 @@ type Interface struct {
 	Binding wire.Binding
 	Version wire.Dialect
 	Tenant  string
+}
+
+// GRPCTarget returns the URL a GRPC interface declares for a server at
+// origin ("http://127.0.0.1:8080" gives "127.0.0.1:8080"): gRPC clients
+// dial host:port, with no scheme and no path.
+func GRPCTarget(origin string) string {
+	if _, hostPort, ok := strings.Cut(origin, "://"); ok {
+		return hostPort
+	}
+	return origin
 }
 
 // Skill returns the skill with the given id, or nil.

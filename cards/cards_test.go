@@ -193,3 +193,15 @@ func TestSkillIDs(t *testing.T) {
 		t.Fatalf("SkillIDs of a card without skills = %v", got)
 	}
 }
+
+func TestGRPCTarget(t *testing.T) {
+	for origin, want := range map[string]string{
+		"http://127.0.0.1:8080":  "127.0.0.1:8080",
+		"https://localhost:8443": "localhost:8443",
+		"127.0.0.1:9000":         "127.0.0.1:9000",
+	} {
+		if got := GRPCTarget(origin); got != want {
+			t.Errorf("GRPCTarget(%q) = %q, want %q", origin, got, want)
+		}
+	}
+}

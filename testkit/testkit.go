@@ -293,10 +293,7 @@ func (m *Mock) AgentURL(name string) string { return m.URL + m.srv.AgentPath(nam
 // GRPC interface names it (WithGRPC; over TLS with StartTLS, given
 // CertPool). Every agent shares it: a request whose tenant is an agent's
 // name is that agent's, one with none the first agent's.
-func (m *Mock) GRPCTarget() string {
-	_, hostPort, _ := strings.Cut(m.URL, "://")
-	return hostPort
-}
+func (m *Mock) GRPCTarget() string { return cards.GRPCTarget(m.URL) }
 
 // CardURL returns the URL of the named agent's Agent Card; "" means the
 // first agent, at the root.

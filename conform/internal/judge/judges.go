@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/conform/clientrun"
 
 	"github.com/a2amock/a2amock/server"
@@ -418,7 +419,7 @@ func judgeDeclaredInterface(r *Run) Verdict {
 				// A gRPC interface is host:port, shared by the agents: its
 				// calls name the service in the path and the tenant the
 				// interface declares in the request.
-				if w.GRPC && in.URL == strings.TrimPrefix(r.Origin, "http://") && in.Tenant == w.Tenant {
+				if w.GRPC && in.URL == cards.GRPCTarget(r.Origin) && in.Tenant == w.Tenant {
 					ok = true
 				}
 			case wire.BindingJSONRPC:

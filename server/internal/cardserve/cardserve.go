@@ -185,8 +185,7 @@ func Render(c *cards.Card, dialect wire.Dialect, origin, base string, in Interfa
 	if desc.GRPC && in.GRPC {
 		// A gRPC interface is host:port, one for every agent: the root's
 		// requests carry no tenant, the others' their agent's name.
-		_, hostPort, _ := strings.Cut(origin, "://")
-		gi := cards.Interface{URL: hostPort, Binding: wire.BindingGRPC, Version: cc.Dialect}
+		gi := cards.Interface{URL: cards.GRPCTarget(origin), Binding: wire.BindingGRPC, Version: cc.Dialect}
 		if base != "" {
 			gi.Tenant = in.Tenant
 		}
