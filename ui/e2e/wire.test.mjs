@@ -1,10 +1,12 @@
 // Browser test of the live page's raw-bytes view: clicking a request shows
 // the bytes the client sent and the bytes it was answered (from GET
 // /_a2amock/journal/wire), credentials redacted, with and without a control
-// token (given to the page as #token=…). Needs A2AMOCK_BIN and chromium.
+// token (given to the page as #token=…), and a gRPC call's binary message and
+// trailers. Needs A2AMOCK_BIN and chromium.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import http2 from "node:http2";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -17,9 +19,9 @@ const executablePath = process.env.CHROMIUM || execFileSync("sh", ["-c", "comman
 const servers = [];
 let browser;
 
-function serve(env) {
+function serve(env, args = []) {
   return new Promise((ok, fail) => {
-    const p = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const p = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     servers.push(p);
     let out = "";
     const timer = setTimeout(() => fail(new Error("a2amock did not start: " + out)), 10000);
@@ -102,6 +104,71 @@ test("behaviors that did not act, and why", async () => {
     await quiet.first().waitFor();
     const text = await quiet.first().textContent();
     assert.match(text, /◇ skip-working:skill=no-such-skill — out of scope \(skill\)/);
+  } finally {
+    await page.close();
+  }
+});
+
+// field encodes one protobuf field: a length-delimited one (wire type 2) for
+// a string or a message, a varint (wire type 0) for a number; every length
+// and number here is under 128, a one-byte varint.
+const field = (n, v) => typeof v === "number"
+  ? Buffer.from([n << 3, v])
+  : Buffer.concat([Buffer.from([(n << 3) | 2, Buffer.byteLength(v)]), Buffer.from(v)]);
+
+// sendMessageRequest is a v1.0 SendMessageRequest (a2a-v1.0.proto): message
+// (2) with message_id (1), role (4) ROLE_USER and one text part (5).
+const sendMessageRequest = (text) =>
+  field(2, Buffer.concat([field(1, "m-grpc"), field(4, 1), field(5, field(1, text))]));
+
+// grpcCall makes one unary gRPC call over h2c (Node's own HTTP/2 client, no
+// gRPC library) and returns the answer's length-prefixed body and trailers.
+function grpcCall(url, method, message) {
+  return new Promise((ok, fail) => {
+    const session = http2.connect(url);
+    session.on("error", fail);
+    const req = session.request({
+      ":method": "POST", ":path": "/lf.a2a.v1.A2AService/" + method,
+      "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0", authorization: "Bearer grpc-secret",
+    });
+    const chunks = [];
+    let trailers = {};
+    req.on("data", (c) => chunks.push(c));
+    req.on("trailers", (t) => { trailers = t; });
+    req.on("end", () => { session.close(); ok({ body: Buffer.concat(chunks), trailers }); });
+    req.on("error", fail);
+    const prefix = Buffer.from([0, 0, 0, 0, message.length]); // uncompressed, its length
+    req.end(Buffer.concat([prefix, message]));
+  });
+}
+
+// A gRPC call's answer is a binary message followed by trailers: the raw
+// view shows the message as base64 and prints the trailers after it.
+test("raw bytes of a gRPC call: its message as base64, then its trailers", async () => {
+  const url = await serve({ A2AMOCK_CONTROL_TOKEN: "" }, ["--grpc"]);
+  const text = "grpc-bytes-" + Math.random().toString(36).slice(2, 8);
+  const { body, trailers } = await grpcCall(url, "SendMessage", sendMessageRequest(text));
+  assert.equal(trailers["grpc-status"], "0", JSON.stringify(trailers));
+  assert.ok(body.length > 5 && body.includes(text), "a length-prefixed message naming the text");
+  const page = await browser.newPage();
+  try {
+    await page.goto(url + "/_a2amock/ui");
+    const mark = page.locator("g.mark[data-kind=request]").first();
+    await mark.waitFor();
+    await mark.click();
+    const req = page.locator("#detail pre.wire-request");
+    await req.waitFor();
+    const sent = await req.textContent();
+    assert.match(sent, /^POST \/lf\.a2a\.v1\.A2AService\/SendMessage HTTP\/2\.0/);
+    assert.match(sent, /Authorization: \[redacted: 18 bytes\]/);
+    assert.ok(!sent.includes("grpc-secret"), sent);
+    const got = await page.locator("#detail pre.wire-response").textContent();
+    assert.match(got, /^200\n/);
+    assert.match(got, /Content-Type: application\/grpc/);
+    assert.ok(got.includes("(base64) " + body.toString("base64")), got);
+    // The trailers come last, after the message.
+    assert.match(got, /\n\nGrpc-Status: 0(\n|$)/);
+    assert.ok(got.indexOf("Grpc-Status: 0") > got.indexOf("(base64)"), got);
   } finally {
     await page.close();
   }
