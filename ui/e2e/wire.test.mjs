@@ -46,6 +46,21 @@ after(async () => {
   for (const p of servers) p.kill("SIGTERM");
 });
 
+// withFirstRequest opens the live page at url (hash: "#token=…" or ""),
+// clicks the journal's first request and hands the page to fn.
+async function withFirstRequest(url, hash, fn) {
+  const page = await browser.newPage();
+  try {
+    await page.goto(url + "/_a2amock/ui" + hash);
+    const mark = page.locator("g.mark[data-kind=request]").first();
+    await mark.waitFor();
+    await mark.click();
+    await fn(page);
+  } finally {
+    await page.close();
+  }
+}
+
 async function check(token) {
   const url = await serve(token ? { A2AMOCK_CONTROL_TOKEN: token } : { A2AMOCK_CONTROL_TOKEN: "" });
   const text = "raw-bytes-" + Math.random().toString(36).slice(2);
@@ -56,12 +71,7 @@ async function check(token) {
   });
   const answer = await res.json();
   assert.ok(answer.result && answer.result.task, JSON.stringify(answer));
-  const page = await browser.newPage();
-  try {
-    await page.goto(url + "/_a2amock/ui" + (token ? "#token=" + token : ""));
-    const mark = page.locator("g.mark[data-kind=request]").first();
-    await mark.waitFor();
-    await mark.click();
+  await withFirstRequest(url, token ? "#token=" + token : "", async (page) => {
     const req = page.locator("#detail pre.wire-request");
     await req.waitFor();
     const sent = await req.textContent();
@@ -72,9 +82,7 @@ async function check(token) {
     const got = await page.locator("#detail pre.wire-response").textContent();
     assert.match(got, /^200\n/);
     assert.ok(got.includes(answer.result.task.id), got);
-  } finally {
-    await page.close();
-  }
+  });
 }
 
 test("raw bytes of a request and its answer", () => check(""));
@@ -94,19 +102,12 @@ test("behaviors that did not act, and why", async () => {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] } } }),
   });
   assert.equal(res.status, 200);
-  const page = await browser.newPage();
-  try {
-    await page.goto(url + "/_a2amock/ui");
-    const mark = page.locator("g.mark[data-kind=request]").first();
-    await mark.waitFor();
-    await mark.click();
+  await withFirstRequest(url, "", async (page) => {
     const quiet = page.locator("#detail ul.not-acted li");
     await quiet.first().waitFor();
     const text = await quiet.first().textContent();
     assert.match(text, /◇ skip-working:skill=no-such-skill — out of scope \(skill\)/);
-  } finally {
-    await page.close();
-  }
+  });
 });
 
 // field encodes one protobuf field: a length-delimited one (wire type 2) for
@@ -150,12 +151,7 @@ test("raw bytes of a gRPC call: its message as base64, then its trailers", async
   const { body, trailers } = await grpcCall(url, "SendMessage", sendMessageRequest(text));
   assert.equal(trailers["grpc-status"], "0", JSON.stringify(trailers));
   assert.ok(body.length > 5 && body.includes(text), "a length-prefixed message naming the text");
-  const page = await browser.newPage();
-  try {
-    await page.goto(url + "/_a2amock/ui");
-    const mark = page.locator("g.mark[data-kind=request]").first();
-    await mark.waitFor();
-    await mark.click();
+  await withFirstRequest(url, "", async (page) => {
     const req = page.locator("#detail pre.wire-request");
     await req.waitFor();
     const sent = await req.textContent();
@@ -169,7 +165,5 @@ test("raw bytes of a gRPC call: its message as base64, then its trailers", async
     // The trailers come last, after the message.
     assert.match(got, /\n\nGrpc-Status: 0(\n|$)/);
     assert.ok(got.indexOf("Grpc-Status: 0") > got.indexOf("(base64)"), got);
-  } finally {
-    await page.close();
-  }
+  });
 });
