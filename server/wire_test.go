@@ -12,9 +12,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 func (h *harness) wire(q string) (int, server.WireExchange, []byte) {
@@ -166,4 +168,71 @@ func TestWireRawBytesGRPC(t *testing.T) {
 	assert.Equal(t, []string{"5"}, x.RespHead["Grpc-Status"], "a trailers-only answer: %v", x.RespHead)
 	assert.Empty(t, x.Trailer)
 	assert.Zero(t, x.Response.Size)
+}
+
+// TestWireRawViewRedactsBodyCredentials: the raw view showed push tokens,
+// authentication credentials, signed webhook URLs and API keys in the query
+// as they were sent and answered, where the journal keeps none of them.
+// Over JSON-RPC and gRPC, the request and the answer (which echoes the
+// config) show every one redacted.
+func TestWireRawViewRedactsBodyCredentials(t *testing.T) {
+	secrets := []string{"tok-s3cret", "cred-s3cret", "sig-s3cret", "key-s3cret"}
+	noSecret := func(t *testing.T, b []byte, x server.WireExchange) {
+		t.Helper()
+		all := string(b) + string(bodyBytes(t, x.Body)) + string(bodyBytes(t, x.Response))
+		for _, s := range secrets {
+			assert.NotContains(t, all, s)
+		}
+	}
+
+	t.Run("JSON-RPC", func(t *testing.T) {
+		h := start(t, server.Config{StepDelay: -1, Agents: []server.AgentConfig{{Name: "main", Card: testCard(wire.V10, true)}}})
+		send, _ := h.rpc("/?api_key=key-s3cret", "SendMessage", map[string]any{"message": map[string]any{"messageId": "m1", "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}}}, v1)
+		require.Nil(t, send.Error)
+		var sent struct {
+			Task struct {
+				ID string `json:"id"`
+			} `json:"task"`
+		}
+		require.NoError(t, json.Unmarshal(send.Result, &sent))
+		taskID := sent.Task.ID
+		res, _ := h.rpc("/", "CreateTaskPushNotificationConfig", map[string]any{"taskId": taskID, "url": "http://127.0.0.1:9/hook?sig=sig-s3cret",
+			"token": "tok-s3cret", "authentication": map[string]any{"scheme": "Bearer", "credentials": "cred-s3cret"}}, v1)
+		require.Nil(t, res.Error)
+		for req := 1; req <= 2; req++ {
+			status, x, b := h.wire("?request=" + strconv.Itoa(req))
+			require.Equal(t, http.StatusOK, status, "body: %s", b)
+			noSecret(t, b, x)
+			if req == 1 {
+				assert.Equal(t, "/?api_key=redacted", x.URL)
+				continue
+			}
+			assert.Contains(t, x.Body.Text, `"token":"[redacted: 10 bytes]"`)
+			assert.Contains(t, x.Body.Text, `"credentials":"[redacted: 11 bytes]"`)
+			assert.Contains(t, x.Body.Text, `"url":"http://127.0.0.1:9/hook?sig=redacted"`)
+			assert.Contains(t, x.Response.Text, `"token":"[redacted: 10 bytes]"`, "the answer echoes the config")
+		}
+	})
+
+	t.Run("gRPC", func(t *testing.T) {
+		h, c := grpcRig(t, true)
+		res, err := c.SendMessage(grpcCtx(t), grpcSend("push"))
+		require.NoError(t, err)
+		_, err = c.CreateTaskPushNotificationConfig(grpcCtx(t), &a2apb.TaskPushNotificationConfig{TaskId: res.GetTask().GetId(),
+			Url: "http://127.0.0.1:9/hook?sig=sig-s3cret", Token: "tok-s3cret",
+			Authentication: &a2apb.AuthenticationInfo{Scheme: "Bearer", Credentials: "cred-s3cret"}})
+		require.NoError(t, err)
+		status, x, b := h.wire("?request=2")
+		require.Equal(t, http.StatusOK, status, "body: %s", b)
+		assert.Equal(t, "/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig", x.URL)
+		noSecret(t, b, x)
+		for _, body := range [][]byte{bodyBytes(t, x.Body), bodyBytes(t, x.Response)} {
+			require.Greater(t, len(body), 5)
+			var cfg a2apb.TaskPushNotificationConfig
+			require.NoError(t, proto.Unmarshal(body[5:], &cfg), "a whole message still")
+			assert.Equal(t, "[redacted: 10 bytes]", cfg.Token)
+			assert.Equal(t, "[redacted: 11 bytes]", cfg.GetAuthentication().GetCredentials())
+			assert.Equal(t, "http://127.0.0.1:9/hook?sig=redacted", cfg.Url)
+		}
+	})
 }

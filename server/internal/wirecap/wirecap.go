@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/a2amock/a2amock/internal/redact"
 )
 
 // The wire capture keeps the raw bytes of the last exchanges with the
@@ -78,9 +80,12 @@ func (w *wireBuf) add(p []byte) {
 	}
 }
 
-func (w *wireBuf) body() Body {
+// body is the kept start of the body as the raw view shows it, its
+// credentials redacted (contentType says how to find them; path is a gRPC
+// call's method, request whether the body is the request's).
+func (w *wireBuf) body(contentType, path string, request bool) Body {
 	out := Body{Size: w.size, Truncated: w.size > int64(len(w.b))}
-	b := w.b
+	b := redactBody(w.b, contentType, path, request)
 	if out.Truncated {
 		// Do not split a UTF-8 sequence at the cut.
 		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
@@ -92,9 +97,29 @@ func (w *wireBuf) body() Body {
 	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
 		out.Text = string(b)
 	} else {
-		out.Base64 = base64.StdEncoding.EncodeToString(w.b)
+		out.Base64 = base64.StdEncoding.EncodeToString(b)
 	}
 	return out
+}
+
+// redactBody replaces the credentials a body of this content type can
+// carry outside the headers: push tokens and authentication credentials,
+// signed URLs (see package redact).
+func redactBody(b []byte, contentType, path string, request bool) []byte {
+	mt, _, _ := strings.Cut(contentType, ";")
+	switch mt = strings.TrimSpace(strings.ToLower(mt)); {
+	case len(b) == 0:
+		return b
+	case mt == "application/grpc" || strings.HasPrefix(mt, "application/grpc+"):
+		return redact.GRPC(path, b, request)
+	case mt == "text/event-stream":
+		return redact.EventStream(b, redact.RawView)
+	default:
+		// JSON whatever it is labelled: a client may send a JSON body
+		// with any content type, and redact.JSON leaves other bytes as
+		// they are.
+		return redact.JSON(b, redact.RawView)
+	}
 }
 
 // Rec is one exchange being captured; its fields are guarded by the
@@ -239,9 +264,12 @@ func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	if rec == nil {
 		return Exchange{}, false
 	}
-	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
-		Header: rec.header.view(), Body: rec.body.body(), Status: rec.status, RespHead: rec.respHead.view(),
-		Response: rec.resp.body(), Trailer: rec.trailer.viewOrNil(), Done: rec.done}, true
+	path, _, _ := strings.Cut(rec.url, "?")
+	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method,
+		URL: redact.RequestURI(rec.url, redact.URLMark), Proto: rec.proto,
+		Header: rec.header.view(), Body: rec.body.body(rec.header.h.Get("Content-Type"), path, true),
+		Status: rec.status, RespHead: rec.respHead.view(),
+		Response: rec.resp.body(rec.respHead.h.Get("Content-Type"), path, false), Trailer: rec.trailer.viewOrNil(), Done: rec.done}, true
 }
 
 type wireReader struct {
@@ -327,7 +355,7 @@ func keep(h http.Header) keptHeader {
 	for k, vs := range h {
 		for _, v := range vs {
 			if n += len(k) + len(v); n > wireHeadMax {
-				return keptHeader{h: redact(h), redacted: true}
+				return keptHeader{h: redactHeader(h), redacted: true}
 			}
 		}
 	}
@@ -346,7 +374,7 @@ func (k keptHeader) view() http.Header {
 	if k.redacted {
 		return k.h.Clone()
 	}
-	return redact(k.h)
+	return redactHeader(k.h)
 }
 
 // viewOrNil is view, or nil for a header never kept.
@@ -357,10 +385,10 @@ func (k keptHeader) viewOrNil() http.Header {
 	return k.view()
 }
 
-// redact copies h with credential values replaced by their length, and
+// redactHeader copies h with credential values replaced by their length, and
 // at most wireHeadMax bytes of it (a client may send a megabyte of
 // headers): the rest is counted under the name "…".
-func redact(h http.Header) http.Header {
+func redactHeader(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	kept, dropped := 0, 0
 	for _, k := range slices.Sorted(maps.Keys(h)) {

@@ -14,14 +14,15 @@ import (
 
 // TestCaptureKeepsTaggedExchangesRedacted: a request read and answered
 // through Wrap is kept once tagged, with its bodies, its status and its
-// headers, credentials replaced by their length; an untagged one is not
-// kept, and Reset forgets everything.
+// headers, credentials replaced by their length (in headers, in bodies,
+// and the query's values); an untagged one is not kept, and Reset forgets
+// everything.
 func TestCaptureKeepsTaggedExchangesRedacted(t *testing.T) {
 	t.Parallel()
 	c := New()
 	at := time.Unix(10, 0)
 	serve := func(reqNo int64, body string) {
-		r := httptest.NewRequest(http.MethodPost, "/agents/a/?x=1", strings.NewReader(body))
+		r := httptest.NewRequest(http.MethodPost, "/agents/a/?api_key=k3y", strings.NewReader(body))
 		r.Header.Set("Authorization", "Bearer s3cret")
 		r.Header.Set("Content-Type", "application/json")
 		w, rec := c.Wrap(httptest.NewRecorder(), r, at)
@@ -33,19 +34,20 @@ func TestCaptureKeepsTaggedExchangesRedacted(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusAccepted)
-		_, _ = w.Write([]byte(`{"ok":true}`))
+		_, _ = w.Write([]byte(`{"ok":true,"token":"tok-2"}`))
 		rec.Finish()
 	}
-	serve(7, `{"jsonrpc":"2.0"}`)
+	serve(7, `{"jsonrpc":"2.0","params":{"url":"https://h.example/?sig=s1g","authentication":{"credentials":"cr3d"}}}`)
 	serve(0, `untagged`)
 
 	x, ok := c.Get(7, 0)
 	require.True(t, ok)
 	assert.Equal(t, int64(7), x.Request)
-	assert.Equal(t, "/agents/a/?x=1", x.URL)
-	assert.Equal(t, `{"jsonrpc":"2.0"}`, x.Body.Text)
+	assert.Equal(t, "/agents/a/?api_key=redacted", x.URL)
+	assert.Equal(t, `{"jsonrpc":"2.0","params":{"url":"https://h.example/?sig=redacted","authentication":{"credentials":"[redacted: 4 bytes]"}}}`, x.Body.Text)
+	assert.Equal(t, int64(len(`{"jsonrpc":"2.0","params":{"url":"https://h.example/?sig=s1g","authentication":{"credentials":"cr3d"}}}`)), x.Body.Size, "the size is the bytes sent")
 	assert.Equal(t, http.StatusAccepted, x.Status)
-	assert.Equal(t, `{"ok":true}`, x.Response.Text)
+	assert.Equal(t, `{"ok":true,"token":"[redacted: 5 bytes]"}`, x.Response.Text)
 	assert.True(t, x.Done)
 	assert.Equal(t, "[redacted: 13 bytes]", x.Header.Get("Authorization"))
 	assert.Equal(t, "application/json", x.Header.Get("Content-Type"))
@@ -63,15 +65,15 @@ func TestBodiesAreBounded(t *testing.T) {
 	t.Parallel()
 	var b wireBuf
 	b.add([]byte(strings.Repeat("é", wireBodyMax))) // 2 bytes each
-	body := b.body()
+	body := b.body("", "", true)
 	assert.Equal(t, int64(2*wireBodyMax), body.Size)
 	assert.True(t, body.Truncated)
 	assert.Len(t, body.Text, wireBodyMax)
 
 	var bin wireBuf
 	bin.add([]byte{0xff, 0xfe, 0x00})
-	assert.Equal(t, "//4A", bin.body().Base64)
-	assert.Empty(t, bin.body().Text)
+	assert.Equal(t, "//4A", bin.body("", "", false).Base64)
+	assert.Empty(t, bin.body("", "", false).Text)
 }
 
 // TestOversizedHeadersAreBoundedOnceRedacted: a request with more header

@@ -1,0 +1,114 @@
+package redact
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/a2amock/a2amock/internal/a2apb"
+)
+
+// grpcService is the path prefix of the v1.0 gRPC methods.
+const grpcService = "/lf.a2a.v1.A2AService/"
+
+// GRPC returns the body of a gRPC call to path (its request when request
+// is set, else its answer) with each length-prefixed message redacted as
+// JSON redacts a body: string fields whose JSON name is a credential key
+// replaced by Mark of their length, URLs redacted. A message that does not
+// decode, and a path that is no A2A method, are left as they are; so is a
+// message cut short (the raw view keeps the start of a body), which is why
+// b is walked message by message.
+func GRPC(path string, b []byte, request bool) []byte {
+	method, ok := strings.CutPrefix(path, grpcService)
+	if !ok {
+		return b
+	}
+	md := a2apb.File_a2a_v1_0_gen_proto.Services().ByName("A2AService").Methods().ByName(protoreflect.Name(method))
+	if md == nil {
+		return b
+	}
+	desc := md.Output()
+	if request {
+		desc = md.Input()
+	}
+	var out []byte
+	for rest := b; len(rest) > 0; {
+		if len(rest) < 5 || rest[0] != 0 || uint64(len(rest)-5) < uint64(binary.BigEndian.Uint32(rest[1:5])) {
+			return append(out, rest...)
+		}
+		n := int(binary.BigEndian.Uint32(rest[1:5]))
+		frame := rest[:5+n]
+		rest = rest[5+n:]
+		msg := dynamicpb.NewMessage(desc)
+		if proto.Unmarshal(frame[5:], msg) != nil || !protoMessage(msg) {
+			out = append(out, frame...)
+			continue
+		}
+		enc, err := proto.MarshalOptions{Deterministic: true}.Marshal(msg)
+		if err != nil {
+			out = append(out, frame...)
+			continue
+		}
+		out = append(out, 0)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(enc)))
+		out = append(out, enc...)
+	}
+	return out
+}
+
+// protoMessage redacts m in place and reports whether it changed.
+func protoMessage(m protoreflect.Message) bool {
+	changed := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				if nv, ok := protoValue(fd, l.Get(i), fd.JSONName()); ok {
+					l.Set(i, nv)
+					changed = true
+				}
+			}
+		case fd.IsMap():
+			mv := v.Map()
+			mv.Range(func(k protoreflect.MapKey, e protoreflect.Value) bool {
+				if nv, ok := protoValue(fd.MapValue(), e, k.String()); ok {
+					mv.Set(k, nv)
+					changed = true
+				}
+				return true
+			})
+		default:
+			if nv, ok := protoValue(fd, v, fd.JSONName()); ok {
+				m.Set(fd, nv)
+				changed = true
+			}
+		}
+		return true
+	})
+	return changed
+}
+
+// protoValue redacts one value of field fd found under key: a string is
+// replaced when key is a credential key or it is a URL that needs it; a
+// message is walked (it is changed in place, and returned as it is).
+func protoValue(fd protoreflect.FieldDescriptor, v protoreflect.Value, key string) (protoreflect.Value, bool) {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		s := v.String()
+		if s != "" && credentialKeys[key] {
+			return protoreflect.ValueOfString(Mark(len(s))), true
+		}
+		if r, changed := URL(s, URLMark); changed {
+			return protoreflect.ValueOfString(r), true
+		}
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if protoMessage(v.Message()) {
+			return v, true
+		}
+	}
+	return v, false
+}
