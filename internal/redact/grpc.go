@@ -106,9 +106,41 @@ func protoValue(fd protoreflect.FieldDescriptor, v protoreflect.Value, key strin
 			return protoreflect.ValueOfString(r), true
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		if protoMessage(v.Message()) {
+		m := v.Message()
+		if credentialKeys[key] && structValue(m, key) {
+			return v, true
+		}
+		if protoMessage(m) {
 			return v, true
 		}
 	}
 	return v, false
+}
+
+// structValue redacts a google.protobuf.Value found under a credential key
+// (metadata is a Struct: a map of them) and reports whether it changed: a
+// string is marked, a list's strings are.
+func structValue(m protoreflect.Message, key string) bool {
+	if m.Descriptor().FullName() != "google.protobuf.Value" {
+		return false
+	}
+	fields := m.Descriptor().Fields()
+	if sv := fields.ByName("string_value"); m.Has(sv) {
+		if s := m.Get(sv).String(); s != "" {
+			m.Set(sv, protoreflect.ValueOfString(Mark(len(s))))
+			return true
+		}
+		return false
+	}
+	lv := fields.ByName("list_value")
+	if !m.Has(lv) {
+		return false
+	}
+	changed := false
+	values := m.Get(lv).Message()
+	l := values.Get(values.Descriptor().Fields().ByName("values")).List()
+	for i := 0; i < l.Len(); i++ {
+		changed = structValue(l.Get(i).Message(), key) || changed
+	}
+	return changed
 }

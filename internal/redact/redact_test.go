@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
 )
@@ -91,6 +92,17 @@ func TestGRPC(t *testing.T) {
 		got = got[5+n:]
 	}
 	assert.Empty(t, got)
+
+	// Metadata is a Struct: a credential key's string (or list of them)
+	// is marked there too, other values kept.
+	md, err := structpb.NewStruct(map[string]any{"apiKey": "k3y-secret", "keys": []any{"x"}, "token": []any{"t0k-secret", 1}})
+	require.NoError(t, err)
+	send := &a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m", Metadata: md}}
+	got = GRPC("/lf.a2a.v1.A2AService/SendMessage", frame(t, send), true)
+	var sent a2apb.SendMessageRequest
+	require.NoError(t, proto.Unmarshal(got[5:], &sent))
+	assert.Equal(t, map[string]any{"apiKey": "[redacted: 10 bytes]", "keys": []any{"x"}, "token": []any{"[redacted: 10 bytes]", 1.0}},
+		sent.Message.Metadata.AsMap())
 
 	// The answer is read as the method's output; a cut message and an
 	// unknown path are left as they are.
