@@ -23,6 +23,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(or $(FUZZTIME),4000x) ./scenario
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(or $(FUZZTIME),15000x) ./cardsig
 	$(GO) test -run='^$$' -fuzz='^FuzzConn$$' -fuzztime=$(or $(FUZZTIME),30000x) ./server/internal/h2serve
+	$(GO) test -run='^$$' -fuzz='^FuzzJSON$$' -fuzztime=$(or $(FUZZTIME),20000x) ./internal/redact
 
 ## interop-deps: @a2a-js/sdk from interop/js's lockfile, and the official Python a2a-sdk in
 ## interop/py/.venv from interop/py/requirements.txt (exact versions, --require-hashes)
