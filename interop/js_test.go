@@ -142,12 +142,12 @@ func TestJSClient(t *testing.T) {
 	t.Parallel()
 	requireJSInstalled(t)
 	ac, input := jsAgent()
-	s := startMock(t, server.Config{Seed: 41, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	s := startMock(t, server.Config{Seed: 41, StepDelay: 2 * time.Millisecond, GRPC: true, Agents: []server.AgentConfig{ac}})
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", filepath.Join("js", "client.mjs"), s.URL(),
-		"--slow-skill", slowSkillID, "--input-skill", input)
+		"--slow-skill", slowSkillID, "--input-skill", input, "--grpc")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "node js/client.mjs failed:\n%s", stderr.String())
@@ -157,12 +157,12 @@ func TestJSClient(t *testing.T) {
 	if os.Getenv("INTEROP_DUMP") != "" {
 		t.Log(stdout.String())
 	}
-	require.Len(t, sum.Runs, 2)
+	require.Len(t, sum.Runs, 3)
 
 	for i, want := range []struct {
 		transport string
 		binding   wire.Binding
-	}{{"JSONRPC", wire.BindingJSONRPC}, {"HTTP+JSON", wire.BindingREST}} {
+	}{{"JSONRPC", wire.BindingJSONRPC}, {"HTTP+JSON", wire.BindingREST}, {"GRPC", wire.BindingGRPC}} {
 		r := sum.Runs[i]
 		t.Run(want.transport, func(t *testing.T) {
 			assert.Equal(t, want.transport, r.Transport)
@@ -242,5 +242,6 @@ func TestJSClient(t *testing.T) {
 	}
 	assert.Positive(t, bindings[wire.BindingJSONRPC])
 	assert.Positive(t, bindings[wire.BindingREST])
-	assert.Len(t, bindings, 2)
+	assert.Positive(t, bindings[wire.BindingGRPC])
+	assert.Len(t, bindings, 3)
 }

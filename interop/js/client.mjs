@@ -2,11 +2,12 @@
 // document on stdout, what it observed: task ids, the states it saw in order,
 // artifacts, and the errors the SDK raised (by their class name).
 //
-// Usage: node client.mjs <agent-base-url> [--slow-skill ID] [--input-skill ID]
+// Usage: node client.mjs <agent-base-url> [--slow-skill ID] [--input-skill ID] [--grpc]
 //
 // The agent is discovered from its card with ClientFactory.createFromUrl, once
-// per v1.0 transport (JSON-RPC, then HTTP+JSON), each time with a factory that
-// knows only that transport so the SDK cannot fall back to the other one.
+// per v1.0 transport (JSON-RPC, then HTTP+JSON, then with --grpc gRPC on
+// @grpc/grpc-js), each time with a factory that knows only that transport so
+// the SDK cannot fall back to another one.
 // --slow-skill names a skill that stays working until canceled (so cancel and
 // resubscribe do not race the lifecycle); --input-skill one that parks in
 // input-required. Every step catches its own failure and reports it under
@@ -39,6 +40,7 @@ if (!baseUrl) {
 }
 const slowSkill = flag("--slow-skill");
 const inputSkill = flag("--input-skill");
+const grpc = args.includes("--grpc");
 
 // Every call gets a bound, so a stream that never ends fails the step
 // instead of hanging the Go test.
@@ -144,7 +146,7 @@ async function run(protocol, makeFactory) {
     const first = await client.listTasks(listReq({ pageSize: 1 }), opts());
     const pages = [first.tasks.map((t) => t.id)];
     let token = first.nextPageToken;
-    while (token && pages.length < 10) {
+    while (token && pages.length < 50) {
       const next = await client.listTasks(listReq({ pageSize: 1, pageToken: token }), opts());
       pages.push(next.tasks.map((t) => t.id));
       token = next.nextPageToken;
@@ -215,12 +217,14 @@ async function run(protocol, makeFactory) {
   return out;
 }
 
-const summary = {
-  sdk: "@a2a-js/sdk",
-  baseUrl,
-  runs: [
-    await run("JSONRPC", () => new JsonRpcTransportFactory()),
-    await run("HTTP+JSON", () => new RestTransportFactory()),
-  ],
-};
+const runs = [
+  await run("JSONRPC", () => new JsonRpcTransportFactory()),
+  await run("HTTP+JSON", () => new RestTransportFactory()),
+];
+if (grpc) {
+  // Imported only here: the gRPC transport needs its optional peers.
+  const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
+  runs.push(await run("GRPC", () => new GrpcTransportFactory()));
+}
+const summary = { sdk: "@a2a-js/sdk", baseUrl, runs };
 process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
