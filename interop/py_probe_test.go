@@ -21,8 +21,8 @@ const pySDKVersion = "1.3.0"
 // pyPython is the interpreter of the interop venv (make interop-deps).
 var pyPython = filepath.Join("py", ".venv", "bin", "python")
 
-// pyTransports are the two HTTP bindings of the Python SDK's client (its
-// gRPC transport needs the grpc extra, which the venv leaves out).
+// pyTransports are the two HTTP bindings of the Python SDK's client, which
+// the behavior tests drive; TestPythonClient drives its gRPC transport too.
 var pyTransports = []string{"JSONRPC", "HTTP+JSON"}
 
 // requirePyInstalled fails (never skips) when the Python SDK's venv is

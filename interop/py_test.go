@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -12,8 +13,8 @@ import (
 )
 
 // TestPythonClient drives the honest lifecycle with the official Python SDK
-// (a2a-sdk, py/probe.py's lifecycle action), forced onto JSON-RPC and onto
-// HTTP+JSON in turn: card discovery, a non-streaming send (completed task
+// (a2a-sdk, py/probe.py's lifecycle action), forced onto JSON-RPC, onto
+// HTTP+JSON and onto gRPC in turn: card discovery, a non-streaming send (completed task
 // with its artifact), a stream (ordered events, terminal state last, stream
 // ends), GetTask with historyLength, ListTasks page by page, SubscribeToTask
 // on a running task canceled meanwhile, CancelTask, input-required then the
@@ -21,15 +22,15 @@ import (
 func TestPythonClient(t *testing.T) {
 	t.Parallel()
 	ac, input := jsAgent()
-	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, GRPC: true, Agents: []server.AgentConfig{ac}})
+	transports := append(slices.Clone(pyTransports), "GRPC")
 	var jobs []pyJob
-	for _, j := range pyEach(s.URL(), "lifecycle", slowSkillID+","+input) {
-		j.TimeoutMS = 60000
-		jobs = append(jobs, j)
+	for _, tr := range transports {
+		jobs = append(jobs, pyJob{URL: s.URL(), Transport: tr, Action: "lifecycle", Arg: slowSkillID + "," + input, TimeoutMS: 60000})
 	}
 	res := pyProbe(t, jobs...)
 
-	for i, want := range pyTransports {
+	for i, want := range transports {
 		r := res[i]
 		t.Run(want, func(t *testing.T) {
 			require.Nil(t, r.Error, r.Raw)
@@ -101,5 +102,6 @@ func TestPythonClient(t *testing.T) {
 	}
 	assert.Positive(t, bindings[wire.BindingJSONRPC])
 	assert.Positive(t, bindings[wire.BindingREST])
-	assert.Len(t, bindings, 2)
+	assert.Positive(t, bindings[wire.BindingGRPC])
+	assert.Len(t, bindings, 3)
 }

@@ -228,8 +228,7 @@ func runServer(ctx context.Context, cfg server.Config, addr string, names []stri
 		"card", srv.URL()+"/.well-known/agent-card.json")
 	grpcNote := ""
 	if cfg.GRPC {
-		_, hostPort, _ := strings.Cut(srv.URL(), "://")
-		grpcNote = "; gRPC at " + hostPort + ", tenant = agent name below the root"
+		grpcNote = "; gRPC at " + cards.GRPCTarget(srv.URL()) + ", tenant = agent name below the root"
 	}
 	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) at %s (card: %s/.well-known/agent-card.json%s)\n", len(names), srv.URL(), srv.URL(), grpcNote)
 	if ready != nil {

@@ -6,7 +6,7 @@ batch their calls), and prints one JSON document on stdout:
 
     {"sdk": "<a2a-sdk version>", "results": [<one result per job, in order>]}
 
-A job is {"url": agent base URL, "transport": "JSONRPC" | "HTTP+JSON",
+A job is {"url": agent base URL, "transport": "JSONRPC" | "HTTP+JSON" | "GRPC",
 "action": ..., "arg": ..., "timeoutMs": bound of the whole job (10000)}.
 A result holds what the SDK returned (result, events, pages, card) and the
 exception it raised, as {"name": class name, "message": str(exception)}.
@@ -118,7 +118,14 @@ async def connect(job, streaming=True, verifier=None):
     forced onto the job's transport; returns the client and the card."""
     async with httpx.AsyncClient() as http:
         card = await A2ACardResolver(http, job["url"]).get_agent_card(signature_verifier=verifier)
-    config = ClientConfig(streaming=streaming, supported_protocol_bindings=[job["transport"]])
+    grpc_options = {}
+    if job["transport"] == "GRPC":
+        # The SDK's gRPC transport (grpcio), on the plain h2c channel the
+        # mock serves.
+        import grpc
+
+        grpc_options = {"grpc_channel_factory": grpc.aio.insecure_channel}
+    config = ClientConfig(streaming=streaming, supported_protocol_bindings=[job["transport"]], **grpc_options)
     return await create_client(card, client_config=config), card
 
 
