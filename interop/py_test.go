@@ -2,6 +2,7 @@ package interop
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,12 +22,25 @@ import (
 // continuation of the same task, and the SDK's typed errors.
 func TestPythonClient(t *testing.T) {
 	t.Parallel()
-	ac, input := jsAgent()
-	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, GRPC: true, Agents: []server.AgentConfig{ac}})
+	// probe.py runs the jobs at once: each transport gets an agent of its
+	// own, so that one run's ListTasks pages never see another's tasks
+	// (over gRPC the card's tenant routes the calls to it).
 	transports := append(slices.Clone(pyTransports), "GRPC")
-	var jobs []pyJob
+	var (
+		agents []server.AgentConfig
+		input  string
+	)
 	for _, tr := range transports {
-		jobs = append(jobs, pyJob{URL: s.URL(), Transport: tr, Action: "lifecycle", Arg: slowSkillID + "," + input, TimeoutMS: 60000})
+		var ac server.AgentConfig
+		ac, input = jsAgent()
+		ac.Name = "py-" + strings.NewReplacer("+", "-").Replace(strings.ToLower(tr))
+		agents = append(agents, ac)
+	}
+	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, GRPC: true, Agents: agents})
+	var jobs []pyJob
+	for i, tr := range transports {
+		jobs = append(jobs, pyJob{URL: s.URL() + s.AgentPath(agents[i].Name), Transport: tr, Action: "lifecycle",
+			Arg: slowSkillID + "," + input, TimeoutMS: 60000})
 	}
 	res := pyProbe(t, jobs...)
 
