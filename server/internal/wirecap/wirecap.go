@@ -256,20 +256,27 @@ func Tag(w http.ResponseWriter, reqNo, seq int64) {
 // the card or JWKS fetch journaled as seq).
 func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	rec := c.byReq[req]
 	if req == 0 {
 		rec = c.bySeq[seq]
 	}
 	if rec == nil {
+		c.mu.Unlock()
 		return Exchange{}, false
 	}
-	path, _, _ := strings.Cut(rec.url, "?")
-	return Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method,
-		URL: redact.RequestURI(rec.url, redact.URLMark), Proto: rec.proto,
-		Header: rec.header.view(), Body: rec.body.body(rec.header.h.Get("Content-Type"), path, true),
-		Status: rec.status, RespHead: rec.respHead.view(),
-		Response: rec.resp.body(rec.respHead.h.Get("Content-Type"), path, false), Trailer: rec.trailer.viewOrNil(), Done: rec.done}, true
+	x := Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
+		Header: rec.header.view(), Status: rec.status, RespHead: rec.respHead.view(), Trailer: rec.trailer.viewOrNil(), Done: rec.done}
+	// The bodies are redacted after the lock is let go, so that decoding
+	// them does not hold up the requests being captured. The copies share
+	// their bytes with the capture, which only ever appends past them.
+	reqBody, respBody := rec.body, rec.resp
+	reqType, respType := rec.header.h.Get("Content-Type"), rec.respHead.h.Get("Content-Type")
+	c.mu.Unlock()
+	path, _, _ := strings.Cut(x.URL, "?")
+	x.URL = redact.RequestURI(x.URL, redact.URLMark)
+	x.Body = reqBody.body(reqType, path, true)
+	x.Response = respBody.body(respType, path, false)
+	return x, true
 }
 
 type wireReader struct {

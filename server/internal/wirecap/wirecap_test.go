@@ -114,3 +114,40 @@ func TestTagLeavesOtherWritersAlone(t *testing.T) {
 		assert.False(t, ok, "request %d", req)
 	}
 }
+
+// TestGetWhileAnswering: a view asked for while an event stream is still
+// being written shows a consistent start of it, redacted, and races nothing
+// (the bodies are redacted after the capture's lock is let go).
+func TestGetWhileAnswering(t *testing.T) {
+	t.Parallel()
+	c := New()
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"token":"t0k"}`))
+	r.Header.Set("Content-Type", "application/json")
+	w, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(1, 0))
+	_, err := io.ReadAll(r.Body)
+	require.NoError(t, err)
+	Tag(w, 1, 0)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			_, _ = w.Write([]byte("data: {\"token\":\"s3cret\"}\n\n"))
+		}
+		rec.Finish()
+	}()
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+		default:
+		}
+		x, ok := c.Get(1, 0)
+		require.True(t, ok)
+		assert.Equal(t, `{"token":"[redacted: 3 bytes]"}`, x.Body.Text)
+		assert.NotContains(t, x.Response.Text, "s3cret")
+		assert.Zero(t, strings.Count(x.Response.Text, "data: ")-strings.Count(x.Response.Text, `data: {"token":"[redacted: 6 bytes]"}`),
+			"every whole event is redacted: %q", x.Response.Text)
+	}
+}
