@@ -110,12 +110,12 @@ conformance: conformance-deps
 	@echo "== a2amock conform --grpc: go-a2a -grpc (the same baseline over gRPC)"
 	bin/a2amock conform --quiet --grpc --client '$(CONFORM_CLIENT_go-a2a) -grpc' \
 	  --expected-failures $(CLIENTS)/go-a2a/expected-failures.yaml --report-json bin/conform-go-a2a-grpc.json
-	@echo "== a2amock conform --grpc: python-a2a-sdk --grpc (the same baseline over gRPC)"
+	@echo "== a2amock conform --grpc: python-a2a-sdk --grpc (its gRPC baseline: the JSON-RPC one and a cut stream)"
 	bin/a2amock conform --quiet --grpc --parallel 1 --client '$(CONFORM_CLIENT_python-a2a-sdk) --grpc' \
-	  --expected-failures $(CLIENTS)/python-a2a-sdk/expected-failures.yaml --report-json bin/conform-python-a2a-sdk-grpc.json
-	@echo "== a2amock conform --grpc: js-a2a-sdk --grpc (the same baseline over gRPC)"
+	  --expected-failures $(CLIENTS)/python-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-python-a2a-sdk-grpc.json
+	@echo "== a2amock conform --grpc: js-a2a-sdk --grpc (its gRPC baseline: the JSON-RPC one and a cut stream)"
 	bin/a2amock conform --quiet --grpc --client '$(CONFORM_CLIENT_js-a2a-sdk) --grpc' \
-	  --expected-failures $(CLIENTS)/js-a2a-sdk/expected-failures.yaml --report-json bin/conform-js-a2a-sdk-grpc.json
+	  --expected-failures $(CLIENTS)/js-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-js-a2a-sdk-grpc.json
 
 ## conformance-baselines: rewrite every reference client's baseline from a fresh run (review the diff: each entry needs a reason)
 conformance-baselines: CONFORM_FLAGS = --update-baseline

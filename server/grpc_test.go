@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,23 @@ func TestGRPCTransportBehaviors(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
 		assert.Contains(t, err.Error(), "RST_STREAM")
+	})
+	t.Run("stream-eof-mid-frame ends the call mid-message, with no trailers", func(t *testing.T) {
+		h, c := grpcRig(t, false, "stream-eof-mid-frame:after=1")
+		s, err := c.SendStreamingMessage(grpcCtx(t), grpcSend("x"))
+		require.NoError(t, err)
+		first, err := s.Recv()
+		require.NoError(t, err)
+		assert.NotNil(t, first.GetTask(), "the first event is whole")
+		_, err = s.Recv()
+		require.Error(t, err, "the cut message is not a clean end of the stream")
+		assert.Equal(t, codes.Internal, status.Code(err), "%v", err)
+		// What went out: a message and a half, and no grpc-status at all
+		// (the trailers said OK before: a lax client saw a clean end).
+		code, x, b := h.wire("?request=1")
+		require.Equal(t, http.StatusOK, code, "body: %s", b)
+		assert.Empty(t, x.Trailer, "no trailers after the cut message")
+		assert.Empty(t, x.RespHead["Grpc-Status"])
 	})
 	t.Run("stream-no-final ends without the final status", func(t *testing.T) {
 		_, c := grpcRig(t, false, "stream-no-final")

@@ -336,3 +336,11 @@ type RawStream interface {
 	// Close ends the stream now, with no further bytes.
 	Close()
 }
+
+// RawCutter is a RawStream that can also end the stream as a crash would:
+// without what its binding writes at a proper end (a gRPC call's
+// trailers). On a binding with nothing of the kind, Cut is Close.
+type RawCutter interface {
+	RawStream
+	Cut()
+}

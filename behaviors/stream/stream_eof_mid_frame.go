@@ -14,8 +14,9 @@ process, a proxy timeout or a load balancer recycling the connection. After
 'after' complete events, the first half of the next event's SSE frame is
 written and the connection is closed, with no blank line ending the frame.
 All bindings: on gRPC the first half of the next length-prefixed message
-is written and the call ends (gRPC clients report INTERNAL: unexpected
-EOF). Tests that a client reports the truncated stream as an error (an unexpected
+is written and the call ends with no trailers, as a crashed agent's would
+(gRPC clients report INTERNAL: grpc-go an unexpected EOF, grpc-js a call
+ended without a status). Tests that a client reports the truncated stream as an error (an unexpected
 EOF) instead of silently dropping the partial event and treating the end of
 input as a normal end of the stream.`,
 	New: func() core.Behavior { return &StreamEOFMidFrame{After: 1} },
@@ -53,7 +54,13 @@ func (b *StreamEOFMidFrame) Apply(x *core.Exchange) {
 		// event cannot be dispatched by a conforming reader.
 		cut := max(1, len(frame)/2)
 		err = raw.WriteRaw(frame[:cut])
-		raw.Close()
+		// A stream that dies mid-event sends nothing after it: no gRPC
+		// trailers saying the call went well.
+		if c, ok := raw.(core.RawCutter); ok {
+			c.Cut()
+		} else {
+			raw.Close()
+		}
 		return err
 	})
 }

@@ -4,7 +4,8 @@
 // interop tests (behaviors_faults_test.go and friends) use it to record
 // what the JS SDK does under each fault.
 //
-// Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]
+// Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON|GRPC> <action> [arg]
+// (GRPC: the SDK's gRPC transport on @grpc/grpc-js, for a mock serving it)
 //
 // Actions: verify (the card's signatures, with verifyAgentCardSignature),
 // card (discover only), send, stream, retry (one message sent
@@ -28,7 +29,7 @@ console.debug = () => {};
 
 const [baseUrl, transport, action, arg] = process.argv.slice(2);
 if (!baseUrl || !transport || !action) {
-  console.error("usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON> <action> [arg]");
+  console.error("usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON|GRPC> <action> [arg]");
   process.exit(2);
 }
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS ?? 5000);
@@ -79,10 +80,13 @@ if (action === "verify") {
   process.exit(0);
 }
 try {
-  const factory = new ClientFactory({
-    transports: [transport === "JSONRPC" ? new JsonRpcTransportFactory() : new RestTransportFactory()],
-    preferredTransports: [transport],
-  });
+  const only = {
+    JSONRPC: async () => new JsonRpcTransportFactory(),
+    "HTTP+JSON": async () => new RestTransportFactory(),
+    GRPC: async () => new (await import("@a2a-js/sdk/client/grpc")).GrpcTransportFactory(),
+  }[transport];
+  if (!only) throw new Error(`unknown transport ${transport}`);
+  const factory = new ClientFactory({ transports: [await only()], preferredTransports: [transport] });
   const client = await factory.createFromUrl(baseUrl);
   out.card = { streaming: !!client.agentCard?.capabilities?.streaming };
   const message = (text) =>

@@ -348,6 +348,11 @@ func (g grpcWriter) Event(ev sse.Event) error {
 
 func (g grpcWriter) KeepAlive() error { return nil }
 
+// Cut ends the call as a crashed agent would: the handler returns and no
+// trailers follow (grpcStream.finish writes none), so the client sees the
+// HTTP/2 stream end without a grpc-status.
+func (g grpcWriter) Cut() { g.st.done = true }
+
 func (g grpcWriter) WriteRaw(b []byte) error {
 	if _, err := g.w.Write(b); err != nil {
 		return err

@@ -57,6 +57,15 @@ func (r *rawStream) WriteRaw(b []byte) error {
 }
 func (r *rawStream) KeepAlive() error { return r.sw.KeepAlive() }
 func (r *rawStream) Close()           { r.closed = true }
+
+// Cut implements core.RawCutter: Close, and the binding's stream writer,
+// when it can, leaves out what ends a stream properly (gRPC's trailers).
+func (r *rawStream) Cut() {
+	r.closed = true
+	if c, ok := r.sw.(interface{ Cut() }); ok {
+		c.Cut()
+	}
+}
 func (r *rawStream) Encode(ev wire.Event) ([]byte, error) {
 	data, err := r.f.Event(ev)
 	if err != nil {

@@ -1,0 +1,67 @@
+package interop
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// TestJSBehaviorsOverGRPC records what @a2a-js/sdk's gRPC transport (on
+// @grpc/grpc-js) observes under the faults' gRPC meanings. Protocol faults
+// reach it as over HTTP (skip-working, dropped events). The transport ones
+// arrive as statuses: a 503 is UNAVAILABLE (14), a reset is RST_STREAM, a
+// hung stream ends only at the client's own deadline, and a message cut in
+// half is INTERNAL (13), "call ended without gRPC status". Before the mock
+// stopped sending OK trailers after the cut message, the SDK reported that
+// stream as ended cleanly. grpc-js does not check the answer's
+// content-type: a JSON body read as a length-prefixed message claims a
+// length it refuses (RESOURCE_EXHAUSTED, 8), where grpc-go refuses the
+// content-type (UNKNOWN).
+func TestJSBehaviorsOverGRPC(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		spec, action string
+		kinds        []string
+		err          string // "" for none, else a part of the SDK's error message
+	}{
+		{"", "stream", jsHonest, ""},
+		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, ""},
+		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, ""},
+		{"http-error:status=503,op=send", "send", nil, "sendMessage: 14 "},
+		{"connection-reset:op=send", "send", nil, "RST_STREAM"},
+		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "13 Received RST_STREAM with code 0 (Call ended without gRPC status)"},
+		{"stream-hang", "stream", jsHonest, "1 Cancelled on client"},
+		{"stream-error-as-json", "stream", nil, "8 Received message larger than max"},
+	} {
+		name := c.spec
+		if name == "" {
+			name = "honest"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			opts := []testkit.Option{testkit.WithGRPC()}
+			if c.spec != "" {
+				opts = append(opts, testkit.WithBehavior("", c.spec))
+			}
+			m := behaviorMock(t, 77, 5*time.Millisecond, opts...)
+			r := jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=1500"}, m.URL, "GRPC", c.action)
+			if c.err == "" {
+				require.Nil(t, r.Error, r.Raw)
+			} else if assert.NotNil(t, r.Error, r.Raw) {
+				assert.Contains(t, r.Error.Message, c.err)
+			}
+			if c.action == "stream" {
+				assert.Equal(t, c.kinds, r.eventKinds(), r.Raw)
+			}
+			for _, e := range m.Journal() {
+				if e.Op != "" && e.Binding != "" {
+					assert.Equal(t, "GRPC", string(e.Binding), "entry %d", e.Seq)
+				}
+			}
+		})
+	}
+}
