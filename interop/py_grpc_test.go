@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -14,23 +15,28 @@ import (
 // TestJSBehaviorsOverGRPC does for @a2a-js/sdk. Protocol faults reach it as
 // over HTTP. A 503 is UNAVAILABLE and a reset INTERNAL (RST_STREAM), both
 // as A2AClientError; a call cut mid-message, with no status, is UNKNOWN
-// ("Stream removed"); a hung stream ends at the client's own deadline; and
-// an answer that is not gRPC (a JSON body) is UNKNOWN as well.
+// ("Stream removed"), and grpcio may drop the whole message it received
+// before the cut but had not handed over yet (under load, no event at all);
+// a hung stream ends at the client's own deadline; and an answer that is
+// not gRPC (a JSON body) is UNKNOWN as well.
 func TestPyBehaviorsOverGRPC(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		spec, action string
 		kinds        []string
 		err          string // "" for none, else a part of "Name: Message"
+		// prefix: the events may stop short of kinds (the client drops
+		// what it had not handed over when the call fails).
+		prefix bool
 	}{
-		{"", "stream", jsHonest, ""},
-		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, ""},
-		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, ""},
-		{"http-error:status=503,op=send", "send", nil, "A2AClientError: gRPC Error UNAVAILABLE"},
-		{"connection-reset:op=send", "send", nil, "A2AClientError: gRPC Error INTERNAL: Stream removed (RST_STREAM"},
-		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "A2AClientError: gRPC Error UNKNOWN: Stream removed"},
-		{"stream-hang", "stream", jsHonest, "TimeoutError"},
-		{"stream-error-as-json", "stream", nil, "A2AClientError: gRPC Error UNKNOWN"},
+		{"", "stream", jsHonest, "", false},
+		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
+		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, "", false},
+		{"http-error:status=503,op=send", "send", nil, "A2AClientError: gRPC Error UNAVAILABLE", false},
+		{"connection-reset:op=send", "send", nil, "A2AClientError: gRPC Error INTERNAL: Stream removed (RST_STREAM", false},
+		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "A2AClientError: gRPC Error UNKNOWN: Stream removed", true},
+		{"stream-hang", "stream", jsHonest, "TimeoutError", false},
+		{"stream-error-as-json", "stream", nil, "A2AClientError: gRPC Error UNKNOWN", false},
 	}
 	var (
 		jobs  []pyJob
@@ -57,8 +63,11 @@ func TestPyBehaviorsOverGRPC(t *testing.T) {
 		} else if assert.NotNil(t, r.Error, "%s: %s", name, r.Raw) {
 			assert.Contains(t, r.Error.Name+": "+r.Error.Message, c.err, name)
 		}
-		if c.action == "stream" {
-			assert.Equal(t, c.kinds, jsProbeResult{Events: r.Events}.eventKinds(), "%s: %s", name, r.Raw)
+		if got := (jsProbeResult{Events: r.Events}).eventKinds(); c.prefix {
+			assert.True(t, len(got) <= len(c.kinds) && slices.Equal(c.kinds[:len(got)], got),
+				"%s: events %v are not a start of %v: %s", name, got, c.kinds, r.Raw)
+		} else if c.action == "stream" {
+			assert.Equal(t, c.kinds, got, "%s: %s", name, r.Raw)
 		}
 		for _, e := range mocks[i].Journal() {
 			if e.Op != "" && e.Binding != "" {
