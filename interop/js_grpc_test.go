@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -27,15 +28,18 @@ func TestJSBehaviorsOverGRPC(t *testing.T) {
 		spec, action string
 		kinds        []string
 		err          string // "" for none, else a part of the SDK's error message
+		// prefix: the events may stop short of kinds (a deadline that
+		// runs out on a loaded machine before every event came).
+		prefix bool
 	}{
-		{"", "stream", jsHonest, ""},
-		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, ""},
-		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, ""},
-		{"http-error:status=503,op=send", "send", nil, "sendMessage: 14 "},
-		{"connection-reset:op=send", "send", nil, "RST_STREAM"},
-		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "13 Received RST_STREAM with code 0 (Call ended without gRPC status)"},
-		{"stream-hang", "stream", jsHonest, "1 Cancelled on client"},
-		{"stream-error-as-json", "stream", nil, "8 Received message larger than max"},
+		{"", "stream", jsHonest, "", false},
+		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
+		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, "", false},
+		{"http-error:status=503,op=send", "send", nil, "sendMessage: 14 ", false},
+		{"connection-reset:op=send", "send", nil, "RST_STREAM", false},
+		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "13 Received RST_STREAM with code 0 (Call ended without gRPC status)", false},
+		{"stream-hang", "stream", jsHonest, "1 Cancelled on client", true},
+		{"stream-error-as-json", "stream", nil, "8 Received message larger than max", false},
 	} {
 		name := c.spec
 		if name == "" {
@@ -54,8 +58,11 @@ func TestJSBehaviorsOverGRPC(t *testing.T) {
 			} else if assert.NotNil(t, r.Error, r.Raw) {
 				assert.Contains(t, r.Error.Message, c.err)
 			}
-			if c.action == "stream" {
-				assert.Equal(t, c.kinds, r.eventKinds(), r.Raw)
+			if got := r.eventKinds(); c.prefix {
+				assert.True(t, len(got) <= len(c.kinds) && slices.Equal(c.kinds[:len(got)], got),
+					"events %v are not a start of %v: %s", got, c.kinds, r.Raw)
+			} else if c.action == "stream" {
+				assert.Equal(t, c.kinds, got, r.Raw)
 			}
 			for _, e := range m.Journal() {
 				if e.Op != "" && e.Binding != "" {

@@ -35,7 +35,7 @@ func TestPyBehaviorsOverGRPC(t *testing.T) {
 		{"http-error:status=503,op=send", "send", nil, "A2AClientError: gRPC Error UNAVAILABLE", false},
 		{"connection-reset:op=send", "send", nil, "A2AClientError: gRPC Error INTERNAL: Stream removed (RST_STREAM", false},
 		{"stream-eof-mid-frame:after=1", "stream", []string{"task:TASK_STATE_SUBMITTED"}, "A2AClientError: gRPC Error UNKNOWN: Stream removed", true},
-		{"stream-hang", "stream", jsHonest, "TimeoutError", false},
+		{"stream-hang", "stream", jsHonest, "TimeoutError", true},
 		{"stream-error-as-json", "stream", nil, "A2AClientError: gRPC Error UNKNOWN", false},
 	}
 	var (
