@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/a2amock/a2amock/conform/internal/judge"
@@ -292,16 +290,13 @@ func grpcMethod(r *http.Request) (string, bool) {
 // grpcTenant returns the tenant of a gRPC call's request message (body is
 // the length-prefixed message), "" when it has none or does not decode.
 func grpcTenant(method string, body []byte) string {
-	if len(body) < 5 || body[0] != 0 {
-		return ""
-	}
-	md := a2apb.File_a2a_v1_0_gen_proto.Services().ByName("A2AService").Methods().ByName(protoreflect.Name(method))
-	if md == nil {
+	compressed, b, _, ok := a2apb.NextMessage(body)
+	md := a2apb.Method(method)
+	if !ok || compressed || md == nil {
 		return ""
 	}
 	msg := dynamicpb.NewMessage(md.Input())
-	n := binary.BigEndian.Uint32(body[1:5])
-	if uint64(len(body)-5) < uint64(n) || proto.Unmarshal(body[5:5+n], msg) != nil {
+	if proto.Unmarshal(b, msg) != nil {
 		return ""
 	}
 	f := md.Input().Fields().ByName("tenant")

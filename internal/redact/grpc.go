@@ -11,9 +11,6 @@ import (
 	"github.com/a2amock/a2amock/internal/a2apb"
 )
 
-// grpcService is the path prefix of the v1.0 gRPC methods.
-const grpcService = "/lf.a2a.v1.A2AService/"
-
 // GRPC returns the body of a gRPC call to path (its request when request
 // is set, else its answer) with each length-prefixed message redacted as
 // JSON redacts a body: string fields whose JSON name is a credential key
@@ -22,11 +19,11 @@ const grpcService = "/lf.a2a.v1.A2AService/"
 // message cut short (the raw view keeps the start of a body), which is why
 // b is walked message by message.
 func GRPC(path string, b []byte, request bool) []byte {
-	method, ok := strings.CutPrefix(path, grpcService)
+	method, ok := strings.CutPrefix(path, a2apb.ServicePath)
 	if !ok {
 		return b
 	}
-	md := a2apb.File_a2a_v1_0_gen_proto.Services().ByName("A2AService").Methods().ByName(protoreflect.Name(method))
+	md := a2apb.Method(method)
 	if md == nil {
 		return b
 	}
@@ -36,14 +33,14 @@ func GRPC(path string, b []byte, request bool) []byte {
 	}
 	var out []byte
 	for rest := b; len(rest) > 0; {
-		if len(rest) < 5 || rest[0] != 0 || uint64(len(rest)-5) < uint64(binary.BigEndian.Uint32(rest[1:5])) {
+		compressed, body, next, ok := a2apb.NextMessage(rest)
+		if !ok || compressed {
 			return append(out, rest...)
 		}
-		n := int(binary.BigEndian.Uint32(rest[1:5]))
-		frame := rest[:5+n]
-		rest = rest[5+n:]
+		frame := rest[:len(rest)-len(next)]
+		rest = next
 		msg := dynamicpb.NewMessage(desc)
-		if proto.Unmarshal(frame[5:], msg) != nil || !protoMessage(msg) {
+		if proto.Unmarshal(body, msg) != nil || !protoMessage(msg) {
 			out = append(out, frame...)
 			continue
 		}

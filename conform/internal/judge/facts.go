@@ -2,11 +2,11 @@ package judge
 
 import (
 	"bytes"
-	"encoding/binary"
 	"slices"
 	"time"
 
 	"github.com/a2amock/a2amock/conform/clientrun"
+	"github.com/a2amock/a2amock/internal/a2apb"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
@@ -178,17 +178,16 @@ func namedInWholeEvent(b []byte, id string) bool {
 // namedInWholeMessage reports whether the delivered bytes of a gRPC answer
 // hold the id inside a complete length-prefixed message.
 func namedInWholeMessage(b []byte, id string) bool {
-	for len(b) >= 5 {
-		n := uint64(binary.BigEndian.Uint32(b[1:5]))
-		if uint64(len(b)-5) < n {
+	for {
+		_, msg, rest, ok := a2apb.NextMessage(b)
+		if !ok {
 			return false
 		}
-		if bytes.Contains(b[5:5+n], []byte(id)) {
+		if bytes.Contains(msg, []byte(id)) {
 			return true
 		}
-		b = b[5+n:]
+		b = rest
 	}
-	return false
 }
 
 // task returns the client task with the given id.

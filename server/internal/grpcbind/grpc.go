@@ -37,9 +37,6 @@ import (
 	"github.com/a2amock/a2amock/wire/codecs"
 )
 
-// grpcService is the path prefix of every gRPC method.
-const grpcService = "/lf.a2a.v1.A2AService/"
-
 // grpcDialect is the dialect of the gRPC binding (v1.0).
 var grpcDialect = wire.ForBinding(wire.BindingGRPC)
 
@@ -95,7 +92,7 @@ func New(host binding.Host) *Binding { return &Binding{host: host} }
 // Serve answers a gRPC call to agent a at path (below the agent's base).
 func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
 	var rp grpcReply
-	method, ok := strings.CutPrefix(path, grpcService)
+	method, ok := strings.CutPrefix(path, a2apb.ServicePath)
 	newMsg := grpcMethods[method]
 	if !ok || newMsg == nil {
 		return rp.status(w, codes.Unimplemented, "unknown method "+path, nil)
