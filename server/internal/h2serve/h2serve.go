@@ -328,6 +328,12 @@ func (c *conn) frame(f http2.Frame) bool {
 		c.goingAway = true
 		done := len(c.streams) == 0
 		c.mu.Unlock()
+		if done {
+			// The last stream may have ended before its frames left (the
+			// flusher has not run since): the connection closes when this
+			// returns, so they leave now.
+			c.flushNow()
+		}
 		return !done
 	case *http2.PushPromiseFrame:
 		c.goAway(http2.ErrCodeProtocol) // clients do not push
@@ -506,8 +512,19 @@ func (c *conn) flusher() {
 		// at 16 calls in flight per connection, against one without the
 		// yield); idle, the yield returns at once.
 		runtime.Gosched()
+		// closeFlushed is read before the flush: once it is set, the last
+		// stream's frames are in the buffer (endWritten sets it with the
+		// write lock held), so this flush sends them. Read after, it could
+		// be set by a stream that wrote its frames after the flush, and
+		// the connection would close with them unsent.
+		// closeFlushed is read before the flush: once it is set, the last
+		// stream's frames are in the buffer (endWritten sets it with the
+		// write lock held), so this flush sends them. Read after, it could
+		// be set by a stream that wrote its frames after the flush, and
+		// the connection would close with them unsent.
+		closing := c.closeFlushed.Load()
 		c.flushNow()
-		if c.closeFlushed.Load() {
+		if closing {
 			_ = c.nc.Close()
 		}
 	}
