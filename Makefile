@@ -91,6 +91,8 @@ CONFORM_CLIENT_python-a2a-sdk := $(PYVENV)/bin/python $(CLIENTS)/python-a2a-sdk/
 CONFORM_CLIENT_js-a2a-sdk := node $(CLIENTS)/js-a2a-sdk/client.mjs
 CONFORM_REFS := go-robust go-a2a python-a2a-sdk js-a2a-sdk
 CONFORM_FLAGS ?=
+# CONFORM_FLAGS_GRPC: the gRPC runs' own (--update-baseline rewrites their gRPC-only layer)
+CONFORM_FLAGS_GRPC ?=
 
 conformance-deps:
 	$(GO) build -o bin/a2amock ./cmd/a2amock
@@ -116,15 +118,18 @@ conformance: conformance-deps
 	@echo "== a2amock conform --grpc: go-a2a -grpc (the same baseline over gRPC)"
 	bin/a2amock conform --quiet --grpc --client '$(CONFORM_CLIENT_go-a2a) -grpc' \
 	  --expected-failures $(CLIENTS)/go-a2a/expected-failures.yaml --report-json bin/conform-go-a2a-grpc.json
-	@echo "== a2amock conform --grpc: python-a2a-sdk --grpc (its gRPC baseline: the JSON-RPC one and a cut stream)"
+	@echo "== a2amock conform --grpc: python-a2a-sdk --grpc (its baseline, and what fails over gRPC only: a cut stream)"
 	bin/a2amock conform --quiet --grpc --parallel 1 --client '$(CONFORM_CLIENT_python-a2a-sdk) --grpc' \
-	  --expected-failures $(CLIENTS)/python-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-python-a2a-sdk-grpc.json
-	@echo "== a2amock conform --grpc: js-a2a-sdk --grpc (its gRPC baseline: the JSON-RPC one and a cut stream)"
+	  --expected-failures $(CLIENTS)/python-a2a-sdk/expected-failures.yaml \
+	  --expected-failures $(CLIENTS)/python-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-python-a2a-sdk-grpc.json $(CONFORM_FLAGS_GRPC)
+	@echo "== a2amock conform --grpc: js-a2a-sdk --grpc (its baseline, and what fails over gRPC only: a cut stream)"
 	bin/a2amock conform --quiet --grpc --client '$(CONFORM_CLIENT_js-a2a-sdk) --grpc' \
-	  --expected-failures $(CLIENTS)/js-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-js-a2a-sdk-grpc.json
+	  --expected-failures $(CLIENTS)/js-a2a-sdk/expected-failures.yaml \
+	  --expected-failures $(CLIENTS)/js-a2a-sdk/expected-failures-grpc.yaml --report-json bin/conform-js-a2a-sdk-grpc.json $(CONFORM_FLAGS_GRPC)
 
 ## conformance-baselines: rewrite every reference client's baseline from a fresh run (review the diff: each entry needs a reason)
 conformance-baselines: CONFORM_FLAGS = --update-baseline
+conformance-baselines: CONFORM_FLAGS_GRPC = --update-baseline
 conformance-baselines: conformance
 
 ## scorecard: run the reference clients, then rewrite the README's scorecard from their reports

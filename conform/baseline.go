@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -25,9 +26,25 @@ import (
 //
 // A run fails on a failure the baseline does not list and on an entry that
 // now passes (a stale entry must be removed).
+//
+// A baseline can be read from several files, as layers (LoadBaselines): a
+// client graded over two bindings keeps what fails on both in one file and
+// what fails on one binding only in another, and each entry is listed once.
 type Baseline struct {
-	File    string
+	// File is the file the baseline was read from; of layers, the last:
+	// the one --update-baseline rewrites.
+	File string
+	// Files are every file read, in order (File alone for one).
+	Files   []string
 	Entries map[string]map[string]string
+	// from is the file that lists each entry; at its position.
+	from map[string]map[string]entryPlace
+}
+
+// entryPlace is where a baseline entry is written.
+type entryPlace struct {
+	file      string
+	line, col int
 }
 
 // LoadBaseline reads an expected-failures file and checks it against the
@@ -41,9 +58,70 @@ func LoadBaseline(path string, suite *Suite) (*Baseline, error) {
 	return ParseBaseline(data, path, suite)
 }
 
+// LoadBaselines reads expected-failures files as the layers of one
+// baseline: the entries of all of them, each in one file only (an entry a
+// second file lists again is a problem at its file:line:col, so that the
+// layers never disagree on a reason). File is the last path.
+func LoadBaselines(paths []string, suite *Suite) (*Baseline, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("conform: no baseline file")
+	}
+	out := &Baseline{Entries: map[string]map[string]string{}, from: map[string]map[string]entryPlace{}}
+	var problems []scenario.Problem
+	for _, path := range paths {
+		b, err := LoadBaseline(path, suite)
+		if err != nil {
+			var se *scenario.Error
+			if errors.As(err, &se) {
+				problems = append(problems, se.Problems...)
+				continue
+			}
+			return nil, err
+		}
+		out.File = path
+		out.Files = append(out.Files, path)
+		for _, sid := range slices.Sorted(maps.Keys(b.Entries)) {
+			for _, cid := range slices.Sorted(maps.Keys(b.Entries[sid])) {
+				at := b.from[sid][cid]
+				if first, dup := out.from[sid][cid]; dup {
+					problems = append(problems, scenario.Problem{File: path, Line: at.line, Column: at.col,
+						Message: fmt.Sprintf("%s/%s is listed in %s already (line %d): list each expected failure in one file", sid, cid, first.file, first.line)})
+					continue
+				}
+				out.add(sid, cid, b.Entries[sid][cid], at)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &scenario.Error{Problems: problems}
+	}
+	return out, nil
+}
+
+// add lists the failure sid/cid with its reason, written at place.
+func (b *Baseline) add(sid, cid, reason string, place entryPlace) {
+	if b.Entries[sid] == nil {
+		b.Entries[sid] = map[string]string{}
+		b.from[sid] = map[string]entryPlace{}
+	}
+	b.Entries[sid][cid] = reason
+	b.from[sid][cid] = place
+}
+
+// fileOf is the file that lists sid/cid ("" when none does).
+func (b *Baseline) fileOf(sid, cid string) string {
+	if p, ok := b.from[sid][cid]; ok {
+		return p.file
+	}
+	if _, ok := b.Entries[sid][cid]; ok {
+		return b.File
+	}
+	return ""
+}
+
 // ParseBaseline parses an expected-failures file (see Baseline).
 func ParseBaseline(data []byte, filename string, suite *Suite) (*Baseline, error) {
-	b := &Baseline{File: filename, Entries: map[string]map[string]string{}}
+	b := &Baseline{File: filename, Files: []string{filename}, Entries: map[string]map[string]string{}, from: map[string]map[string]entryPlace{}}
 	var problems []scenario.Problem
 	add := func(n ast.Node, format string, args ...any) {
 		p := scenario.Problem{File: filename, Message: fmt.Sprintf(format, args...)}
@@ -101,10 +179,11 @@ func ParseBaseline(data []byte, filename string, suite *Suite) (*Baseline, error
 					add(cv.Value, "%s/%s: give the reason the failure is accepted, as a string", sid, cid)
 					continue
 				}
-				if b.Entries[sid] == nil {
-					b.Entries[sid] = map[string]string{}
+				place := entryPlace{file: filename}
+				if tk := cv.Key.GetToken(); tk != nil && tk.Position != nil {
+					place.line, place.col = tk.Position.Line, tk.Position.Column
 				}
-				b.Entries[sid][cid] = reason.Value
+				b.add(sid, cid, reason.Value, place)
 			}
 		}
 	}
@@ -146,17 +225,21 @@ func (b *Baseline) mark(res *ScenarioResult) {
 // compare lists expected, unexpected and stale entries for the scenarios
 // run.
 func (b *Baseline) compare(rep *Report) *BaselineResult {
-	out := &BaselineResult{File: b.File, Expected: []BaselineEntry{}, Unexpected: []BaselineEntry{}, Stale: []BaselineEntry{}}
+	files := b.Files
+	if len(files) == 0 {
+		files = []string{b.File}
+	}
+	out := &BaselineResult{File: strings.Join(files, ", "), Files: files, Expected: []BaselineEntry{}, Unexpected: []BaselineEntry{}, Stale: []BaselineEntry{}}
 	for _, res := range rep.Scenarios {
 		for _, c := range res.Checks {
 			reason, listed := b.Entries[res.ID][c.ID]
 			switch {
 			case !c.Pass && listed:
-				out.Expected = append(out.Expected, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason})
+				out.Expected = append(out.Expected, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason, File: b.fileOf(res.ID, c.ID)})
 			case !c.Pass:
 				out.Unexpected = append(out.Unexpected, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: report.OneLine(c.Reason)})
 			case listed:
-				out.Stale = append(out.Stale, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason})
+				out.Stale = append(out.Stale, BaselineEntry{Scenario: res.ID, Check: c.ID, Reason: reason, File: b.fileOf(res.ID, c.ID)})
 			}
 		}
 	}
@@ -164,21 +247,42 @@ func (b *Baseline) compare(rep *Report) *BaselineResult {
 }
 
 // WriteBaseline writes the report's failures as an expected-failures file,
-// keeping the reasons of entries the old baseline (may be nil) gave.
+// keeping the reasons of entries the old baseline (may be nil) gave. Of a
+// baseline read as layers, path is one layer: the failures another layer
+// lists are left to it.
 func WriteBaseline(path string, rep *Report, old *Baseline) error {
-	return os.WriteFile(path, BaselineYAML(rep, old), 0o644)
+	return os.WriteFile(path, baselineYAML(rep, old, path), 0o644)
 }
 
-// BaselineYAML renders the report's failures as an expected-failures file.
+// BaselineYAML renders the report's failures as an expected-failures file:
+// the file old.File, when old was read as layers (the failures the other
+// layers list are left out).
 func BaselineYAML(rep *Report, old *Baseline) []byte {
+	path := ""
+	if old != nil {
+		path = old.File
+	}
+	return baselineYAML(rep, old, path)
+}
+
+func baselineYAML(rep *Report, old *Baseline, path string) []byte {
 	var buf bytes.Buffer
 	buf.WriteString("# Expected failures for a2amock conform (--expected-failures).\n")
 	buf.WriteString("# scenario id → check id → why the failure is accepted for now. A run fails on a\n")
 	buf.WriteString("# failure not listed here and on an entry that passes again (remove it).\n")
 	ids := make([]string, 0, len(rep.Scenarios))
 	byID := map[string]*ScenarioResult{}
+	failed := map[string][]*CheckResult{}
 	for _, res := range rep.Scenarios {
-		if len(res.Failed()) > 0 {
+		for _, c := range res.Failed() {
+			if old != nil {
+				if f := old.fileOf(res.ID, c.ID); f != "" && f != path {
+					continue // another layer lists it
+				}
+			}
+			failed[res.ID] = append(failed[res.ID], c)
+		}
+		if len(failed[res.ID]) > 0 {
 			ids = append(ids, res.ID)
 			byID[res.ID] = res
 		}
@@ -189,7 +293,7 @@ func BaselineYAML(rep *Report, old *Baseline) []byte {
 	}
 	for _, id := range ids {
 		fmt.Fprintf(&buf, "%s:\n", id)
-		for _, c := range byID[id].Failed() {
+		for _, c := range failed[id] {
 			reason := report.OneLine(c.Reason)
 			if old != nil {
 				if r, ok := old.Entries[id][c.ID]; ok {

@@ -24,8 +24,9 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	suiteName := fs.String("suite", conform.DefaultSuiteName, "the suite: default (built in), a file of scenario documents separated by ---, or a directory of them")
 	var ids stringList
 	fs.Var(&ids, "scenario", "run only this scenario id (repeatable)")
-	baselineFile := fs.String("expected-failures", "", "YAML file of expected failures: scenario id → check id → reason")
-	update := fs.Bool("update-baseline", false, "write the run's failures to the --expected-failures file (keeping known reasons) and exit 0")
+	var baselineFiles stringList
+	fs.Var(&baselineFiles, "expected-failures", "YAML file of expected failures: scenario id → check id → reason (repeatable: the files are layers, each failure listed in one, e.g. what fails on every binding and what fails over gRPC only)")
+	update := fs.Bool("update-baseline", false, "write the run's failures to the (last) --expected-failures file, but those the files before it list, keeping known reasons, and exit 0")
 	grace := fs.Duration("timeout", conform.DefaultGrace, "grace period: the client is killed this long after the scenario's deadline")
 	startup := fs.Duration("startup", conform.DefaultStartup, "start-up allowance: the deadline counts from the client's first request to the agent, or from this long after its start when it has made none")
 	parallel := fs.Int("parallel", 0, "scenarios run at once (default: the number of CPUs)")
@@ -58,7 +59,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "a2amock conform: --client is required (e.g. --client 'python client.py'); see docs/conformance.md for the contract")
 		return 2
 	}
-	if *update && *baselineFile == "" {
+	if *update && len(baselineFiles) == 0 {
 		fmt.Fprintln(stderr, "a2amock conform: --update-baseline needs --expected-failures FILE")
 		return 2
 	}
@@ -71,11 +72,17 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	})
 	var old *conform.Baseline
-	if *baselineFile != "" {
-		old, err = conform.LoadBaseline(*baselineFile, suite)
-		if err != nil && !(*update && os.IsNotExist(statErr(*baselineFile))) {
-			fmt.Fprintf(stderr, "a2amock conform: bad baseline:\n%v\n", err)
-			return 2
+	if len(baselineFiles) > 0 {
+		load := baselineFiles
+		if last := load[len(load)-1]; *update && os.IsNotExist(statErr(last)) {
+			load = load[:len(load)-1] // --update-baseline makes it
+		}
+		if len(load) > 0 {
+			old, err = conform.LoadBaselines(load, suite)
+			if err != nil {
+				fmt.Fprintf(stderr, "a2amock conform: bad baseline:\n%v\n", err)
+				return 2
+			}
 		}
 		if !*update {
 			opts.Baseline = old
@@ -127,11 +134,16 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return err
 	})
 	if *update {
-		if err := conform.WriteBaseline(*baselineFile, rep, old); err != nil {
+		path := baselineFiles[len(baselineFiles)-1]
+		if err := conform.WriteBaseline(path, rep, old); err != nil {
 			fmt.Fprintf(stderr, "a2amock conform: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "wrote %s (%d failures)\n", *baselineFile, rep.Summary.ChecksFailed)
+		fmt.Fprintf(stdout, "wrote %s (%d failures", path, rep.Summary.ChecksFailed)
+		if others := len(baselineFiles) - 1; others > 0 {
+			fmt.Fprintf(stdout, "; those the %d file(s) before it list are left to them", others)
+		}
+		fmt.Fprintln(stdout, ")")
 		return status
 	}
 	if status == 0 && !rep.Summary.OK {

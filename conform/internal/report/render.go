@@ -41,7 +41,11 @@ func WriteSummary(w io.Writer, rep *Report) {
 	fmt.Fprintf(w, ") in %.1fs\n", float64(rep.DurationMS)/1000)
 	if rep.Baseline != nil {
 		for _, e := range rep.Baseline.Stale {
-			fmt.Fprintf(w, "stale baseline entry: %s/%s passes now; remove it from %s\n", e.Scenario, e.Check, rep.Baseline.File)
+			from := e.File
+			if from == "" {
+				from = rep.Baseline.File
+			}
+			fmt.Fprintf(w, "stale baseline entry: %s/%s passes now; remove it from %s\n", e.Scenario, e.Check, from)
 		}
 	}
 	if s.OK {
@@ -163,7 +167,11 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	if rep.Baseline != nil && len(rep.Baseline.Stale) > 0 {
 		b.WriteString("\n### Stale baseline entries (they pass now: remove them)\n\n")
 		for _, e := range rep.Baseline.Stale {
-			fmt.Fprintf(&b, "- **%s** `%s`\n", e.Scenario, e.Check)
+			fmt.Fprintf(&b, "- **%s** `%s`", e.Scenario, e.Check)
+			if e.File != "" {
+				fmt.Fprintf(&b, " (%s)", mdCode(e.File))
+			}
+			b.WriteString("\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

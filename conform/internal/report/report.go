@@ -122,7 +122,9 @@ func (r *Report) JSON() ([]byte, error) {
 
 // BaselineResult compares a run with its baseline.
 type BaselineResult struct {
-	File string `json:"file"`
+	// File names the baseline's files, joined with ", "; Files lists them.
+	File  string   `json:"file"`
+	Files []string `json:"files"`
 	// Expected lists failures the baseline accepts; Unexpected failures it
 	// does not; Stale entries that passed.
 	Expected   []BaselineEntry `json:"expected"`
@@ -135,6 +137,9 @@ type BaselineEntry struct {
 	Scenario string `json:"scenario"`
 	Check    string `json:"check"`
 	Reason   string `json:"reason,omitempty"`
+	// File is the baseline file that lists the entry (expected and stale
+	// entries).
+	File string `json:"file,omitempty"`
 }
 
 // AllExpected reports whether every failed check of the scenario is one
