@@ -105,8 +105,8 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 // and, when the card gives interface URLs, a path under one of them. Pass
 // the card as the client read it (e.g. from DiscoverClient): the declared
 // card of Mock.Server().Card has no interfaces, and then the mock's
-// defaults are assumed (JSON-RPC in the card's dialect, plus HTTP+JSON for
-// 1.0). Filter the journal with JournalFor when the mock hosts several
+// defaults are assumed (JSON-RPC in the card's dialect, plus HTTP+JSON and,
+// when the mock serves it, gRPC for 1.0). Filter the journal with JournalFor when the mock hosts several
 // agents. A journal without requests fails: there is nothing to confirm.
 func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card *cards.Card, msgAndArgs ...any) bool {
 	helper(t)

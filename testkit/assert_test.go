@@ -235,6 +235,23 @@ func TestAssertUsedDeclaredInterface(t *testing.T) {
 	bare := &cards.Card{Name: "gamma", Dialect: wire.V03}
 	passes(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, fieldJournal().journal(), bare) })
 	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, nil, nil) }, "no card")
+
+	// A v1.0 card without interfaces stands for gRPC as well (a mock that
+	// serves it declares it in every v1.0 card); a v0.3 one does not.
+	grpcCall := server.Entry{Kind: server.EntryRequest, Op: wire.OpSend, Method: "SendMessage", Binding: wire.BindingGRPC, Dialect: wire.V10, Path: "/lf.a2a.v1.A2AService/SendMessage"}
+	g := newJB()
+	g.add(grpcCall)
+	passes(t, func(rt *recT) bool {
+		return testkit.AssertUsedDeclaredInterface(rt, g.journal(), &cards.Card{Name: "gamma", Dialect: wire.V10})
+	})
+	grpcCall.Dialect = wire.V03
+	g.add(grpcCall)
+	fails(t, func(rt *recT) bool {
+		return testkit.AssertUsedDeclaredInterface(rt, g.journal(), &cards.Card{Name: "gamma", Dialect: wire.V03})
+	}, "SendMessage over GRPC 0.3", "declared:   JSONRPC 0.3")
+	fails(t, func(rt *recT) bool {
+		return testkit.AssertUsedDeclaredInterface(rt, g.journal(), &cards.Card{Name: "gamma", Dialect: wire.V10})
+	}, "1 of 2 request(s)", "GRPC 1.0 (when the mock serves gRPC)")
 }
 
 func divergedLedger() *reconcile.Ledger {

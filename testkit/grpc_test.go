@@ -40,6 +40,13 @@ func TestWithGRPC(t *testing.T) {
 	defer cancel()
 	_, err = a2apb.NewA2AServiceClient(conn).GetTask(ctx, &a2apb.GetTaskRequest{Id: "nope"})
 	require.Equal(t, codes.NotFound, status.Code(err), "%v", err)
+
+	// The declared card (no interfaces) stands for the served one, gRPC
+	// included.
+	_, err = a2apb.NewA2AServiceClient(conn).SendMessage(ctx, &a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-1", Role: a2apb.Role_ROLE_USER,
+		Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hello"}}}}})
+	require.NoError(t, err)
+	testkit.AssertUsedDeclaredInterface(t, m.Journal(), m.Server().Card(m.Server().AgentNames()[0]))
 }
 
 // TestStartTLSWithGRPC: a TLS mock with gRPC on serves gRPC clients, which

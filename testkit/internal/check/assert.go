@@ -494,10 +494,18 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 		for _, b := range wire.Describe(d).Bindings {
 			ifaces = append(ifaces, cards.Interface{Binding: b, Version: d})
 		}
+		if wire.Describe(d).GRPC {
+			// A mock that serves gRPC declares it in every card of this
+			// dialect; one that does not journals no gRPC call.
+			ifaces = append(ifaces, cards.Interface{Binding: wire.BindingGRPC, Version: d})
+		}
 	}
 	declared := make([]string, len(ifaces))
 	for i, in := range ifaces {
 		declared[i] = fmt.Sprintf("%s %s", in.Binding, in.Version)
+		if in.Binding == wire.BindingGRPC && in.URL == "" {
+			declared[i] += " (when the mock serves gRPC)"
+		}
 		if p := ifacePath(in.URL); p != "" {
 			declared[i] += " at " + p
 		}
