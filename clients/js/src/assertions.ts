@@ -260,9 +260,16 @@ export function assertUsedDeclaredInterface(journal: Iterable<Entry>, card: Card
   if (ifaces.length === 0) {
     const d = String(card.protocolVersion ?? "1.0").split(".").slice(0, 2).join(".");
     ifaces = [{ binding: "JSONRPC", version: d, url: "" }];
-    if (d === "1.0") ifaces.push({ binding: "HTTP+JSON", version: d, url: "" });
+    // A mock that serves gRPC declares it in every v1.0 card; one that does
+    // not journals no gRPC call.
+    if (d === "1.0") ifaces.push({ binding: "HTTP+JSON", version: d, url: "" }, { binding: "GRPC", version: d, url: "" });
   }
-  const declared = ifaces.map((i) => `${i.binding} ${i.version}` + (ifacePath(i.url) ? ` at ${ifacePath(i.url)}` : ""));
+  const declared = ifaces.map(
+    (i) =>
+      `${i.binding} ${i.version}` +
+      (ifacePath(i.url) ? ` at ${ifacePath(i.url)}` : "") +
+      (i.binding === "GRPC" && !i.url ? " (when the mock serves gRPC)" : ""),
+  );
   const bad: string[] = [];
   let n = 0;
   for (const e of journal) {

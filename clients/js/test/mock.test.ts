@@ -251,3 +251,15 @@ test("assertUsedDeclaredInterface takes a GRPC interface's host:port for no path
   expect(() => assertUsedDeclaredInterface([call] as any, card)).not.toThrow();
   expect(() => assertUsedDeclaredInterface([{ ...call, binding: "JSONRPC", path: "/" }] as any, card)).toThrow(/does not declare/);
 });
+
+test("assertUsedDeclaredInterface takes gRPC as declared by a v1.0 card without interfaces", async () => {
+  const { assertUsedDeclaredInterface } = await import("../src/index.js");
+  const call = { seq: 1, kind: "request", method: "SendMessage", binding: "GRPC", dialect: "1.0", path: "/lf.a2a.v1.A2AService/SendMessage" };
+  expect(() => assertUsedDeclaredInterface([call] as any, { name: "a", protocolVersion: "1.0" })).not.toThrow();
+  expect(() => assertUsedDeclaredInterface([{ ...call, dialect: "0.3" }] as any, { name: "a", protocolVersion: "0.3" })).toThrow(
+    /does not declare[\s\S]*SendMessage over GRPC 0\.3/,
+  );
+  expect(() =>
+    assertUsedDeclaredInterface([call, { ...call, seq: 2, dialect: "0.3" }] as any, { name: "a", protocolVersion: "1.0" }),
+  ).toThrow(/GRPC 1\.0 \(when the mock serves gRPC\)/);
+});

@@ -161,6 +161,18 @@ def test_used_declared_interface_fails_on_an_undeclared_binding(a2amock: Mock) -
         a2amock.assert_used_declared_interface("old", card=card)
 
 
+def test_used_declared_interface_takes_grpc_for_a_v10_card_without_interfaces() -> None:
+    call = Entry.from_json({"seq": 1, "time": "2026-12-04T00:00:00Z", "agent": "a", "kind": "request", "method": "SendMessage",
+                            "binding": "GRPC", "dialect": "1.0", "path": "/lf.a2a.v1.A2AService/SendMessage"})
+    old = Entry.from_json({"seq": 2, "time": "2026-12-04T00:00:00Z", "agent": "a", "kind": "request", "method": "SendMessage",
+                           "binding": "GRPC", "dialect": "0.3", "path": "/lf.a2a.v1.A2AService/SendMessage"})
+    a2amock.assert_used_declared_interface([call], {"name": "a", "protocolVersion": "1.0"})
+    with pytest.raises(AssertionError, match=r"SendMessage over GRPC 0\.3"):
+        a2amock.assert_used_declared_interface([old], {"name": "a", "protocolVersion": "0.3"})
+    with pytest.raises(AssertionError, match=r"GRPC 1\.0 \(when the mock serves gRPC\)"):
+        a2amock.assert_used_declared_interface([call, old], {"name": "a", "protocolVersion": "1.0"})
+
+
 def test_metrics(a2amock: Mock) -> None:
     send(a2amock.url, "x")
     name = a2amock.agent().server_name

@@ -312,12 +312,18 @@ def assert_used_declared_interface(journal: Iterable[Entry], card: Mapping[str, 
     ifaces = card_interfaces(card)
     if not ifaces:
         d = ".".join(str(card.get("protocolVersion") or "1.0").split(".")[:2])
-        ifaces = [_Iface("JSONRPC", d, "")] + ([_Iface("HTTP+JSON", d, "")] if d == "1.0" else [])
+        ifaces = [_Iface("JSONRPC", d, "")]
+        if d == "1.0":
+            # A mock that serves gRPC declares it in every v1.0 card; one
+            # that does not journals no gRPC call.
+            ifaces += [_Iface("HTTP+JSON", d, ""), _Iface("GRPC", d, "")]
     declared = []
     for i in ifaces:
         s = f"{i.binding} {i.version}"
         if _iface_path(i.url):
             s += " at " + _iface_path(i.url)
+        if i.binding == "GRPC" and not i.url:
+            s += " (when the mock serves gRPC)"
         declared.append(s)
     bad: list[str] = []
     n = 0
