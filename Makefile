@@ -2,11 +2,12 @@
 GO ?= go
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # fuzz: explore every fuzz target with random inputs; run it before landing a change to a
-# parser, a codec or redaction. FUZZTIME, when set (e.g. 60s or 1000000x), is every fuzz target's budget; unset, each
-# target runs a count of executions (about 5 s each on a loaded 2-core machine). A count,
-# not a duration: with a duration Go 1.26's fuzz coordinator can fail a clean run with
-# "context deadline exceeded" when its deadline races a worker (golang/go#75804, fixed
-# in Go 1.27; it failed `make fuzz` once under load), and a count has no deadline to race.
+# parser, a codec or redaction. FUZZTIME, when set (e.g. 60s or 1000000x), is every fuzz
+# target's budget; unset, each target runs a count of executions (about 5 s each on a
+# loaded 2-core machine). A count, not a duration: with a duration Go 1.26's fuzz
+# coordinator can fail a clean run with "context deadline exceeded" when its deadline races
+# a worker (golang/go#75804, fixed in Go 1.27; it failed `make fuzz` once under load), and a
+# count has no deadline to race.
 FUZZTIME ?=
 
 .PHONY: test ui-e2e ui-e2e-deps ui-screenshots unit fuzz interop interop-deps python-client python-client-deps js-client js-client-deps control-api-check conformance conformance-deps conformance-baselines scorecard bench lint generate serve
@@ -14,9 +15,9 @@ FUZZTIME ?=
 ## test: everything CI checks: vet, race-enabled unit tests (every fuzz target's seeds and
 ## the inputs fuzzing found, under testdata/fuzz), interop with real SDKs, the conform suite
 ## against the reference clients. Not `fuzz`: its inputs are random, and a gate must give one
-## answer for one commit (a 20,000-input run once failed CI on a bug of FuzzJSON's own that
-## 600,000 inputs before landing would have found). `make fuzz` explores; what it finds is
-## committed under the target's testdata/fuzz, so `unit` replays it from then on.
+## answer for one commit (a 20,000-input run once failed CI on a bug in FuzzJSON itself, on a
+## commit an earlier run had passed). `make fuzz` explores; what it finds is committed under
+## the target's testdata/fuzz, so `unit` replays it from then on.
 test: lint-fast unit interop conformance python-client js-client control-api-check ui-e2e
 
 unit:

@@ -271,7 +271,6 @@ func baselineYAML(rep *Report, old *Baseline, path string) []byte {
 	buf.WriteString("# scenario id → check id → why the failure is accepted for now. A run fails on a\n")
 	buf.WriteString("# failure not listed here and on an entry that passes again (remove it).\n")
 	ids := make([]string, 0, len(rep.Scenarios))
-	byID := map[string]*ScenarioResult{}
 	failed := map[string][]*CheckResult{}
 	for _, res := range rep.Scenarios {
 		for _, c := range res.Failed() {
@@ -284,7 +283,6 @@ func baselineYAML(rep *Report, old *Baseline, path string) []byte {
 		}
 		if len(failed[res.ID]) > 0 {
 			ids = append(ids, res.ID)
-			byID[res.ID] = res
 		}
 	}
 	sort.Strings(ids)
