@@ -157,4 +157,16 @@ func TestGitHubAction(t *testing.T) {
 	if !strings.Contains(summary, "❌ failed") || !strings.Contains(summary, "Stale baseline entries") {
 		t.Errorf("job summary of the failing run:\n%s", summary)
 	}
+
+	// Several files, one per line, are layers: the stale entry is named
+	// with the second.
+	first := filepath.Join(t.TempDir(), "shared.yaml")
+	if err := os.WriteFile(first, []byte("# nothing fails on every binding\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inputs["expected-failures"] = first + "\n  " + baseline + "\n"
+	status, summary, _ = runAction(t, repo, inputs)
+	if status != 1 || !strings.Contains(summary, "**never-terminal** `bounded-polling` ("+baseline+")") {
+		t.Errorf("exit %d, job summary with two baseline files:\n%s", status, summary)
+	}
 }
