@@ -1,15 +1,6 @@
 package interop
 
-import (
-	"slices"
-	"testing"
-	"time"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/a2amock/a2amock/testkit"
-)
+import "testing"
 
 // TestJSBehaviorsOverGRPC records what @a2a-js/sdk's gRPC transport (on
 // @grpc/grpc-js) observes under the faults' gRPC meanings. Protocol faults
@@ -24,14 +15,7 @@ import (
 // content-type (UNKNOWN).
 func TestJSBehaviorsOverGRPC(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		spec, action string
-		kinds        []string
-		err          string // "" for none, else a part of the SDK's error message
-		// prefix: the events may stop short of kinds (a deadline that
-		// runs out on a loaded machine before every event came).
-		prefix bool
-	}{
+	for _, c := range []grpcFault{
 		{"", "stream", jsHonest, "", false},
 		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
 		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, "", false},
@@ -41,34 +25,11 @@ func TestJSBehaviorsOverGRPC(t *testing.T) {
 		{"stream-hang", "stream", jsHonest, "1 Cancelled on client", true},
 		{"stream-error-as-json", "stream", nil, "8 Received message larger than max", false},
 	} {
-		name := c.spec
-		if name == "" {
-			name = "honest"
-		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
-			opts := []testkit.Option{testkit.WithGRPC()}
-			if c.spec != "" {
-				opts = append(opts, testkit.WithBehavior("", c.spec))
-			}
-			m := behaviorMock(t, 77, 5*time.Millisecond, opts...)
+			m := c.mock(t)
 			r := jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=1500"}, m.URL, "GRPC", c.action)
-			if c.err == "" {
-				require.Nil(t, r.Error, r.Raw)
-			} else if assert.NotNil(t, r.Error, r.Raw) {
-				assert.Contains(t, r.Error.Message, c.err)
-			}
-			if got := r.eventKinds(); c.prefix {
-				assert.True(t, len(got) <= len(c.kinds) && slices.Equal(c.kinds[:len(got)], got),
-					"events %v are not a start of %v: %s", got, c.kinds, r.Raw)
-			} else if c.action == "stream" {
-				assert.Equal(t, c.kinds, got, r.Raw)
-			}
-			for _, e := range m.Journal() {
-				if e.Op != "" && e.Binding != "" {
-					assert.Equal(t, "GRPC", string(e.Binding), "entry %d", e.Seq)
-				}
-			}
+			c.check(t, r.Error, func(e *jsError) string { return e.Message }, r.Events, r.Raw, m.Journal())
 		})
 	}
 }

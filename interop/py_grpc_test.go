@@ -1,11 +1,7 @@
 package interop
 
 import (
-	"slices"
 	"testing"
-	"time"
-
-	"github.com/stretchr/testify/assert"
 
 	"github.com/a2amock/a2amock/testkit"
 )
@@ -21,14 +17,7 @@ import (
 // not gRPC (a JSON body) is UNKNOWN as well.
 func TestPyBehaviorsOverGRPC(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		spec, action string
-		kinds        []string
-		err          string // "" for none, else a part of "Name: Message"
-		// prefix: the events may stop short of kinds (the client drops
-		// what it had not handed over when the call fails).
-		prefix bool
-	}{
+	cases := []grpcFault{
 		{"", "stream", jsHonest, "", false},
 		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
 		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, "", false},
@@ -38,41 +27,18 @@ func TestPyBehaviorsOverGRPC(t *testing.T) {
 		{"stream-hang", "stream", jsHonest, "TimeoutError", true},
 		{"stream-error-as-json", "stream", nil, "A2AClientError: gRPC Error UNKNOWN", false},
 	}
+	// probe.py runs the jobs at once, one mock each.
 	var (
 		jobs  []pyJob
 		mocks []*testkit.Mock
 	)
 	for _, c := range cases {
-		opts := []testkit.Option{testkit.WithGRPC()}
-		if c.spec != "" {
-			opts = append(opts, testkit.WithBehavior("", c.spec))
-		}
-		m := behaviorMock(t, 77, 5*time.Millisecond, opts...)
+		m := c.mock(t)
 		mocks = append(mocks, m)
 		jobs = append(jobs, pyJob{URL: m.URL, Transport: "GRPC", Action: c.action, TimeoutMS: 2000})
 	}
-	res := pyProbe(t, jobs...)
-	for i, c := range cases {
-		r := res[i]
-		name := c.spec
-		if name == "" {
-			name = "honest"
-		}
-		if c.err == "" {
-			assert.Nil(t, r.Error, "%s: %s", name, r.Raw)
-		} else if assert.NotNil(t, r.Error, "%s: %s", name, r.Raw) {
-			assert.Contains(t, r.Error.Name+": "+r.Error.Message, c.err, name)
-		}
-		if got := (jsProbeResult{Events: r.Events}).eventKinds(); c.prefix {
-			assert.True(t, len(got) <= len(c.kinds) && slices.Equal(c.kinds[:len(got)], got),
-				"%s: events %v are not a start of %v: %s", name, got, c.kinds, r.Raw)
-		} else if c.action == "stream" {
-			assert.Equal(t, c.kinds, got, "%s: %s", name, r.Raw)
-		}
-		for _, e := range mocks[i].Journal() {
-			if e.Op != "" && e.Binding != "" {
-				assert.Equal(t, "GRPC", string(e.Binding), "%s: entry %d", name, e.Seq)
-			}
-		}
+	nameAndMessage := func(e *jsError) string { return e.Name + ": " + e.Message }
+	for i, r := range pyProbe(t, jobs...) {
+		cases[i].check(t, r.Error, nameAndMessage, r.Events, r.Raw, mocks[i].Journal())
 	}
 }
