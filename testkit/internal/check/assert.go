@@ -491,10 +491,11 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 		if d == "" {
 			d = wire.Newest()
 		}
-		for _, b := range wire.Describe(d).Bindings {
+		desc := wire.Describe(d)
+		for _, b := range desc.Bindings {
 			ifaces = append(ifaces, cards.Interface{Binding: b, Version: d})
 		}
-		if wire.Describe(d).GRPC {
+		if desc.GRPC {
 			// A mock that serves gRPC declares it in every card of this
 			// dialect; one that does not journals no gRPC call.
 			ifaces = append(ifaces, cards.Interface{Binding: wire.BindingGRPC, Version: d})
