@@ -161,9 +161,18 @@ func TestControlAPIGuard(t *testing.T) {
 		{"token not bearer", tokened, "GET", "/_a2amock/journal", "127.0.0.1:5555", "s3cret", 401},
 		{"token right, remote", tokened, "GET", "/_a2amock/journal", "203.0.113.7:5555", "Bearer s3cret", 200},
 		{"token right, reset", tokened, "POST", "/_a2amock/reset", "203.0.113.7:5555", "Bearer s3cret", 204},
+		// A reverse proxy on the host connects from loopback for its clients.
+		{"proxied for a remote client", open, "GET", "/_a2amock/journal", "127.0.0.1:5555|X-Forwarded-For: 203.0.113.7", "", 403},
+		{"proxied reset", open, "POST", "/_a2amock/reset", "127.0.0.1:5555|Forwarded: for=203.0.113.7;proto=https", "", 403},
+		{"proxied for a loopback client", open, "GET", "/_a2amock/journal", "127.0.0.1:5555|X-Forwarded-For: 127.0.0.1", "", 200},
+		{"token right, proxied", tokened, "GET", "/_a2amock/journal", "127.0.0.1:5555|X-Real-IP: 203.0.113.7", "Bearer s3cret", 200},
 	} {
 		req := httptest.NewRequest(tc.method, "http://127.0.0.1:8080"+tc.path, nil)
-		req.RemoteAddr = tc.remote
+		remote, forwarded, _ := strings.Cut(tc.remote, "|")
+		req.RemoteAddr = remote
+		if name, value, ok := strings.Cut(forwarded, ": "); ok {
+			req.Header.Set(name, value)
+		}
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)
 		}
@@ -177,6 +186,9 @@ func TestControlAPIGuard(t *testing.T) {
 			var body struct{ Error struct{ Code int } }
 			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body), tc.name)
 			assert.Equal(t, tc.status, body.Error.Code, tc.name)
+		}
+		if tc.status == 403 && forwarded != "" {
+			assert.Contains(t, rec.Body.String(), "forwarded for 203.0.113.7", tc.name)
 		}
 	}
 	// The agent itself answers remote clients.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -174,7 +175,8 @@ func (f *gatewayFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.controlToken == "" && !httpserve.LoopbackRemote(r) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
-		_, _ = io.WriteString(w, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"the control API answers loopback clients only; start the server with --control-token to open it"}}`+"\n")
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+			"code": http.StatusForbidden, "status": "PERMISSION_DENIED", "message": httpserve.LoopbackOnlyMessage(r)}})
 		return
 	}
 	f.control.ServeHTTP(w, r)

@@ -198,6 +198,25 @@ func TestGatewayFrontGuardsControlAPI(t *testing.T) {
 	// With a token the mock checks the forwarded Authorization header.
 	assert.Equal(t, http.StatusUnauthorized, do(withToken, "10.1.2.3:5555", ""))
 	assert.Equal(t, http.StatusOK, do(withToken, "10.1.2.3:5555", "Bearer s3cret"))
+
+	// A proxy in front of the gateway, on its host, connects from loopback
+	// and names the client it forwards for.
+	r := httptest.NewRequest(http.MethodGet, "/_a2amock/journal", nil)
+	r.RemoteAddr = "127.0.0.1:5555"
+	r.Header.Set("X-Forwarded-For", "198.51.100.9")
+	w := httptest.NewRecorder()
+	open.ServeHTTP(w, r)
+	assert.Equal(t, http.StatusForbidden, w.Code)
+	var refusal struct {
+		Error struct {
+			Code            int
+			Status, Message string
+		}
+	}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &refusal), w.Body.String())
+	assert.Equal(t, http.StatusForbidden, refusal.Error.Code)
+	assert.Equal(t, "PERMISSION_DENIED", refusal.Error.Status)
+	assert.Contains(t, refusal.Error.Message, "forwarded for 198.51.100.9")
 }
 
 // Stopping serve --gateway while a stream is open through the gateway ends

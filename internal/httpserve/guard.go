@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -45,14 +46,84 @@ func CrossSite(r *http.Request, loopbackOnly bool) string {
 	return ""
 }
 
-// LoopbackRemote reports whether r came from a loopback address (its
-// RemoteAddr, not anything the client wrote in the request).
+// LoopbackRemote reports whether r came from a loopback client: its
+// RemoteAddr is a loopback address and no proxy header names another
+// client (see ForwardedClient). Nothing the client writes can make it
+// loopback; a forwarding header can only take that away.
 func LoopbackRemote(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
 	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return false
+	}
+	_, client := ForwardedClient(r)
+	return client == ""
+}
+
+// forwardingHeaders are the headers by which reverse proxies name the
+// client they forward a request for.
+var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Real-Ip", "True-Client-Ip", "X-Client-Ip", "Cf-Connecting-Ip", "Fastly-Client-Ip"}
+
+// ForwardedClient returns the first client a forwarding header of r names
+// that is not a loopback address, with the header's name, or "" and "".
+// A reverse proxy on the mock's host (nginx, a sidecar, an ingress
+// controller's pod) connects from loopback: without this, every client it
+// forwarded would count as a loopback client. A client the proxy does not
+// name by address (Forwarded: for=unknown, an obfuscated _identifier) is
+// not loopback either. A proxy that adds none of these headers cannot be
+// told from a local client; run the mock with --control-token behind one.
+func ForwardedClient(r *http.Request) (header, client string) {
+	for _, name := range forwardingHeaders {
+		for _, line := range r.Header.Values(name) {
+			for _, elem := range strings.Split(line, ",") {
+				node := strings.TrimSpace(elem)
+				if name == "Forwarded" {
+					if node = forwardedFor(node); node == "" {
+						continue
+					}
+				}
+				if node == "" {
+					continue
+				}
+				if !loopbackNode(node) {
+					return name, node
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// forwardedFor is the for= node of one element of an RFC 7239 Forwarded
+// header, unquoted, or "" when the element names none.
+func forwardedFor(elem string) string {
+	for _, pair := range strings.Split(elem, ";") {
+		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "for") {
+			v = strings.TrimSpace(v)
+			if u, err := strconv.Unquote(v); err == nil {
+				v = u
+			}
+			if v == "" {
+				return "unknown"
+			}
+			return v
+		}
+	}
+	return ""
+}
+
+// loopbackNode reports whether a node a proxy header names (an address,
+// with or without a port, IPv6 in brackets or not) is a loopback address.
+func loopbackNode(node string) bool {
+	host := node
+	if h, _, err := net.SplitHostPort(node); err == nil {
+		host = h
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
 }
 
@@ -67,4 +138,15 @@ func LoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// LoopbackOnlyMessage is the refusal the control API gives a client that
+// is not loopback when no control token is set; it names the forwarded
+// client when a proxy header was the reason.
+func LoopbackOnlyMessage(r *http.Request) string {
+	msg := "the control API answers loopback clients only; start the server with --control-token to open it"
+	if header, client := ForwardedClient(r); client != "" {
+		msg += " (this request was forwarded for " + client + ", by its " + header + " header)"
+	}
+	return msg
 }

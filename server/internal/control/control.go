@@ -127,8 +127,7 @@ func (api *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		} else if api.cfg.FrontSecret == "" && !httpserve.LoopbackRemote(r) {
 			// Behind a front, the front applied this rule to the real client.
-			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED",
-				"the control API answers loopback clients only; start the server with --control-token to open it", nil)
+			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED", httpserve.LoopbackOnlyMessage(r), nil)
 		}
 		if msg := httpserve.CrossSite(r, api.cfg.Token == ""); msg != "" {
 			return controlError(c, http.StatusForbidden, "PERMISSION_DENIED", msg, nil)
