@@ -100,7 +100,7 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		Context:        a.ctx,
 		HostContext:    s.ctx,
 		Players:        &s.players,
-		Record:         func(n engine.Note) { s.record(entries.Note(ac.Name, n)) },
+		Record:         func(n engine.Note) { s.rec.Record(entries.Note(ac.Name, n)) },
 		Deliverer:      pushDeliverer{s},
 		CheckPushURL:   ps.Policy.CheckURL,
 		FirstPushBound: ps.FirstBound(),

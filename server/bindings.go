@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -23,9 +22,9 @@ func (s *Server) declares(a *agent, b wire.Binding) bool {
 }
 
 // refuseUndeclared answers a request of a binding the agent's card does
-// not declare, naming the ones it does.
+// not declare, naming the ones it does, and journals it as refused.
 func (s *Server) refuseUndeclared(w http.ResponseWriter, r *http.Request, a *agent, b wire.Binding, base string) error {
-	return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s: this agent does not serve %s; its card (%s%s) declares %v",
+	return s.refuseUnrouted(w, r, a, b, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s: this agent does not serve %s; its card (%s%s) declares %v",
 		r.Method, r.URL.Path, b, base, cardPath, s.cfg.Agents[a.index].Bindings).WithHTTPStatus(http.StatusNotFound))
 }
 

@@ -12,6 +12,6 @@ import (
 // an EntryJWKS.
 func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request, a *agent) error {
 	return cardserve.ServeJWKS(w, r, &a.cards.Signer, func() {
-		wirecap.Tag(w, 0, s.record(Entry{Agent: a.name, Kind: EntryJWKS, Path: entries.Path(r.URL.Path)}))
+		wirecap.Tag(w, 0, s.rec.Record(Entry{Agent: a.name, Kind: EntryJWKS, Path: entries.Path(r.URL.Path)}))
 	})
 }

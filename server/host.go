@@ -20,6 +20,11 @@ func (h bindingHost) Serve(w http.ResponseWriter, r *http.Request, a binding.Age
 	return h.s.serveRequest(w, r, a.(*agent), base, req, rp)
 }
 
+// Refused implements binding.Host; a is one of the server's agents.
+func (h bindingHost) Refused(w http.ResponseWriter, r *http.Request, a binding.Agent, req *wire.Request, e *wire.Error) {
+	h.s.rec.Refused(w, r, a.(*agent).name, req, e)
+}
+
 // CheckVersion implements binding.Host.
 func (h bindingHost) CheckVersion(r *http.Request, d wire.Dialect) *wire.Error {
 	return h.s.checkVersion(r, d)

@@ -15,7 +15,6 @@ import (
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/control"
-	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/restroute"
@@ -78,7 +77,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	case rest == "/" || rest == "":
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
+			return s.refuseUnrouted(w, r, a, wire.BindingJSONRPC, wire.Errorf(wire.CodeInvalidRequest, "the JSON-RPC endpoint answers POST only; the agent card is at %s", base+cardPath).WithHTTPStatus(http.StatusMethodNotAllowed))
 		}
 		if !s.declares(a, wire.BindingJSONRPC) {
 			return s.refuseUndeclared(w, r, a, wire.BindingJSONRPC, base)
@@ -102,8 +101,19 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	if _, e := restroute.Parse(r.Method, rest, MaxIDBytes); !restroute.IsNoRoute(e) && s.declares(a, wire.BindingREST) {
 		return httpbind.ServeREST(s.host, w, r, a, base, rest)
 	}
-	return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
+	return s.refuseUnrouted(w, r, a, "", wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",
 		r.Method, r.URL.Path, base, base, restPrefix, base, base, cardPath).WithHTTPStatus(http.StatusNotFound))
+}
+
+// refuseUnrouted answers a request no route of agent a serves with e (an
+// HTTP+JSON-shaped error), journaling it as a refused request over binding
+// b ("" when it names none) unless it is a GET a browser or a probe sends
+// on its own (httpbind.JournalsUnrouted).
+func (s *Server) refuseUnrouted(w http.ResponseWriter, r *http.Request, a *agent, b wire.Binding, e *wire.Error) error {
+	if httpbind.JournalsUnrouted(r) {
+		s.rec.Refused(w, r, a.name, &wire.Request{Binding: b}, e)
+	}
+	return httpbind.WriteStatusError(w, e)
 }
 
 // serveCard serves the agent's card, from the scheme and host the client
@@ -121,7 +131,7 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, bas
 		// A behavior scoped to the card answers in its place (http-error).
 		ent.ErrorCode, ent.Detail = e.Code, e.Message
 	}
-	cardSeq := s.record(ent)
+	cardSeq := s.rec.Record(ent)
 	wirecap.Tag(w, 0, cardSeq)
 	s.countBehaviors(a, rep)
 	acted := s.instrument(x, rep.Owners, cardSeq)
@@ -167,15 +177,13 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		r = r.WithContext(ctx)
 	}
 	if e := binding.CheckSizes(req, s.cfg.MaxPartBytes, s.cfg.MaxMessageBytes); e != nil && a.Gate(req.Op) == nil {
-		reqNo, _ := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
-		wirecap.Tag(w, reqNo, 0)
-		s.recordResponse(a, req, reqNo, nil, e)
+		s.rec.Refused(w, r, a.name, req, e)
 		return rp.Fail(w, e)
 	}
-	reqNo, seq := s.recordRequest(a, req, r.URL.Path, httpbind.RequestedVersion(r))
+	reqNo, seq := s.rec.Request(a.name, req, r.URL.Path, httpbind.RequestedVersion(r))
 	wirecap.Tag(w, reqNo, 0)
 	if e := s.checkAuth(a, r, req); e != nil {
-		s.recordResponse(a, req, reqNo, nil, e)
+		s.rec.Response(a.name, req, reqNo, nil, e)
 		if e.Code == wire.CodeUnauthenticated {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
 		}
@@ -191,7 +199,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {
 		if !hooks.LegacySubscribe {
 			e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
-			s.recordResponse(a, req, reqNo, nil, e)
+			s.rec.Response(a.name, req, reqNo, nil, e)
 			return rp.Fail(w, e)
 		}
 		acted.Add(rep.Owners.Legacy, HookLegacySubscribe)
@@ -203,7 +211,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		t := binding.ApplyTransport(rp.Transport(s.host, w, r), hooks)
 		if stop, e := t.Stopped(); stop {
 			if e != nil {
-				s.recordResponse(a, req, reqNo, nil, e)
+				s.rec.Response(a.name, req, reqNo, nil, e)
 			}
 			return nil
 		}
@@ -211,20 +219,20 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 	}
 	if hooks.Reject != nil {
 		acted.Add(rep.Owners.Reject, HookReject)
-		s.recordResponse(a, req, reqNo, nil, hooks.Reject)
+		s.rec.Response(a.name, req, reqNo, nil, hooks.Reject)
 		return rp.Fail(w, hooks.Reject)
 	}
 	if req.Op.Streaming() {
 		st := &streaming.Stream{Agent: a.eng, AgentName: a.name, Clock: s.clock, KeepAlive: s.cfg.KeepAliveInterval,
-			ServerCtx: s.ctx, AgentCtx: a.ctx, Record: s.record,
-			Respond: func(res *wire.Result, e *wire.Error) { s.recordResponse(a, req, reqNo, res, e) }}
+			ServerCtx: s.ctx, AgentCtx: a.ctx, Record: s.rec.Record,
+			Respond: func(res *wire.Result, e *wire.Error) { s.rec.Response(a.name, req, reqNo, res, e) }}
 		return st.Serve(w, r, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
 	}
 	res, e := a.serveUnary(r.Context(), req, x, httpbind.Origin(r), base)
 	for _, f := range hooks.Result {
 		res, e = f(res, e)
 	}
-	s.recordResponse(a, req, reqNo, res, e)
+	s.rec.Response(a.name, req, reqNo, res, e)
 	if e != nil {
 		return rp.Fail(w, e)
 	}
@@ -246,18 +254,6 @@ func (s *Server) delay(ctx context.Context, d time.Duration) bool {
 	case <-s.ctx.Done():
 		return false
 	}
-}
-
-// recordRequest journals a decoded request with the A2A-Version it carried;
-// it returns the request's number and the journal entry's sequence number.
-func (s *Server) recordRequest(a *agent, req *wire.Request, path, version string) (reqNo, seq int64) {
-	n := s.reqSeq.Add(1)
-	return n, s.record(entries.Request(a.name, req, n, path, version))
-}
-
-// recordResponse journals the answer to request reqNo.
-func (s *Server) recordResponse(a *agent, req *wire.Request, reqNo int64, res *wire.Result, err *wire.Error) {
-	s.record(entries.Response(a.name, req, reqNo, res, err))
 }
 
 // LegacySubscribeRoute is the route pattern (after the method) of the

@@ -58,15 +58,15 @@ const (
 // requests itself, as package record's replay does with the recorded bytes
 // the model cannot express, so that the server's journal stays the one
 // record of what every client received.
-func (s *Server) Append(e Entry) int64 { return s.record(e) }
+func (s *Server) Append(e Entry) int64 { return s.rec.Record(e) }
 
 // NewRequestNumber returns a fresh request number (Entry.Request) for a
 // request a front answers itself, from the sequence the server numbers its
 // own requests with.
-func (s *Server) NewRequestNumber() int64 { return s.reqSeq.Add(1) }
+func (s *Server) NewRequestNumber() int64 { return s.rec.NewRequestNumber() }
 
 // Note journals a note about the named agent (Detail is the text) and
 // returns its sequence number. The server does nothing else with it.
 func (s *Server) Note(agent, detail string) int64 {
-	return s.record(Entry{Agent: agent, Kind: EntryNote, Detail: detail})
+	return s.rec.Record(Entry{Agent: agent, Kind: EntryNote, Detail: detail})
 }

@@ -43,5 +43,5 @@ func (s *Server) pushSender() webhook.Sender {
 // deliverPush POSTs one notification, retrying when configured, and
 // journals every attempt.
 func (s *Server) deliverPush(agentName string, job engine.PushJob) {
-	s.pushSender().DeliverJournaled(agentName, job, s.record)
+	s.pushSender().DeliverJournaled(agentName, job, s.rec.Record)
 }

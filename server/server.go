@@ -29,6 +29,7 @@ import (
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/h2serve"
 	"github.com/a2amock/a2amock/server/internal/metrics"
@@ -176,6 +177,9 @@ type Server struct {
 	log     *slog.Logger
 	echo    *echo.Echo
 	journal *Journal
+	// rec writes the request path's entries into journal (package
+	// entries), numbering the requests.
+	rec entries.Writer
 	// wire keeps the raw bytes of the last exchanges (GET /_a2amock/journal/wire).
 	wire *wirecap.Capture
 
@@ -183,7 +187,6 @@ type Server struct {
 	stop     context.CancelFunc
 	players  sync.WaitGroup
 	streams  sync.WaitGroup
-	reqSeq   atomic.Int64
 	httpSrv  *httpserve.Server
 	listener net.Listener
 	closed   atomic.Bool
@@ -241,6 +244,7 @@ func New(cfg Config) (*Server, error) {
 	if s.clock == nil {
 		s.clock = timeline.RealClock{}
 	}
+	s.rec.Journal, s.rec.Metrics, s.rec.Clock, s.rec.MaxBodyBytes = s.journal, &s.metrics, s.clock, cfg.MaxBodyBytes
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -392,7 +396,7 @@ func (s *Server) Reset() {
 	s.metrics.ResetPending()
 	// Request numbers start over with the journal, so a run after a reset
 	// journals exactly what the same run on a fresh server does.
-	s.reqSeq.Store(0)
+	s.rec.ResetRequests()
 }
 
 // Close stops the server: open streams end cleanly, players stop, and Close
@@ -413,17 +417,4 @@ func (s *Server) Close() error {
 	s.players.Wait()
 	s.streams.Wait()
 	return err
-}
-
-// record journals e, stamped now unless it has a time of its own, and
-// returns its sequence number.
-func (s *Server) record(e Entry) int64 {
-	if e.Time.IsZero() {
-		e.Time = s.clock.Now()
-	}
-	e.Time = e.Time.UTC()
-	seq := s.journal.Add(e)
-	e.Seq = seq
-	s.metrics.Observe(&e)
-	return seq
 }

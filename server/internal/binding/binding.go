@@ -33,6 +33,13 @@ type Host interface {
 	// (served below base): journal it, check the credentials, apply the
 	// behaviors' hooks and answer it through rp, unary or streamed.
 	Serve(w http.ResponseWriter, r *http.Request, a Agent, base string, req *wire.Request, rp Reply) error
+	// Refused journals a request the binding refuses before it can serve
+	// it (a body it cannot read or decode, an unknown method or route, a
+	// content type or version it does not serve, bad parameters), with
+	// what is known of it in req, and its answer e; it tags w's capture
+	// with the request's number. The binding then answers e itself (over
+	// gRPC, some refusals as the status e stands for).
+	Refused(w http.ResponseWriter, r *http.Request, a Agent, req *wire.Request, e *wire.Error)
 	// CheckVersion applies the A2A-Version rules to a request for dialect d.
 	CheckVersion(r *http.Request, d wire.Dialect) *wire.Error
 	// MaxBodyBytes bounds request bodies.

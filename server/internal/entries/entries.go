@@ -1,7 +1,9 @@
-// Package entries builds the journal entries of the server's request
-// path: a decoded request (ids bounded, the message's text fingerprinted,
-// its metadata keys without their values), its response, and the engine's
-// notes. What the journal keeps of an id or a path is bounded here, so
+// Package entries builds and writes the journal entries of the server's
+// request path: a decoded request (ids bounded, the message's text
+// fingerprinted, its metadata keys without their values), a request refused
+// before it could be decoded or served, its response, and the engine's
+// notes; Writer numbers the requests and counts every entry in the metrics
+// as it writes it. What the journal keeps of an id or a path is bounded here, so
 // that a client sending megabytes of id costs the journal a few bytes.
 package entries
 
@@ -21,10 +23,13 @@ import (
 // idBytes is how much of an over-long id the journal keeps.
 const idBytes = 64
 
+// detailBytes is how much of an error's message the journal keeps.
+const detailBytes = 1024
+
 // Request is the entry of a decoded request numbered n, with the path it
 // came on and the A2A-Version it carried.
 func Request(agent string, req *wire.Request, n int64, path, version string) journal.Entry {
-	e := journal.Entry{Agent: agent, Kind: journal.EntryRequest, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+	e := journal.Entry{Agent: agent, Kind: journal.EntryRequest, Op: req.Op, Method: ID(req.Method), Dialect: req.Dialect,
 		Binding: req.Binding, Request: n, TaskID: ID(req.TaskID), Path: Path(path), Version: ID(version)}
 	if req.Op == wire.OpListTasks {
 		e.PageToken = ID(req.List.PageToken)
@@ -44,10 +49,11 @@ func Request(agent string, req *wire.Request, n int64, path, version string) jou
 // Response is the entry of the answer to request reqNo: its result, or
 // its error.
 func Response(agent string, req *wire.Request, reqNo int64, res *wire.Result, err *wire.Error) journal.Entry {
-	e := journal.Entry{Agent: agent, Kind: journal.EntryResponse, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
+	e := journal.Entry{Agent: agent, Kind: journal.EntryResponse, Op: req.Op, Method: ID(req.Method), Dialect: req.Dialect,
 		Binding: req.Binding, Request: reqNo, TaskID: ID(req.TaskID)}
 	if err != nil {
-		e.ErrorCode, e.Detail = err.Code, err.Message
+		// An error may quote what the client sent (the method it named).
+		e.ErrorCode, e.Detail = err.Code, truncate(err.Message, detailBytes, detailBytes)
 	}
 	if res != nil && res.Task != nil {
 		e.TaskID, e.ContextID, e.State = res.Task.ID, res.Task.ContextID, res.Task.Status.State

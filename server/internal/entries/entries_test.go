@@ -53,3 +53,21 @@ func TestPathAndIDKeepShortOnesAndUTF8(t *testing.T) {
 	assert.True(t, strings.HasSuffix(got, "…(truncated, 400 bytes)"))
 	assert.Equal(t, strings.Repeat("é", 32), strings.TrimSuffix(got, "…(truncated, 400 bytes)"), "a UTF-8 sequence is not split")
 }
+
+// TestRefusedRequestBounds: a refused request's method and its error's
+// message quote what the client sent, so the journal keeps a bounded
+// prefix of each.
+func TestRefusedRequestBounds(t *testing.T) {
+	t.Parallel()
+	method := strings.Repeat("m", 1<<20)
+	req := &wire.Request{Method: method, Binding: wire.BindingJSONRPC}
+	e := Request("a", req, 1, "/", "")
+	assert.Less(t, len(e.Method), 128)
+	assert.True(t, strings.HasPrefix(e.Method, "mmmm"))
+	assert.Contains(t, e.Method, "1048576 bytes")
+	resp := Response("a", req, 1, nil, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", method))
+	assert.Less(t, len(resp.Method), 128)
+	assert.Less(t, len(resp.Detail), 1100)
+	assert.True(t, strings.HasPrefix(resp.Detail, "method not found: mmm"))
+	assert.Equal(t, wire.CodeMethodNotFound, resp.ErrorCode)
+}

@@ -95,23 +95,30 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 	method, ok := strings.CutPrefix(path, a2apb.ServicePath)
 	newMsg := grpcMethods[method]
 	if !ok || newMsg == nil {
+		b.refused(w, r, a, "", "", wire.Errorf(wire.CodeMethodNotFound, "unknown method %s", path))
 		return rp.status(w, codes.Unimplemented, "unknown method "+path, nil)
 	}
+	_, op, _ := wire.LookupMethod(method)
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
+		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeContentTypeNotSupported, "content-type %s is not served: only application/grpc (proto)", ct))
 		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
 	}
 	body, e := binding.ReadBody(r, b.host.MaxBodyBytes()+5)
 	if e != nil {
+		b.refused(w, r, a, method, op, e)
 		return rp.Fail(w, e)
 	}
 	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
 		if len(body) >= 5 && body[0] != 0 {
+			b.refused(w, r, a, method, op, wire.Errorf(wire.CodeInvalidRequest, "compressed messages are not supported"))
 			return rp.status(w, codes.Unimplemented, "compressed messages are not supported", nil)
 		}
+		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeParseError, "the request is not one length-prefixed gRPC message"))
 		return rp.status(w, codes.Internal, "the request is not one length-prefixed gRPC message", nil)
 	}
 	in := newMsg()
 	if err := proto.Unmarshal(body[5:], in); err != nil {
+		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeParseError, "decode %s request: %v", method, err))
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
 	// Every agent shares the endpoint: a tenant naming an agent (its card
@@ -121,7 +128,6 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 			a, base = ta, tbase
 		}
 	}
-	_, op, _ := wire.LookupMethod(method)
 	codec := codecs.For(grpcDialect)
 	// The sends pbconv covers are read directly; every other message (and
 	// a send it leaves alone, a bad one included) is transcoded through
@@ -135,16 +141,19 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 	if !fast {
 		var err error
 		if params, err = protojson.Marshal(in); err != nil {
+			b.refused(w, r, a, method, op, wire.Errorf(wire.CodeInternal, "transcode request: %v", err))
 			return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
 		}
 	}
 	if e := b.host.CheckVersion(r, grpcDialect); e != nil {
+		b.refused(w, r, a, method, op, e)
 		return rp.Fail(w, e)
 	}
 	if !fast {
 		var e *wire.Error
 		if req, e = codec.DecodeParams(op, params); e != nil {
 			if !binding.ParamError(e) || a.Gate(op) == nil {
+				b.refused(w, r, a, method, op, e)
 				return rp.Fail(w, e)
 			}
 			req = &wire.Request{Op: op}
@@ -155,6 +164,17 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 	err := b.host.Serve(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
+}
+
+// refused journals a call refused before it was served: its method and
+// operation when known, and the error it is answered with (or that its
+// gRPC status stands for).
+func (b *Binding) refused(w http.ResponseWriter, r *http.Request, a binding.Agent, method string, op wire.Op, e *wire.Error) {
+	req := &wire.Request{Op: op, Method: method, Binding: wire.BindingGRPC}
+	if op != "" {
+		req.Dialect = grpcDialect
+	}
+	b.host.Refused(w, r, a, req, e)
 }
 
 // grpcReply answers a gRPC call; st is the call's state once decoded.

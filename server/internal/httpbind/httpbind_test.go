@@ -18,8 +18,21 @@ import (
 )
 
 // fakeHost answers every decoded request with a fixed task through the
-// binding's reply, and keeps the request.
-type fakeHost struct{ got *wire.Request }
+// binding's reply, and keeps the request, and the refused ones.
+type fakeHost struct {
+	got     *wire.Request
+	refused []refusal
+}
+
+// refusal is a request a binding reported refused, and its error.
+type refusal struct {
+	req *wire.Request
+	err *wire.Error
+}
+
+func (h *fakeHost) Refused(w http.ResponseWriter, r *http.Request, a binding.Agent, req *wire.Request, e *wire.Error) {
+	h.refused = append(h.refused, refusal{req, e})
+}
 
 func (h *fakeHost) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base string, req *wire.Request, rp binding.Reply) error {
 	h.got = req
@@ -77,17 +90,28 @@ func TestJSONRPCRefusals(t *testing.T) {
 		body, ct string
 		code     int
 		status   int
+		method   string
+		op       wire.Op
 	}{
-		"not JSON":       {`{`, ContentTypeJSON, wire.CodeParseError, http.StatusOK},
-		"no id":          {`{"jsonrpc":"2.0","method":"GetTask","params":{}}`, "", wire.CodeInvalidRequest, http.StatusOK},
-		"unknown method": {`{"jsonrpc":"2.0","id":1,"method":"Nope"}`, "", wire.CodeMethodNotFound, http.StatusOK},
-		"media type":     {`{}`, "text/plain", wire.CodeInvalidRequest, http.StatusUnsupportedMediaType},
-		"too large":      {`{"x":"` + strings.Repeat("a", 2<<10) + `"}`, "", wire.CodeInvalidRequest, http.StatusRequestEntityTooLarge},
+		"not JSON":       {`{`, ContentTypeJSON, wire.CodeParseError, http.StatusOK, "", ""},
+		"no id":          {`{"jsonrpc":"2.0","method":"GetTask","params":{}}`, "", wire.CodeInvalidRequest, http.StatusOK, "GetTask", ""},
+		"unknown method": {`{"jsonrpc":"2.0","id":1,"method":"Nope"}`, "", wire.CodeMethodNotFound, http.StatusOK, "Nope", ""},
+		"media type":     {`{}`, "text/plain", wire.CodeInvalidRequest, http.StatusUnsupportedMediaType, "", ""},
+		"too large":      {`{"x":"` + strings.Repeat("a", 2<<10) + `"}`, "", wire.CodeInvalidRequest, http.StatusRequestEntityTooLarge, "", ""},
+		"bad params":     {`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":7}}`, "", wire.CodeInvalidParams, http.StatusOK, "GetTask", wire.OpGetTask},
 	} {
 		h := &fakeHost{}
 		rec := httptest.NewRecorder()
 		require.NoError(t, ServeJSONRPC(h, rec, post(tc.body, tc.ct), fakeAgent{}, ""), name)
 		assert.Nil(t, h.got, "%s: nothing reaches the core", name)
+		// The host journals every refusal, with what is known of the request.
+		if assert.Len(t, h.refused, 1, name) {
+			got := h.refused[0]
+			assert.Equal(t, tc.code, got.err.Code, name)
+			assert.Equal(t, tc.method, got.req.Method, name)
+			assert.Equal(t, tc.op, got.req.Op, name)
+			assert.Equal(t, wire.BindingJSONRPC, got.req.Binding, name)
+		}
 		var out struct {
 			Error struct{ Code int } `json:"error"`
 		}
@@ -116,6 +140,10 @@ func TestRESTRoutesAndAnswersInTheClientsMediaType(t *testing.T) {
 	require.NoError(t, ServeREST(h, rec, httptest.NewRequest(http.MethodDelete, "/tasks/t-1:cancel", nil), fakeAgent{}, "", "/tasks/t-1:cancel"))
 	assert.Nil(t, h.got)
 	assert.Equal(t, http.StatusMethodNotAllowed, rec.Code)
+	if assert.Len(t, h.refused, 1, "a DELETE on no route is journaled") {
+		assert.Equal(t, wire.BindingREST, h.refused[0].req.Binding)
+		assert.Equal(t, http.StatusMethodNotAllowed, h.refused[0].err.HTTPStatus)
+	}
 	assert.Equal(t, "POST", rec.Header().Get("Allow"))
 	assert.Contains(t, rec.Body.String(), `"status"`, "a google.rpc.Status body")
 }

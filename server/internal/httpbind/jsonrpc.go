@@ -58,33 +58,33 @@ func (rr rpcReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Requ
 func ServeJSONRPC(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, base string) error {
 	var rr rpcReply
 	if e := CheckContentType(r); e != nil {
-		return rr.Fail(w, e)
+		return refuseRPC(h, w, r, a, rr, "", "", "", e)
 	}
 	body, e := binding.ReadBody(r, h.MaxBodyBytes())
 	if e != nil {
-		return rr.Fail(w, e)
+		return refuseRPC(h, w, r, a, rr, "", "", "", e)
 	}
 	rpc, e := wire.DecodeRPC(body)
 	rr.id = rpc.ID
 	if e != nil {
-		return rr.Fail(w, e)
+		return refuseRPC(h, w, r, a, rr, rpc.Method, "", "", e)
 	}
 	if rpc.ID == nil {
-		return rr.Fail(w, wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
+		return refuseRPC(h, w, r, a, rr, rpc.Method, "", "", wire.Errorf(wire.CodeInvalidRequest, `invalid request: "id" is required (A2A has no notifications)`))
 	}
 	d, op, ok := wire.LookupMethod(rpc.Method)
 	if !ok {
-		return rr.Fail(w, wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
+		return refuseRPC(h, w, r, a, rr, rpc.Method, "", "", wire.Errorf(wire.CodeMethodNotFound, "method not found: %s", rpc.Method).With("method", rpc.Method))
 	}
 	d = methodDialect(a, d, rpc.Method)
 	rr.codec = codecs.For(d)
 	if e := h.CheckVersion(r, d); e != nil {
-		return rr.Fail(w, e)
+		return refuseRPC(h, w, r, a, rr, rpc.Method, op, d, e)
 	}
 	req, e := rr.codec.DecodeParams(op, rpc.Params)
 	if e != nil {
 		if !binding.ParamError(e) || a.Gate(op) == nil {
-			return rr.Fail(w, e)
+			return refuseRPC(h, w, r, a, rr, rpc.Method, op, d, e)
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
@@ -100,6 +100,14 @@ func ServeJSONRPC(h binding.Host, w http.ResponseWriter, r *http.Request, a Agen
 	}
 	req.Method, req.Binding, req.Dialect = rpc.Method, wire.BindingJSONRPC, d
 	return h.Serve(w, r, a, base, req, rr)
+}
+
+// refuseRPC journals a JSON-RPC request refused before it was served, with
+// what is known of it (its method, the operation and dialect that method
+// names), and answers e.
+func refuseRPC(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, rr rpcReply, method string, op wire.Op, d wire.Dialect, e *wire.Error) error {
+	h.Refused(w, r, a, &wire.Request{Op: op, Method: method, Binding: wire.BindingJSONRPC, Dialect: d}, e)
+	return rr.Fail(w, e)
 }
 
 // methodDialect picks the dialect that serves a JSON-RPC method found in

@@ -66,14 +66,19 @@ func ServeREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, 
 			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
 			w.Header().Set("Allow", rt.Allow)
 		}
+		if JournalsUnrouted(r) {
+			h.Refused(w, r, a, &wire.Request{Binding: wire.BindingREST}, e)
+		}
 		return rp.Fail(w, e)
 	}
 	if e := h.CheckVersion(r, restDialect); e != nil {
+		h.Refused(w, r, a, &wire.Request{Op: rt.Op, Method: rt.Method, Binding: wire.BindingREST, Dialect: restDialect}, e)
 		return rp.Fail(w, e)
 	}
 	req, e := restRequest(h, r, rt, e, rp.codec)
 	if e != nil {
 		if !binding.ParamError(e) || a.Gate(rt.Op) == nil {
+			h.Refused(w, r, a, &wire.Request{Op: rt.Op, Method: rt.Method, Binding: wire.BindingREST, Dialect: restDialect}, e)
 			return rp.Fail(w, e)
 		}
 		// Capability before parameters: an operation the card does not
@@ -85,6 +90,18 @@ func ServeREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, 
 		req.Tenant = rt.Tenant
 	}
 	return h.Serve(w, r, a, base, req, rp)
+}
+
+// JournalsUnrouted says whether a request no route of the agent serves is
+// journaled: every one that could be an A2A client's (anything but a GET
+// or HEAD, or one naming an A2A-Version), not the GETs a browser or a
+// probe sends on its own (a favicon beside the timeline page, the agent's
+// base URL opened in a tab).
+func JournalsUnrouted(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return true
+	}
+	return RequestedVersion(r) != ""
 }
 
 // restRequest decodes the request of a matched route; routeErr is the
