@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -287,12 +288,24 @@ func TestPyBehaviorCardUnderclaims(t *testing.T) {
 	require.Nil(t, r.Error, r.Raw)
 	assert.Len(t, r.Events, 4, "JSON-RPC in v0.3: %s", r.Raw)
 	assert.Equal(t, "statusUpdate:TASK_STATE_COMPLETED", r.eventKinds()[len(r.Events)-1])
+	refused, seen := map[int64]bool{}, 0
 	for _, e := range pv03.Journal().Entries() {
-		if e.Kind == server.EntryRequest && e.Op == wire.OpStream {
-			assert.Equal(t, wire.BindingJSONRPC, e.Binding)
+		switch {
+		case e.Kind == server.EntryRequest && e.Op == wire.OpStream && e.Binding == wire.BindingJSONRPC:
 			assert.NotEqual(t, wire.V10, e.Dialect, "the SDK spoke v0.3")
+		case e.Kind == server.EntryRequest && e.Op == wire.OpStream:
+			// The HTTP+JSON post to v0.3's path, refused, is journaled.
+			assert.Equal(t, wire.BindingREST, e.Binding)
+			assert.True(t, strings.HasSuffix(e.Path, "/v1/message:stream"), e.Path)
+			refused[e.Request] = true
+			seen++
+		case e.Kind == server.EntryResponse && refused[e.Request]:
+			assert.NotZero(t, e.ErrorCode, "the refusal is journaled with its error: %s", e.Detail)
+			delete(refused, e.Request)
 		}
 	}
+	assert.Equal(t, 1, seen, "one HTTP+JSON stream request, refused")
+	assert.Empty(t, refused, "every refused request has its response entry")
 	r = res[5]
 	assert.Empty(t, r.Events)
 	if assert.NotNil(t, r.Error, r.Raw) {
