@@ -98,7 +98,10 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 	// a2a CLI and a2a-go post when told to use REST without reading the
 	// card (they do not collide with JSON-RPC's POST {agent}/). The card
 	// keeps declaring {agent}/rest.
-	if _, e := restroute.Parse(r.Method, rest, MaxIDBytes); !restroute.IsNoRoute(e) && s.declares(a, wire.BindingREST) {
+	if _, e := restroute.Parse(r.Method, rest, MaxIDBytes); !restroute.IsNoRoute(e) {
+		if !s.declares(a, wire.BindingREST) {
+			return s.refuseUndeclared(w, r, a, wire.BindingREST, base)
+		}
 		return httpbind.ServeREST(s.host, w, r, a, base, rest)
 	}
 	return s.refuseUnrouted(w, r, a, "", wire.Errorf(wire.CodeMethodNotFound, "no route %s %s (JSON-RPC: POST %s/, HTTP+JSON: %s%s/... or %s/..., card: %s%s)",

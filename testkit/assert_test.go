@@ -231,6 +231,15 @@ func TestAssertUsedDeclaredInterface(t *testing.T) {
 		`GetTask over JSONRPC 1.0 at /agents/gamma/ (entry 20, task "t1")`, "tasks/get over JSONRPC 0.3 at /agents/other/")
 
 	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, nil, card) }, "no request", "declared:   JSONRPC 0.3")
+
+	// A request refused before its method was understood has no dialect:
+	// its binding and path decide.
+	r := fieldJournal()
+	r.add(server.Entry{Kind: server.EntryRequest, Binding: wire.BindingJSONRPC, Path: "/agents/gamma/"})
+	passes(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, r.journal(), card) })
+	r.add(server.Entry{Kind: server.EntryRequest, Binding: wire.BindingREST, Path: "/agents/gamma/message:send"})
+	fails(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, r.journal(), card) },
+		"1 of 9 request(s)", "a request over HTTP+JSON at /agents/gamma/message:send")
 	// Without interfaces the mock's defaults stand in.
 	bare := &cards.Card{Name: "gamma", Dialect: wire.V03}
 	passes(t, func(rt *recT) bool { return testkit.AssertUsedDeclaredInterface(rt, fieldJournal().journal(), bare) })

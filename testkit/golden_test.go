@@ -113,6 +113,19 @@ func rpcTo(t *testing.T, url, method string, params any) map[string]any {
 	return out
 }
 
+// postRaw posts body as JSON to url, for requests the mock refuses.
+func postRaw(t *testing.T, url, body string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	require.NoError(t, resp.Body.Close())
+}
+
 func msg(text, taskID, contextID string, meta map[string]any) map[string]any {
 	m := map[string]any{"messageId": fmt.Sprintf("m-%d", time.Now().UnixNano()), "role": "ROLE_USER", "parts": []any{map[string]any{"text": text}}}
 	if taskID != "" {
@@ -192,6 +205,15 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		rpcToV03(t, w3, msg("account 42", id, ctx, intake))
 		rpcToV03(t, w3, msg("account 42, again", id, ctx, intake))
 		interfaceCalls("continuation answered with a new task", w3+".well-known/agent-card.json")
+	})
+	run("malformed request to the declared endpoint", nil, func(u string) {
+		postRaw(t, u, `{"jsonrpc":"2.0","id":1,"method":`)
+		postRaw(t, u, `{"jsonrpc":"2.0","id":2,"method":"message/sendd","params":{}}`)
+		interfaceCalls("malformed request to the declared endpoint", u+".well-known/agent-card.json")
+	})
+	run("post to no route", nil, func(u string) {
+		postRaw(t, u+"nowhere/at/all", `{}`)
+		interfaceCalls("post to no route", u+".well-known/agent-card.json")
 	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})

@@ -242,7 +242,10 @@ function ifacePath(raw: string): string {
 }
 
 function matches(i: Iface, e: Entry): boolean {
-  if (i.binding !== e.binding || i.version !== e.dialect) return false;
+  // A request refused before its method was understood (a body that is not
+  // JSON, an unknown method) has no dialect: its binding and path say which
+  // interface it was sent to.
+  if (i.binding !== e.binding || (e.dialect && i.version !== e.dialect)) return false;
   if (i.binding === "GRPC") return true; // host:port, no path to compare
   const p = ifacePath(i.url);
   if (!p || !e.path) return true;
@@ -276,7 +279,9 @@ export function assertUsedDeclaredInterface(journal: Iterable<Entry>, card: Card
     if (e.kind !== "request") continue;
     n++;
     if (!ifaces.some((i) => matches(i, e))) {
-      bad.push(`\n\t\t${e.method} over ${e.binding} ${e.dialect} at ${e.path} (entry ${e.seq}, task ${q(e.taskId || e.refTaskId || "")})`);
+      const method = e.method || "a request"; // refused before its method was understood
+      const iface = `${e.binding ?? ""} ${e.dialect ?? ""}`.trim() || "no interface"; // a path no route serves
+      bad.push(`\n\t\t${method} over ${iface} at ${e.path} (entry ${e.seq}, task ${q(e.taskId || e.refTaskId || "")})`);
     }
   }
   const name = card.name ?? "";

@@ -523,7 +523,14 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 			if id == "" {
 				id = e.RefTaskID
 			}
-			bad = append(bad, fmt.Sprintf("\n\t\t%s over %s %s at %s (entry %d, task %q)", e.Method, e.Binding, e.Dialect, e.Path, e.Seq, id))
+			method, iface := e.Method, strings.TrimSpace(string(e.Binding)+" "+string(e.Dialect))
+			if method == "" {
+				method = "a request" // refused before its method was understood
+			}
+			if iface == "" {
+				iface = "no interface" // a path no route serves
+			}
+			bad = append(bad, fmt.Sprintf("\n\t\t%s over %s at %s (entry %d, task %q)", method, iface, e.Path, e.Seq, id))
 		}
 	}
 	name := card.Name
@@ -554,7 +561,10 @@ func ifacePath(raw string) string {
 }
 
 func matchesIface(in cards.Interface, e server.Entry) bool {
-	if in.Binding != e.Binding || in.Version != e.Dialect {
+	// A request refused before its method was understood (a body that is
+	// not JSON, an unknown method) has no dialect: its binding and path
+	// say which interface it was sent to.
+	if in.Binding != e.Binding || e.Dialect != "" && in.Version != e.Dialect {
 		return false
 	}
 	if in.Binding == wire.BindingGRPC {

@@ -292,7 +292,10 @@ def _iface_path(raw: str) -> str:
 
 
 def _matches(i: _Iface, e: Entry) -> bool:
-    if i.binding != e.binding or i.version != e.dialect:
+    # A request refused before its method was understood (a body that is
+    # not JSON, an unknown method) has no dialect: its binding and path say
+    # which interface it was sent to.
+    if i.binding != e.binding or (e.dialect and i.version != e.dialect):
         return False
     if i.binding == "GRPC":
         # A gRPC interface is host:port, with no path to compare.
@@ -333,7 +336,9 @@ def assert_used_declared_interface(journal: Iterable[Entry], card: Mapping[str, 
         n += 1
         if not any(_matches(i, e) for i in ifaces):
             tid = e.task_id or e.ref_task_id
-            bad.append(f"\n\t\t{e.method} over {e.binding} {e.dialect} at {e.path} (entry {e.seq}, task {_q(tid)})")
+            method = e.method or "a request"  # refused before its method was understood
+            iface = f"{e.binding} {e.dialect}".strip() or "no interface"  # a path no route serves
+            bad.append(f"\n\t\t{method} over {iface} at {e.path} (entry {e.seq}, task {_q(tid)})")
     name = card.get("name", "")
     if n == 0:
         raise AssertionError(_failure(f"agent {name}: no task, no request in the journal", "sent no A2A request",
