@@ -17,6 +17,11 @@ type Problem struct {
 	// Message says what is wrong and, where there is a choice, the valid
 	// choices.
 	Message string
+	// ofKey marks a problem with one of the keys of the mapping at Path
+	// (unknown, twice, missing) rather than with its value; missing is
+	// the path of a missing key's value.
+	ofKey   bool
+	missing string
 }
 
 // String renders the problem as file:line:col: path: message.
@@ -61,6 +66,12 @@ type problems struct {
 
 func (ps *problems) add(pos position, path, format string, args ...any) {
 	ps.list = append(ps.list, Problem{File: ps.file, Line: pos.Line, Column: pos.Column, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// addKey records a problem with a key of the mapping at path.
+func (ps *problems) addKey(pos position, path, format string, args ...any) {
+	ps.add(pos, path, format, args...)
+	ps.list[len(ps.list)-1].ofKey = true
 }
 
 func (ps *problems) err() error {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/scenario/internal/lenient"
 )
 
 //go:generate go run ./internal/genschema ../docs/scenario.schema.json
@@ -93,9 +95,10 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 	c := &checker{ps: ps, pos: positions{}, raw: map[string]string{}}
 	c.walk(body, reflect.TypeFor[Scenario](), "", nil)
 	if err := ps.err(); err != nil {
-		// Keep what decodes leniently (unknown keys dropped), so Check can
-		// report the semantic problems in the same pass.
-		if partial := (&Scenario{}); yaml.Unmarshal(data, partial) == nil {
+		// Keep what decodes leniently (the values at fault and unknown
+		// keys dropped), so Check can report the semantic problems in the
+		// same pass.
+		if partial := decodeLeniently(data, ps.list); partial != nil {
 			partial.file, partial.pos = filename, c.pos
 			err.(*Error).partial = partial
 		}
@@ -165,7 +168,10 @@ func Check(path string, registry *behaviors.Registry) error {
 	if !errors.As(err, &se) || se.partial == nil {
 		return err
 	}
-	semantic := semanticProblems(se.partial, registry)
+	// A semantic problem at or below a value already at fault is the same
+	// problem again, or one of the value dropped to decode the rest.
+	at := faulted(se.Problems)
+	semantic := slices.DeleteFunc(semanticProblems(se.partial, registry), func(p Problem) bool { return lenient.Under(p.Path, at) })
 	seen := map[string]bool{}
 	all := &Error{}
 	for _, p := range append(append([]Problem(nil), se.Problems...), semantic...) {

@@ -60,6 +60,37 @@ func TestValidateReportsEveryProblemWithPosition(t *testing.T) {
 	assert.Contains(t, got, "skip-working")
 }
 
+// A value of the wrong type in one place does not hide the problems that
+// need the behavior catalogue elsewhere, and a value at fault is reported
+// once, not again by the check that runs on what decodes.
+func TestValidateSemanticProblemsBesideStructuralOnes(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(`agents:
+  - name: x
+    behaviors: ["latency:delay=abc"]
+  - name: y
+    timelines: {foo: [{state: blah}]}
+  - name: z
+    card: {dialect: "9.9"}
+`), 0o600))
+	var out, errb bytes.Buffer
+	assert.Equal(t, 1, run(context.Background(), []string{"validate", bad}, &out, &errb))
+	assert.Equal(t, bad+`:3:17: agents[0].behaviors[0]: behavior "latency": parameter delay: "abc" is not a duration (e.g. 250ms, 2s)
+`+bad+`:5:17: agents[1].timelines: expected a list, found a mapping
+`+bad+`:7:21: agents[2].card.dialect: "9.9" is not valid; valid values: 1.0, 0.3, 0.2, 0.1
+`, errb.String())
+
+	// A missing name is said once, and the agent's behaviors still checked.
+	require.NoError(t, os.WriteFile(bad, []byte("agents:\n  - card: {}\n    behaviors: [nope]\n"), 0o600))
+	errb.Reset()
+	assert.Equal(t, 1, run(context.Background(), []string{"validate", bad}, &out, &errb))
+	got := errb.String()
+	assert.Equal(t, 2, strings.Count(got, "\n"), got)
+	assert.Contains(t, got, bad+`:2:5: agents[0]: missing key "name"`)
+	assert.Contains(t, got, bad+`:3:17: agents[0].behaviors[0]: unknown behavior "nope"`)
+}
+
 func TestValidateUsage(t *testing.T) {
 	t.Parallel()
 	var out, errb bytes.Buffer
