@@ -71,6 +71,17 @@ const DefaultGrace = 3 * time.Second
 // first request, and that is not counted against its deadline.
 const DefaultStartup = 10 * time.Second
 
+// CheckClient says why the client command cannot be run at all (it does
+// not split, or its program is not found or not executable), so that a
+// mistyped --client is a usage error rather than every scenario failing.
+func CheckClient(client string) error {
+	argv, err := clientrun.SplitCommand(client)
+	if err != nil {
+		return err
+	}
+	return clientrun.CheckStartable(argv)
+}
+
 // Run runs the client once per scenario and judges every run. The error is
 // for problems that prevent the run as a whole (an empty client command, an
 // unknown scenario id); a client that crashes or hangs is a result.

@@ -59,6 +59,10 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "a2amock conform: --client is required (e.g. --client 'python client.py'); see docs/conformance.md for the contract")
 		return 2
 	}
+	if err := conform.CheckClient(*client); err != nil {
+		fmt.Fprintf(stderr, "a2amock conform: --client: %v\n", err)
+		return 2
+	}
 	if *update && len(baselineFiles) == 0 {
 		fmt.Fprintln(stderr, "a2amock conform: --update-baseline needs --expected-failures FILE")
 		return 2

@@ -1,7 +1,9 @@
 package clientrun
 
 import (
+	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 )
 
@@ -81,4 +83,17 @@ func Substitute(words []string, agentURL, prompt, input string) []string {
 		out[i] = r.Replace(w)
 	}
 	return out
+}
+
+// CheckStartable says why the program of a split client command cannot be
+// started (not found on PATH, not executable), before any scenario runs
+// it; nil when it can, or when its name is only known once substituted.
+func CheckStartable(argv []string) error {
+	if len(argv) == 0 || strings.Contains(argv[0], "{") {
+		return nil
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return errors.New(describeStartError(argv[0], err))
+	}
+	return nil
 }
