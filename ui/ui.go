@@ -119,19 +119,26 @@ type entryShape struct {
 // Check reports whether data is a journal or a conform report, with an
 // error that says where it is not.
 func Check(data []byte) (Kind, error) {
+	lead := int64(len(data) - len(bytes.TrimLeft(data, " \t\r\n")))
+	file := data
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return "", errorf("the file is empty: give a journal (GET /_a2amock/journal) or a conform JSON report")
 	}
 	if data[0] == '[' {
-		return KindJournal, checkEntries(data)
+		var es []entryShape
+		return KindJournal, checkEntries(file, lead, json.Unmarshal(data, &es), es)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return "", errorf("not JSON: %s", jsonErr(data, err))
+		msg, off := jsonErr(data, err)
+		return "", errorAt(file, lead+off, "not JSON: "+msg)
 	}
-	if raw, ok := top["entries"]; ok {
-		return KindJournal, checkEntries(raw)
+	if _, ok := top["entries"]; ok {
+		var doc struct {
+			Entries []entryShape `json:"entries"`
+		}
+		return KindJournal, checkEntries(file, lead, json.Unmarshal(data, &doc), doc.Entries)
 	}
 	if raw, ok := top["schema"]; ok {
 		var schema string
@@ -143,7 +150,8 @@ func Check(data []byte) (Kind, error) {
 			Scenarios []json.RawMessage `json:"scenarios"`
 		}
 		if err := json.Unmarshal(data, &rep); err != nil {
-			return "", errorf("not a conform report: %v", err)
+			msg, off := jsonErr(data, err)
+			return "", errorAt(file, lead+off, "not a conform report: "+msg)
 		}
 		return KindConform, nil
 	}
@@ -155,10 +163,12 @@ func Check(data []byte) (Kind, error) {
 	return "", errorf("neither a journal (an object with \"entries\") nor a conform report (an object with \"schema\"); its keys: %s", strings.Join(keys, ", "))
 }
 
-func checkEntries(raw json.RawMessage) error {
-	var es []entryShape
-	if err := json.Unmarshal(raw, &es); err != nil {
-		return errorf("the entries are not a list of journal entries: %s", jsonErr(raw, err))
+// checkEntries judges the entries a journal decoded to (err: the error
+// decoding the document gave, its offsets lead bytes into file).
+func checkEntries(file []byte, lead int64, err error, es []entryShape) error {
+	if err != nil {
+		msg, off := jsonErr(file[lead:], err)
+		return errorAt(file, lead+off, "the entries are not a list of journal entries: "+msg)
 	}
 	for i, e := range es {
 		if e.Seq == nil || e.Kind == "" {
@@ -168,20 +178,22 @@ func checkEntries(raw json.RawMessage) error {
 	return nil
 }
 
-func jsonErr(data []byte, err error) string {
+// jsonErr words a decoding error of data and says at which byte (0-based)
+// it is: the last one the decoder read.
+func jsonErr(data []byte, err error) (string, int64) {
 	switch e := err.(type) {
 	case *json.SyntaxError:
-		if e.Offset >= int64(len(data)) {
-			return "the JSON ends early (truncated?) at byte " + itoa(e.Offset)
+		if e.Error() == "unexpected end of JSON input" {
+			return "the JSON ends early (truncated?)", int64(len(data))
 		}
-		return e.Error() + " at byte " + itoa(e.Offset)
+		return e.Error(), e.Offset - 1
 	case *json.UnmarshalTypeError:
-		return "a " + e.Value + " where " + e.Type.String() + " belongs, at byte " + itoa(e.Offset)
+		return "a " + e.Value + " where " + e.Type.String() + " belongs", e.Offset - 1
 	}
 	if err.Error() == "unexpected end of JSON input" {
-		return "the JSON ends early (truncated?)"
+		return "the JSON ends early (truncated?)", int64(len(data))
 	}
-	return err.Error()
+	return err.Error(), 0
 }
 
 // WriteReportFile reads the journal or conform report at in ("-": standard

@@ -73,6 +73,36 @@ func TestCheckBadInput(t *testing.T) {
 	assert.Equal(t, ui.KindConform, k)
 }
 
+// TestCheckSaysWhere: a report input that does not decode is refused with
+// the line and column of the fault in the whole file, leading blank lines
+// and the entries' place in the document included.
+func TestCheckSaysWhere(t *testing.T) {
+	for _, tc := range []struct {
+		name, in  string
+		line, col int
+		msg       string
+	}{
+		{"not JSON", "\n\n  nope", 3, 4, "not JSON: invalid character 'o'"},
+		{"a trailing comma", `{"entries": [{"seq":1,"kind":"card"}], }`, 1, 40, "invalid character '}'"},
+		{"truncated", "{\n\"entries\": [", 2, 13, "the JSON ends early"},
+		{"a seq of the wrong type", "{\n \"entries\": [\n  {\"seq\": 1, \"kind\": \"card\"},\n  {\"seq\": \"two\", \"kind\": \"card\"}\n ]\n}\n", 4, 15, "a string where int64 belongs"},
+		{"a bare list", "[{\"seq\": true}]", 1, 13, "a bool where int64 belongs"},
+	} {
+		_, err := ui.Check([]byte(tc.in))
+		var ue *ui.Error
+		if assert.True(t, errors.As(err, &ue), "%s: %v", tc.name, err) {
+			assert.Equal(t, [2]int{tc.line, tc.col}, [2]int{ue.Line, ue.Column}, tc.name)
+			assert.Contains(t, ue.Msg, tc.msg, tc.name)
+			assert.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("%d:%d: ", tc.line, tc.col)), err.Error())
+		}
+	}
+	// A problem of no one place has no position.
+	_, err := ui.Check([]byte(`{"entries":[{"foo":1}]}`))
+	var ue *ui.Error
+	require.True(t, errors.As(err, &ue))
+	assert.Zero(t, ue.Line)
+}
+
 // TestWriteReportFileHuge: a 100,000-entry journal becomes a report in
 // bounded time; a failed run leaves no file behind.
 func TestWriteReportFileHuge(t *testing.T) {

@@ -29,7 +29,12 @@ func reportCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := ui.WriteReportFile(pos[0], *out, *title, stdin, stdout); err != nil {
 		var ue *ui.Error
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "a2amock report: %s: %v\n", pos[0], err)
+			// file:line:col: message, as for every other file a2amock reads.
+			where := pos[0]
+			if ue.Line > 0 {
+				where += fmt.Sprintf(":%d:%d", ue.Line, ue.Column)
+			}
+			fmt.Fprintf(stderr, "a2amock report: %s: %s\n", where, ue.Msg)
 			return 1
 		}
 		fmt.Fprintf(stderr, "a2amock report: %v\n", err)

@@ -23,8 +23,8 @@ func TestReportCommand(t *testing.T) {
 	if code := run(context.Background(), []string{"report", bad, "-o", filepath.Join(dir, "r.html")}, &out, &errb); code != 1 {
 		t.Fatalf("truncated journal: exit %d, want 1", code)
 	}
-	if !strings.Contains(errb.String(), "truncated") || !strings.Contains(errb.String(), bad) {
-		t.Errorf("the error names the file and the problem: %q", errb.String())
+	if want := "a2amock report: " + bad + ":1:35: not JSON: the JSON ends early (truncated?)\n"; errb.String() != want {
+		t.Errorf("the error names the file, the place and the problem:\n got  %q\n want %q", errb.String(), want)
 	}
 	good := filepath.Join(dir, "j.json")
 	if err := os.WriteFile(good, []byte(`{"entries":[{"seq":1,"time":"2026-01-01T00:00:00Z","agent":"a","kind":"card"}]}`), 0o644); err != nil {
