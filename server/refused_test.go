@@ -182,3 +182,23 @@ func TestRefusedGRPCCallsAreJournaled(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedOpenStreamIsNotWaitedFor: a gRPC call refused while its
+// client is still sending (a stream it never half-closes) is answered at
+// once: the journal does not wait for a body of no declared length.
+func TestRefusedOpenStreamIsNotWaitedFor(t *testing.T) {
+	h, _, conn := grpcRigConn(t)
+	ctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "a2a-version", "1.0"), grpcTestTimeout)
+	defer cancel()
+	desc := &grpc.StreamDesc{StreamName: "Chat", ClientStreams: true, ServerStreams: true}
+	st, err := conn.NewStream(ctx, desc, "/lf.a2a.v1.A2AService/Chat")
+	require.NoError(t, err)
+	require.NoError(t, st.SendMsg(&a2apb.SendMessageRequest{}))
+	// Were the refusal to wait for the client to finish, the call would end
+	// at its deadline instead.
+	err = st.RecvMsg(&a2apb.StreamResponse{})
+	assert.Equal(t, codes.Unimplemented, status.Code(err), "%v", err)
+	req, resp := refusedPair(t, h, "open stream")
+	assert.Equal(t, "/lf.a2a.v1.A2AService/Chat", req.Path)
+	assert.Equal(t, wire.CodeMethodNotFound, resp.ErrorCode)
+}

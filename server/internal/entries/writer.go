@@ -61,12 +61,14 @@ func (w *Writer) Response(agent string, req *wire.Request, reqNo int64, res *wir
 
 // Refused journals a request of agent refused before it was served (what
 // is known of it in req) and its answer e, and tags rw's capture with its
-// number. What is left of the body (up to MaxBodyBytes) is read first, so
-// that the raw view shows what the client sent even when it was refused
-// unread (a media type not served, no route).
+// number. What is left of a body of known length (up to MaxBodyBytes) is
+// read first, so that the raw view shows what the client sent even when it
+// was refused unread (a media type not served, no route); a body of no
+// declared length (chunked, an HTTP/2 stream) is left alone, as it may not
+// end.
 func (w *Writer) Refused(rw http.ResponseWriter, r *http.Request, agent string, req *wire.Request, e *wire.Error) {
-	if r.Body != nil {
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, w.MaxBodyBytes))
+	if r.Body != nil && r.ContentLength > 0 {
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, min(r.ContentLength, w.MaxBodyBytes)))
 	}
 	reqNo, _ := w.Request(agent, req, r.URL.Path, httpbind.RequestedVersion(r))
 	wirecap.Tag(rw, reqNo, 0)
