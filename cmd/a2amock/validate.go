@@ -63,6 +63,11 @@ func scenarioServeConfig(path string, explicit map[string]bool, addr string, see
 	} else {
 		var err error
 		if s, err = scenario.Load(path); err != nil {
+			// Say every problem of the file, as a2amock validate does,
+			// not only the first kind found.
+			if all := scenario.Check(path, behaviors.Catalogue()); all != nil {
+				err = all
+			}
 			return server.Config{}, "", nil, err
 		}
 	}

@@ -146,6 +146,14 @@ func TestServeScenarioRefusesBadFile(t *testing.T) {
 	code := serve(context.Background(), []string{"--addr", "127.0.0.1:0", "--scenario", bad}, &out, &errb, nil)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errb.String(), bad+`:3:17: agents[0].behaviors[0]: unknown behavior "nope"`)
+
+	// serve says every problem of the file, as validate does: a value of
+	// the wrong type does not hide a bad behavior elsewhere.
+	require.NoError(t, os.WriteFile(bad, []byte("agents:\n  - name: a\n    behaviors: [nope]\n  - name: b\n    timelines: {x: y}\n"), 0o600))
+	errb.Reset()
+	assert.Equal(t, 2, serve(context.Background(), []string{"--addr", "127.0.0.1:0", "--scenario", bad}, &out, &errb, nil))
+	assert.Contains(t, errb.String(), bad+`:3:17: agents[0].behaviors[0]: unknown behavior "nope"`)
+	assert.Contains(t, errb.String(), bad+`:5:17: agents[1].timelines: expected a list, found a mapping`)
 }
 
 // Structural and semantic problems of one file come out of one run: an
