@@ -84,6 +84,10 @@ func (m *Store) Observe(e *journal.Entry) {
 	method := e.Method
 	if method == "" {
 		method = string(e.Op)
+	} else if _, _, known := wire.LookupMethod(method); !known && e.Op == "" {
+		// A request refused before its method was understood names one
+		// the client chose: as a label it would make a series per name.
+		method = ""
 	}
 	switch e.Kind {
 	case journal.EntryRequest:

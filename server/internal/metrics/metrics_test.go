@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -69,4 +70,25 @@ func TestObserveIgnoresUncountedKinds(t *testing.T) {
 	var after strings.Builder
 	require.NoError(t, m.Write(&after, nil, j))
 	assert.Equal(t, before.String(), after.String())
+}
+
+// TestUnknownMethodsShareOneSeries: the method names of requests refused
+// before they were understood are the client's to choose; they are
+// counted under one empty method, not a series each.
+func TestUnknownMethodsShareOneSeries(t *testing.T) {
+	t.Parallel()
+	var m Store
+	at := time.Unix(1_700_000_000, 0)
+	for i := range 100 {
+		name := fmt.Sprintf("no-such-method-%d", i)
+		m.Observe(&journal.Entry{Kind: journal.EntryRequest, Agent: "a", Request: int64(i + 1), Method: name, Binding: wire.BindingJSONRPC, Time: at})
+		m.Observe(&journal.Entry{Kind: journal.EntryResponse, Agent: "a", Request: int64(i + 1), Method: name, Binding: wire.BindingJSONRPC, ErrorCode: wire.CodeMethodNotFound, Time: at})
+	}
+	// A refused request of a known method keeps its name.
+	m.Observe(&journal.Entry{Kind: journal.EntryResponse, Agent: "a", Request: 200, Method: "GetTask", Binding: wire.BindingJSONRPC, ErrorCode: wire.CodeInvalidRequest, Time: at})
+	var out strings.Builder
+	require.NoError(t, m.Write(&out, nil, journal.New(10)))
+	assert.NotContains(t, out.String(), "no-such-method")
+	assert.Contains(t, out.String(), `a2amock_requests_total{agent="a",method="",dialect="",binding="JSONRPC",outcome="error",code="-32601"} 100`)
+	assert.Contains(t, out.String(), `method="GetTask"`)
 }
