@@ -82,12 +82,15 @@ func (m *Store) Observe(e *journal.Entry) {
 	defer m.mu.Unlock()
 	m.init()
 	method := e.Method
-	if method == "" {
+	switch {
+	case method == "":
 		method = string(e.Op)
-	} else if _, _, known := wire.LookupMethod(method); !known && e.Op == "" {
+	case e.Op == "":
 		// A request refused before its method was understood names one
 		// the client chose: as a label it would make a series per name.
-		method = ""
+		if _, _, known := wire.LookupMethod(method); !known {
+			method = ""
+		}
 	}
 	switch e.Kind {
 	case journal.EntryRequest:
