@@ -66,20 +66,18 @@ func ServeREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, 
 			// RFC 9110 §15.5.6: a 405 says which methods the path allows.
 			w.Header().Set("Allow", rt.Allow)
 		}
-		if JournalsUnrouted(r) {
-			h.Refused(w, r, a, &wire.Request{Binding: wire.BindingREST}, e)
+		if !JournalsUnrouted(r) {
+			return rp.Fail(w, e)
 		}
-		return rp.Fail(w, e)
+		return refuseREST(h, w, r, a, rp, "", "", e)
 	}
 	if e := h.CheckVersion(r, restDialect); e != nil {
-		h.Refused(w, r, a, &wire.Request{Op: rt.Op, Method: rt.Method, Binding: wire.BindingREST, Dialect: restDialect}, e)
-		return rp.Fail(w, e)
+		return refuseREST(h, w, r, a, rp, rt.Op, rt.Method, e)
 	}
 	req, e := restRequest(h, r, rt, e, rp.codec)
 	if e != nil {
 		if !binding.ParamError(e) || a.Gate(rt.Op) == nil {
-			h.Refused(w, r, a, &wire.Request{Op: rt.Op, Method: rt.Method, Binding: wire.BindingREST, Dialect: restDialect}, e)
-			return rp.Fail(w, e)
+			return refuseREST(h, w, r, a, rp, rt.Op, rt.Method, e)
 		}
 		// Capability before parameters: an operation the card does not
 		// declare is refused as such whatever its parameters.
@@ -90,6 +88,18 @@ func ServeREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, 
 		req.Tenant = rt.Tenant
 	}
 	return h.Serve(w, r, a, base, req, rp)
+}
+
+// refuseREST journals an HTTP+JSON request refused before it was served,
+// with what is known of it (the operation and route its path names, none
+// when it names no route), and answers e.
+func refuseREST(h binding.Host, w http.ResponseWriter, r *http.Request, a Agent, rp restReply, op wire.Op, method string, e *wire.Error) error {
+	req := &wire.Request{Op: op, Method: method, Binding: wire.BindingREST}
+	if op != "" {
+		req.Dialect = restDialect
+	}
+	h.Refused(w, r, a, req, e)
+	return rp.Fail(w, e)
 }
 
 // JournalsUnrouted says whether a request no route of the agent serves is
