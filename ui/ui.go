@@ -125,20 +125,31 @@ func Check(data []byte) (Kind, error) {
 	if len(data) == 0 {
 		return "", errorf("the file is empty: give a journal (GET /_a2amock/journal) or a conform JSON report")
 	}
+	// at places an error decoding data at its line and column in the file.
+	at := func(what string, err error) error {
+		msg, off := jsonErr(data, err)
+		return errorAt(file, lead+off, what+": "+msg)
+	}
+	const notEntries = "the entries are not a list of journal entries"
 	if data[0] == '[' {
 		var es []entryShape
-		return KindJournal, checkEntries(file, lead, json.Unmarshal(data, &es), es)
+		if err := json.Unmarshal(data, &es); err != nil {
+			return KindJournal, at(notEntries, err)
+		}
+		return KindJournal, checkEntries(es)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		msg, off := jsonErr(data, err)
-		return "", errorAt(file, lead+off, "not JSON: "+msg)
+		return "", at("not JSON", err)
 	}
 	if _, ok := top["entries"]; ok {
 		var doc struct {
 			Entries []entryShape `json:"entries"`
 		}
-		return KindJournal, checkEntries(file, lead, json.Unmarshal(data, &doc), doc.Entries)
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return KindJournal, at(notEntries, err)
+		}
+		return KindJournal, checkEntries(doc.Entries)
 	}
 	if raw, ok := top["schema"]; ok {
 		var schema string
@@ -150,8 +161,7 @@ func Check(data []byte) (Kind, error) {
 			Scenarios []json.RawMessage `json:"scenarios"`
 		}
 		if err := json.Unmarshal(data, &rep); err != nil {
-			msg, off := jsonErr(data, err)
-			return "", errorAt(file, lead+off, "not a conform report: "+msg)
+			return "", at("not a conform report", err)
 		}
 		return KindConform, nil
 	}
@@ -163,13 +173,8 @@ func Check(data []byte) (Kind, error) {
 	return "", errorf("neither a journal (an object with \"entries\") nor a conform report (an object with \"schema\"); its keys: %s", strings.Join(keys, ", "))
 }
 
-// checkEntries judges the entries a journal decoded to (err: the error
-// decoding the document gave, its offsets lead bytes into file).
-func checkEntries(file []byte, lead int64, err error, es []entryShape) error {
-	if err != nil {
-		msg, off := jsonErr(file[lead:], err)
-		return errorAt(file, lead+off, "the entries are not a list of journal entries: "+msg)
-	}
+// checkEntries refuses decoded entries that are not journal entries.
+func checkEntries(es []entryShape) error {
 	for i, e := range es {
 		if e.Seq == nil || e.Kind == "" {
 			return errorf("entry %d has no seq or kind: not a journal entry", i)

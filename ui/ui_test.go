@@ -87,6 +87,7 @@ func TestCheckSaysWhere(t *testing.T) {
 		{"truncated", "{\n\"entries\": [", 2, 13, "the JSON ends early"},
 		{"a seq of the wrong type", "{\n \"entries\": [\n  {\"seq\": 1, \"kind\": \"card\"},\n  {\"seq\": \"two\", \"kind\": \"card\"}\n ]\n}\n", 4, 15, "a string where int64 belongs"},
 		{"a bare list", "[{\"seq\": true}]", 1, 13, "a bool where int64 belongs"},
+		{"a bare list cut short, then a newline", "[{\"seq\":1,\"kind\":\"card\"},\n", 1, 26, "the JSON ends early"},
 	} {
 		_, err := ui.Check([]byte(tc.in))
 		var ue *ui.Error
