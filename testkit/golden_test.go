@@ -99,7 +99,17 @@ func rpcTo(t *testing.T, url, method string, params any) map[string]any {
 	t.Helper()
 	p, err := json.Marshal(params)
 	require.NoError(t, err)
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, p))))
+	b := postRaw(t, url, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":%s}`, method, p))
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out), "%s", b)
+	return out
+}
+
+// postRaw posts body as JSON to url, as a v1.0 client, and returns the
+// answer's body; the requests the mock refuses are sent with it as is.
+func postRaw(t *testing.T, url, body string) []byte {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("A2A-Version", "1.0")
@@ -108,22 +118,7 @@ func rpcTo(t *testing.T, url, method string, params any) map[string]any {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	var out map[string]any
-	require.NoError(t, json.Unmarshal(b, &out), "%s", b)
-	return out
-}
-
-// postRaw posts body as JSON to url, for requests the mock refuses.
-func postRaw(t *testing.T, url, body string) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("A2A-Version", "1.0")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	require.NoError(t, resp.Body.Close())
+	return b
 }
 
 func msg(text, taskID, contextID string, meta map[string]any) map[string]any {
