@@ -206,20 +206,19 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 			kp := join(path, k)
 			f, ok := fields[k]
 			if !ok {
-				c.ps.addKey(posOf(mv.Key), path, "unknown key %q; valid keys: %s", k, strings.Join(keys, ", "))
+				c.ps.addKey(posOf(mv.Key), path, "", "unknown key %q; valid keys: %s", k, strings.Join(keys, ", "))
 				continue
 			}
 			if seen[k] {
-				c.ps.addKey(posOf(mv.Key), path, "key %q appears twice", k)
+				c.ps.addKey(posOf(mv.Key), path, "", "key %q appears twice", k)
 			}
 			seen[k] = true
 			c.walk(mv.Value, f.Type, kp, &f)
 		}
 		for _, k := range keys {
 			if fields[k].Tag.Get("required") == "true" && !seen[k] {
-				c.ps.addKey(where, path, "missing key %q", k)
-				// What a check of the value would say is this again.
-				c.ps.list[len(c.ps.list)-1].missing = join(path, k)
+				// What a check of the absent value would say is this again.
+				c.ps.addKey(where, path, join(path, k), "missing key %q", k)
 			}
 		}
 	case reflect.Slice:

@@ -68,10 +68,11 @@ func (ps *problems) add(pos position, path, format string, args ...any) {
 	ps.list = append(ps.list, Problem{File: ps.file, Line: pos.Line, Column: pos.Column, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// addKey records a problem with a key of the mapping at path.
-func (ps *problems) addKey(pos position, path, format string, args ...any) {
+// addKey records a problem with a key of the mapping at path; missing is
+// the path of the key's value when the key is missing, else "".
+func (ps *problems) addKey(pos position, path, missing, format string, args ...any) {
 	ps.add(pos, path, format, args...)
-	ps.list[len(ps.list)-1].ofKey = true
+	ps.list[len(ps.list)-1].ofKey, ps.list[len(ps.list)-1].missing = true, missing
 }
 
 func (ps *problems) err() error {
