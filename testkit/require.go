@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -149,9 +148,9 @@ func RequireCardRefetchedOnChange(t requireT, journal []server.Entry, agent stri
 
 // RequireFellBackToPolling is AssertFellBackToPolling that stops the test on
 // failure.
-func RequireFellBackToPolling(t testing.TB, w *WebhookReceiver, journal []server.Entry, taskID string) {
-	t.Helper()
-	if !AssertFellBackToPolling(t, w, journal, taskID) {
+func RequireFellBackToPolling(t requireT, w *WebhookReceiver, journal []server.Entry, taskID string, msgAndArgs ...any) {
+	helper(t)
+	if !AssertFellBackToPolling(t, w, journal, taskID, msgAndArgs...) {
 		t.FailNow()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,19 +106,9 @@ func TestWebhookAnswersErrorsAndDelays(t *testing.T) {
 	}
 }
 
-// fakeT records failures instead of failing, to test assertions.
-type fakeT struct {
-	testing.TB
-	failed bool
-	msgs   []string
-}
-
-func (f *fakeT) Helper() {}
-func (f *fakeT) Errorf(format string, args ...any) {
-	f.failed = true
-	f.msgs = append(f.msgs, format)
-}
-
+// AssertFellBackToPolling on a real mock whose terminal push is dropped:
+// it fails (with the caller's message, and its Require twin stops the
+// test) until the client polls the task after its terminal state.
 func TestAssertFellBackToPolling(t *testing.T) {
 	t.Parallel()
 	mock := testkit.Start(t, testkit.WithSeed(5), testkit.WithStepDelay(-1),
@@ -150,10 +141,22 @@ func TestAssertFellBackToPolling(t *testing.T) {
 	id := res["task"].(map[string]any)["id"].(string)
 	require.True(t, w.WaitForState(id, wire.StateWorking, 5*time.Second))
 
-	ft := &fakeT{TB: t}
-	assert.False(t, testkit.AssertFellBackToPolling(ft, w, mock.Journal(), id), "no GetTask yet")
-	assert.True(t, ft.failed)
+	r := &stopT{}
+	assert.False(t, testkit.AssertFellBackToPolling(r, w, mock.Journal(), id, "client %s", "A"), "no GetTask yet")
+	msg := strings.Join(r.errs, "\n")
+	assert.Contains(t, msg, "client A", "the caller's message is part of the failure")
+	assert.Contains(t, msg, "did not fall back to polling")
+	assert.Contains(t, msg, "client did: created it with SendMessage")
+	assert.Contains(t, msg, "the client waited for a push that never came; pushed states submitted → working")
+	r = &stopT{}
+	testkit.RequireFellBackToPolling(r, w, mock.Journal(), id, "client %s", "B")
+	assert.True(t, r.stopped, "the Require twin stops the test")
+	assert.Contains(t, strings.Join(r.errs, "\n"), "client B")
 
 	rpc("GetTask", map[string]any{"id": id})
 	assert.True(t, testkit.AssertFellBackToPolling(t, w, mock.Journal(), id))
+	r = &stopT{}
+	testkit.RequireFellBackToPolling(r, w, mock.Journal(), id)
+	assert.False(t, r.stopped)
+	assert.Empty(t, r.errs)
 }

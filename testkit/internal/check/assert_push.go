@@ -1,0 +1,62 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// AssertFellBackToPolling asserts, from the server's journal and the states
+// a webhook received for the task (pushed), that a client whose terminal
+// push never came fell back to GetTask: the agent reached a terminal state
+// for the task, no terminal state was pushed, and the journal holds a
+// GetTask for the task after that terminal state, answered with a terminal
+// task.
+func AssertFellBackToPolling(t assert.TestingT, journal []server.Entry, pushed []wire.TaskState, taskID string, msgAndArgs ...any) bool {
+	helper(t)
+	const rule = "the agent ends the task; a client whose terminal push does not come polls GetTask until it sees the terminal state"
+	byID, _ := stories(journal)
+	s := byID[taskID]
+	if s == nil {
+		return assert.Fail(t, failure(fmt.Sprintf("task %q: not in the journal", taskID), "nothing about this task",
+			rule, "no entry names the task", ""), msgAndArgs...)
+	}
+	var terminal *server.Entry
+	for i, e := range journal {
+		if e.Kind == server.EntryEvent && e.TaskID == taskID && e.State.Terminal() {
+			terminal = &journal[i]
+			break
+		}
+	}
+	if terminal == nil {
+		return assert.Fail(t, failure(s.subject("never reached a terminal state, so nothing was left to poll for"), s.did(),
+			rule, "task states "+stateList(s.states), ""), msgAndArgs...)
+	}
+	for _, p := range pushed {
+		if p.Terminal() {
+			return assert.Fail(t, failure(s.subject("its terminal push was delivered, so nothing forced a fallback"), s.did(),
+				rule, fmt.Sprintf("the webhook received %s; pushed states %s", p, stateList(pushed)), ""), msgAndArgs...)
+		}
+	}
+	polled := map[int64]bool{}
+	for _, e := range journal {
+		if e.Seq > terminal.Seq && e.Kind == server.EntryRequest && e.Op == wire.OpGetTask && e.TaskID == taskID {
+			polled[e.Request] = true
+		}
+	}
+	for _, e := range journal {
+		if e.Kind == server.EntryResponse && polled[e.Request] && e.State.Terminal() {
+			return true
+		}
+	}
+	observed := fmt.Sprintf("no GetTask for the task after its terminal state %s (journal #%d): the client waited for a push that never came; pushed states %s",
+		terminal.State, terminal.Seq, stateList(pushed))
+	if len(polled) > 0 {
+		observed = fmt.Sprintf("%d GetTask for the task after its terminal state %s (journal #%d), none answered with a terminal task",
+			len(polled), terminal.State, terminal.Seq)
+	}
+	return assert.Fail(t, failure(s.subject("the client did not fall back to polling"), s.did(), rule, observed, ""), msgAndArgs...)
+}
