@@ -12,10 +12,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a2amock/a2amock/gateway"
@@ -83,8 +80,6 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 	if ready != nil {
 		ready <- u
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	select {
 	case <-ctx.Done():
 	case err := <-served:

@@ -19,10 +19,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -121,6 +119,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	grpcFlag := fs.Bool("grpc", false, "also serve the gRPC binding (lf.a2a.v1.A2AService, h2c) on --addr and declare it in every v1.0 card as GRPC at host:port (below the root with the agent's name as tenant, which routes the calls)")
 	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
 	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
+	exitOnStdinClose := addExitOnStdinClose(fs)
 	gatewayFlag := fs.Bool("gateway", false, "serve the agents behind the id-rewriting gateway on --addr (task ids differ per channel, X-Correlation-Id and metadata correlationId added; the control API passes through)")
 	limits := addLimitFlags(fs)
 	scenarioFile := fs.String("scenario", "", "serve this scenario file (see a2amock validate); --addr, --seed, --step-delay and --behavior override it when given")
@@ -156,6 +155,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, release := shutdownContext(ctx, *exitOnStdinClose, os.Stdin, stderr, "serve")
+	defer release()
 
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -210,7 +211,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	return runServer(ctx, cfg, listen, names, stdout, stderr, logger, ready)
 }
 
-// runServer serves cfg on addr until ctx ends or SIGINT/SIGTERM arrives.
+// runServer serves cfg on addr until ctx ends (serve's shutdownContext: SIGINT,
+// SIGTERM or, with --exit-on-stdin-close, stdin closing).
 func runServer(ctx context.Context, cfg server.Config, addr string, names []string, stdout, stderr io.Writer, logger *slog.Logger, ready chan<- string) int {
 	if cfg.Scenarios == nil {
 		cfg.Scenarios = scenario.Loader(cfg.Registry) // POST /_a2amock/agents with cards and timelines
@@ -234,8 +236,6 @@ func runServer(ctx context.Context, cfg server.Config, addr string, names []stri
 	if ready != nil {
 		ready <- srv.URL()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	<-ctx.Done()
 	logger.Info("a2amock shutting down: ending open streams")
 	if err := srv.Close(); err != nil {

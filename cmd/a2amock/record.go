@@ -8,10 +8,8 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -29,6 +27,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	upstream := fs.String("upstream", "", "base URL of the A2A agent to record, e.g. http://127.0.0.1:9999 (required)")
 	out := fs.String("out", "", "recording file to write when stopped (Ctrl-C); .yaml or .yml writes YAML, anything else JSON (required)")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address of the proxy; point the client at the URL it prints")
+	exitOnStdinClose := addExitOnStdinClose(fs)
 	keepCred := fs.Bool("keep-credentials", false, "keep credentials in the recording (query-string values, push tokens and credentials, webhook URL queries); by default they are written as REDACTED, so the file can be committed")
 	pos, code, ok := parseFlags(fs, "record --upstream URL --out FILE [flags]", args, stdout)
 	if !ok {
@@ -52,6 +51,8 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock record: --out: %v\n", err)
 		return 2
 	}
+	ctx, release := shutdownContext(ctx, *exitOnStdinClose, os.Stdin, stderr, "record")
+	defer release()
 	proxy := record.NewProxy(up, record.ProxyOptions{KeepCredentials: *keepCred})
 	defer proxy.Close()
 	ln, err := net.Listen("tcp", *addr)
@@ -67,8 +68,6 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	if ready != nil {
 		ready <- base
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	select {
 	case <-ctx.Done():
 	case err := <-served:
@@ -151,6 +150,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
 	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
 	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
+	exitOnStdinClose := addExitOnStdinClose(fs)
 	var behaviorSpecs stringList
 	fs.Var(&behaviorSpecs, "behavior", "behavior of the catalogue applied to every request the engine replays, e.g. stream-drop-events:rate=0.5 (repeatable)")
 	pos, code, ok := parseFlags(fs, "replay FILE [--addr A] [--speed S] [--splice N:fault] [--behavior SPEC]", args, stdout)
@@ -205,6 +205,8 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
 		return 2
 	}
+	ctx, release := shutdownContext(ctx, *exitOnStdinClose, os.Stdin, stderr, "replay")
+	defer release()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2amock replay: listen %s: %v\n", *addr, err)
@@ -218,8 +220,6 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	if ready != nil {
 		ready <- base
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	code = 0
 	select {
 	case <-ctx.Done():

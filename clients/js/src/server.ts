@@ -101,15 +101,25 @@ export class A2amockServer {
     return srv;
   }
 
-  /** Starts `a2amock serve` on a free loopback port and waits for /_a2amock/healthz. */
+  /**
+   * Starts `a2amock serve` on a free loopback port and waits for /_a2amock/healthz.
+   * The server ends with this process however it ends (`close()`, exit, or a kill
+   * that runs no handler: it watches a pipe on its stdin).
+   */
   static async start(options: ServerOptions = {}): Promise<A2amockServer> {
     const binary = options.binary ?? findBinary();
     if (!binary) throw new BinaryNotFoundError(INSTALL_HINT);
     const timeoutMs = options.timeoutMs ?? 15_000;
-    const args = ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn", ...(options.args ?? [])];
+    // --exit-on-stdin-close with a pipe on stdin that only this process holds:
+    // whatever ends this process (a SIGKILL, a worker killed on timeout, a
+    // signal with no handler, none of which emits "exit") closes the pipe and
+    // takes the server with it.
+    const args = ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn", "--exit-on-stdin-close", ...(options.args ?? [])];
     if (options.token) args.push("--control-token", options.token);
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("A2AMOCK_")));
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"], env });
+    // Nothing is written to it; a server gone first must not raise EPIPE here.
+    child.stdin!.on("error", () => {});
     const stderr: string[] = [];
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       stderr.push(d);
@@ -231,10 +241,12 @@ process.once("exit", () => {
 
 async function stop(child: ChildProcess): Promise<void> {
   running.delete(child);
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+  child.stdin?.destroy();
 }

@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createInterface } from "node:readline";
 
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
@@ -219,6 +221,37 @@ describe("finding and stopping the server", () => {
       await own.close();
     }
   });
+
+  test("a server started by a process that is then SIGKILLed stops too", async () => {
+    // The parent runs no handler when killed; the server's stdin pipe closes.
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    const script = `import { A2amockServer } from ${JSON.stringify(dist)};
+const s = await A2amockServer.start();
+console.log(s.url);
+setInterval(() => {}, 1 << 30);`;
+    const env = { ...process.env };
+    delete env.A2AMOCK_URL;
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], env });
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: parent.stdout! }).once("line", resolve);
+      parent.once("exit", (code) => reject(new Error(`the parent exited with ${code} before starting a server`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${url}/_a2amock/healthz`)).status).toBe(200);
+    const gone = new Promise((resolve) => parent.once("exit", resolve));
+    parent.kill("SIGKILL");
+    await gone;
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await (await fetch(`${url}/_a2amock/healthz`, { signal: AbortSignal.timeout(2000) })).arrayBuffer();
+      } catch {
+        break; // refused: nothing serves there any more
+      }
+      if (Date.now() > deadline) throw new Error(`the server at ${url} still answers 15s after its parent was killed`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }, 30_000);
 
   test("useA2amock without hooks asks for them", () => {
     expect(() => useA2amock()).toThrow(/a2amock\/vitest/);

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -209,6 +213,39 @@ def test_server_start_and_stop_leaves_nothing(monkeypatch: pytest.MonkeyPatch) -
     assert proc.poll() is not None
     with pytest.raises(httpx.ConnectError):
         httpx.get(s.url + "/_a2amock/healthz", timeout=2, trust_env=False)
+
+
+def test_server_ends_with_a_killed_parent(tmp_path: Path) -> None:
+    """A process that started the server and is then SIGKILLed runs no
+    teardown and no atexit; the server still stops (its stdin pipe closes)."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import sys, time\n"
+        "from a2amock import Server\n"
+        "s = Server.start()\n"
+        "print(s.url, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env, text=True)
+    try:
+        assert parent.stdout is not None
+        url = parent.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        assert httpx.get(url + "/_a2amock/healthz", timeout=5, trust_env=False).status_code == 200
+    finally:
+        parent.kill()
+        parent.wait()
+        if parent.stdout is not None:
+            parent.stdout.close()
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            httpx.get(url + "/_a2amock/healthz", timeout=2, trust_env=False)
+        except httpx.ConnectError:
+            break
+        assert time.monotonic() < deadline, f"the server at {url} still answers 15s after its parent was killed"
+        time.sleep(0.05)
 
 
 def test_missing_binary_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

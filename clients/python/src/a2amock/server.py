@@ -98,16 +98,22 @@ class Server:
     def start(cls, binary: str | None = None, args: Sequence[str] = (), token: str | None = None,
               timeout: float = 15.0) -> Server:
         """Starts ``a2amock serve`` on a free loopback port and waits until
-        it answers /_a2amock/healthz."""
+        it answers /_a2amock/healthz. The server ends with this process,
+        however it ends (``close``, interpreter exit, or a kill that runs
+        no cleanup: it watches a pipe on its stdin)."""
         binary = binary or find_binary()
         if binary is None:
             raise BinaryNotFoundError(INSTALL_HINT)
-        cmd = [binary, "serve", "--addr", "127.0.0.1:0", "--log-level", "warn", *args]
+        # --exit-on-stdin-close with a pipe on stdin that only this process
+        # holds: whatever ends this process (a SIGKILL, a CI step's timeout)
+        # closes the pipe and takes the server with it, where teardown and
+        # atexit never run.
+        cmd = [binary, "serve", "--addr", "127.0.0.1:0", "--log-level", "warn", "--exit-on-stdin-close", *args]
         if token:
             cmd += ["--control-token", token]
         env = {k: v for k, v in os.environ.items() if not k.startswith("A2AMOCK_")}
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
         except OSError as e:
             raise ServerStartError(f"could not run {binary}: {e}. {INSTALL_HINT}") from e
@@ -251,3 +257,5 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    if proc.stdin is not None:
+        proc.stdin.close()
