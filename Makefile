@@ -70,8 +70,8 @@ control-api-check: python-client-deps
 	(cd bin && ../$(PYCLIENT_VENV)/bin/schemathesis run $$url/_a2amock/openapi.json --url $$url $(SCHEMATHESIS_FLAGS)); rc=$$?; \
 	kill $$pid; wait $$pid; exit $$rc
 
-## js-client: the npm package a2amock (clients/js: TypeScript, built by npm ci's prepare) with Vitest
-## against the real binary, @a2a-js/sdk as the client under test; installs from the committed lockfile
+## js-client: the npm package a2amock (clients/js: TypeScript, built by npm ci's prepare as ESM and
+## CommonJS) with Vitest (import) and Jest (require, CommonJS) against the real binary, @a2a-js/sdk as the client under test; installs from the committed lockfile
 JSCLIENT := clients/js
 
 js-client-deps:
@@ -80,6 +80,7 @@ js-client-deps:
 
 js-client: js-client-deps
 	cd $(JSCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock npx --no-install vitest run
+	cd $(JSCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock npx --no-install jest
 
 ## conformance: the default conform suite against the four reference clients
 ## (conformance/clients/), each judged against its committed expected-failures baseline;
