@@ -44,7 +44,7 @@ interop-deps:
 interop: interop-deps
 	cd interop && $(GO) test -race -count=1 ./...
 
-## python-client: the pytest plugin (clients/python) against the real binary, and its example suite
+## python-client: mypy --strict over the pytest plugin (clients/python), its tests against the real binary, and its example suite
 ## with the official a2a-sdk as the client under test, in a virtualenv from pinned versions
 PYCLIENT := clients/python
 PYCLIENT_VENV := $(PYCLIENT)/.venv
@@ -56,6 +56,7 @@ python-client-deps:
 	$(PYCLIENT_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation ./$(PYCLIENT)
 
 python-client: python-client-deps
+	cd $(PYCLIENT) && .venv/bin/python -m mypy --strict --no-incremental src/a2amock
 	cd $(PYCLIENT) && env -u A2AMOCK_URL A2AMOCK_BIN=$(CURDIR)/bin/a2amock .venv/bin/python -m pytest -q -p no:cacheprovider
 
 ## control-api-check: schemathesis (pinned, in the Python client's venv) against a running server:

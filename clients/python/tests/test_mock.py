@@ -269,6 +269,51 @@ def test_fixture_fails_clearly_without_a_binary(pytester: pytest.Pytester, monke
     result.stdout.fnmatch_lines(["*A2AMOCK_URL*go install*"])
 
 
+GRPC_CARD_TEST = """
+def test_card(a2amock, a2amock_server):
+    bindings = [i["protocolBinding"] for i in a2amock.card()["supportedInterfaces"]]
+    assert "GRPC" in bindings, bindings
+"""
+
+
+def test_plugin_settings_command_line_then_environment_then_ini(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, a2amock_server: Server) -> None:
+    monkeypatch.delenv("A2AMOCK_URL", raising=False)
+    binary = os.environ.get("A2AMOCK_BIN") or a2amock.find_binary()
+    assert binary, "the plugin's tests need the binary"
+    pytester.makepyfile(GRPC_CARD_TEST)
+    # a2amock_args: the command line, else the ini file; without either the
+    # server serves no gRPC and the test fails.
+    pytester.runpytest_inprocess().assert_outcomes(failed=1)
+    pytester.runpytest_inprocess("--a2amock-args=--grpc --seed 7").assert_outcomes(passed=1)
+    pytester.makeini("[pytest]\na2amock_args = --grpc\n")
+    pytester.runpytest_inprocess().assert_outcomes(passed=1)
+    result = pytester.runpytest_inprocess("--a2amock-args=--grpc '--seed")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*--a2amock-args \"--grpc '--seed\": No closing quotation*"])
+
+    # a2amock_bin: the command line, else A2AMOCK_BIN, else the ini file.
+    pytester.makeini(f"[pytest]\na2amock_args = --grpc\na2amock_bin = {pytester.path / 'nope'}\n")
+    monkeypatch.setenv("A2AMOCK_BIN", binary)
+    pytester.runpytest_inprocess().assert_outcomes(passed=1)
+    monkeypatch.delenv("A2AMOCK_BIN")
+    result = pytester.runpytest_inprocess()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*the a2amock_bin ini setting '*nope' is not an executable file*"])
+    result = pytester.runpytest_inprocess(f"--a2amock-bin={pytester.path / 'other'}")
+    result.stdout.fnmatch_lines(["*--a2amock-bin '*other' is not an executable file*"])
+    pytester.runpytest_inprocess(f"--a2amock-bin={binary}").assert_outcomes(passed=1)
+
+    # a2amock_url: a running server instead of starting one (this session's,
+    # started without --grpc, so the gRPC test fails against it).
+    pytester.makepyfile(test_connected="""
+def test_connected(a2amock_server):
+    assert a2amock_server.process is None
+""")
+    result = pytester.runpytest_inprocess(f"--a2amock-url={a2amock_server.url}")
+    result.assert_outcomes(passed=1, failed=1)
+
+
 def test_control_token(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("A2AMOCK_URL", raising=False)
     with Server.start(token="s3cret") as s:

@@ -1,25 +1,89 @@
 """The pytest plugin: fixtures ``a2amock_server`` (one server for the
-session: the binary started once, or the server at A2AMOCK_URL) and
-``a2amock`` (a fresh set of agents on it for each test, removed after)."""
+session: the binary started once, or the server at a URL) and ``a2amock``
+(a fresh set of agents on it for each test, removed after).
+
+Where the server comes from, each setting from the command line, else the
+environment, else the ini file (``pytest.ini``, ``[tool.pytest.ini_options]``):
+
+- ``--a2amock-url`` / ``A2AMOCK_URL`` / ``a2amock_url``: a running server
+  or container to use instead of starting one;
+- ``--a2amock-bin`` / ``A2AMOCK_BIN`` / ``a2amock_bin``: the binary to
+  start (else ``a2amock`` on PATH);
+- ``--a2amock-args`` / ``a2amock_args``: more ``a2amock serve`` arguments
+  for a server the plugin starts, split like a shell (``--grpc --seed 7``).
+
+The environment wins over the ini file because CI sets it per job (a
+service container's URL), while the ini file is checked in for everyone.
+"""
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Iterator
 
 import pytest
 
 from .errors import BinaryNotFoundError, ServerStartError
 from .mock import Mock
-from .server import Server
+from .server import INSTALL_HINT, Server, find_binary
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("a2amock", "a2amock: the fake A2A agent server")
+    group.addoption("--a2amock-url", dest="a2amock_url", metavar="URL", default=None,
+                    help="use the a2amock server at URL instead of starting one (else A2AMOCK_URL, else the a2amock_url ini)")
+    group.addoption("--a2amock-bin", dest="a2amock_bin", metavar="PATH", default=None,
+                    help="the a2amock binary to start (else A2AMOCK_BIN, else the a2amock_bin ini, else a2amock on PATH)")
+    group.addoption("--a2amock-args", dest="a2amock_args", metavar="ARGS", default=None,
+                    help="more 'a2amock serve' arguments for the server the plugin starts, e.g. '--grpc --seed 7' (else the a2amock_args ini)")
+    parser.addini("a2amock_url", "the a2amock server to use instead of starting one", default="")
+    parser.addini("a2amock_bin", "the a2amock binary to start", default="")
+    parser.addini("a2amock_args", "more 'a2amock serve' arguments for the server the plugin starts", default="")
+
+
+def _setting(config: pytest.Config, name: str, env: str | None) -> tuple[str, str]:
+    """A setting from the command line, else the environment, else the ini
+    file, and where it came from (for messages)."""
+    value = config.getoption(name)
+    if value:
+        return str(value), "--" + name.replace("_", "-")
+    if env is not None and os.environ.get(env):
+        return os.environ[env], env
+    return str(config.getini(name) or ""), f"the {name} ini setting"
+
+
+def server_from_config(config: pytest.Config) -> Server:
+    """The session's server as the settings say: connects to the URL when one
+    is set, else starts the binary with the extra arguments."""
+    token = os.environ.get("A2AMOCK_CONTROL_TOKEN")
+    url, _ = _setting(config, "a2amock_url", "A2AMOCK_URL")
+    if url:
+        return Server.connect(url, token=token)
+    raw_args, args_from = _setting(config, "a2amock_args", None)
+    try:
+        args = shlex.split(raw_args)
+    except ValueError as e:
+        raise ServerStartError(f"{args_from} {raw_args!r}: {e}") from e
+    binary, bin_from = _setting(config, "a2amock_bin", "A2AMOCK_BIN")
+    if binary:
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            raise BinaryNotFoundError(f"{bin_from} {binary!r} is not an executable file. {INSTALL_HINT}")
+    else:
+        binary = find_binary() or ""
+        if not binary:
+            raise BinaryNotFoundError(INSTALL_HINT)
+    return Server.start(binary, args=args, token=token)
 
 
 @pytest.fixture(scope="session")
-def a2amock_server() -> Iterator[Server]:
-    """The session's a2amock server: A2AMOCK_URL when set, else the binary
-    from A2AMOCK_BIN or PATH, started on a free loopback port and stopped at
-    the end of the session."""
+def a2amock_server(pytestconfig: pytest.Config) -> Iterator[Server]:
+    """The session's a2amock server: the one at --a2amock-url (A2AMOCK_URL,
+    a2amock_url) when set, else the binary (--a2amock-bin, A2AMOCK_BIN,
+    a2amock_bin, PATH) started on a free loopback port with --a2amock-args
+    and stopped at the end of the session."""
     try:
-        server = Server.from_env()
+        server = server_from_config(pytestconfig)
     except (BinaryNotFoundError, ServerStartError) as e:
         pytest.fail(str(e), pytrace=False)
     try:
