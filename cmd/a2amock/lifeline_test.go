@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/internal/syncbuf"
-	"github.com/a2amock/a2amock/server"
 )
 
 // asA2amock is set in the environment of this test binary run as a child
@@ -125,10 +124,7 @@ func TestExitOnStdinClose(t *testing.T) {
 
 	t.Run("record then replay", func(t *testing.T) {
 		t.Parallel()
-		up, err := server.New(server.Config{Seed: 3, StepDelay: -1})
-		require.NoError(t, err)
-		require.NoError(t, up.Start("127.0.0.1:0"))
-		defer up.Close()
+		up := startUpstream(t)
 		out := filepath.Join(t.TempDir(), "rec.json")
 
 		rec := startChild(t, "record", "--upstream", up.URL(), "--out", out, "--exit-on-stdin-close")
@@ -136,7 +132,7 @@ func TestExitOnStdinClose(t *testing.T) {
 		require.NoError(t, rec.stdin.Close())
 		require.NoError(t, rec.waitExit(t))
 		assert.Contains(t, rec.stderr.String(), "a2amock record: stdin closed")
-		_, err = os.Stat(out)
+		_, err := os.Stat(out)
 		require.NoError(t, err, "record wrote its recording on the way out")
 
 		rep := startChild(t, "serve", "--replay", out, "--addr", "127.0.0.1:0", "--exit-on-stdin-close")

@@ -40,6 +40,17 @@ func startCmd(t *testing.T, f func(ctx context.Context, ready chan<- string) int
 	return "", nil
 }
 
+// startUpstream starts an honest in-process agent (seed 3, no step delay)
+// for record to proxy, closed when the test ends.
+func startUpstream(t *testing.T) *server.Server {
+	t.Helper()
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
 func postRPC(t *testing.T, c *http.Client, u, method, id string) map[string]any {
 	body := `{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
 	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
@@ -58,10 +69,7 @@ func postRPC(t *testing.T, c *http.Client, u, method, id string) map[string]any 
 
 func TestRecordThenReplayCommands(t *testing.T) {
 	t.Parallel()
-	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1})
-	require.NoError(t, err)
-	require.NoError(t, srv.Start("127.0.0.1:0"))
-	defer srv.Close()
+	srv := startUpstream(t)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}

@@ -12,8 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/a2amock/a2amock/server"
 )
 
 // slowClients opens one connection trickling a request body and one that
@@ -61,10 +59,7 @@ func slowClients(t *testing.T, base string) func() {
 // each stop promptly and exit 0 while slow clients hold connections.
 func TestShutdownWithSlowClients(t *testing.T) {
 	t.Parallel()
-	up, err := server.New(server.Config{Seed: 3, StepDelay: -1})
-	require.NoError(t, err)
-	require.NoError(t, up.Start("127.0.0.1:0"))
-	defer up.Close()
+	up := startUpstream(t)
 	out := filepath.Join(t.TempDir(), "rec.json")
 
 	run := func(name string, f func(ctx context.Context, ready chan<- string) int) {
