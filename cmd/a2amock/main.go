@@ -101,7 +101,8 @@ type stringList []string
 func (l *stringList) String() string     { return strings.Join(*l, " ") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
-// serve runs the server until ctx ends or SIGINT/SIGTERM arrives. ready, when
+// serve runs the server until ctx ends, SIGINT/SIGTERM arrives or, with
+// --exit-on-stdin-close, stdin closes (shutdownContext). ready, when
 // not nil, receives the server's URL once it listens (for tests).
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)

@@ -18,8 +18,9 @@ import (
 	"github.com/a2amock/a2amock/record/replay"
 )
 
-// recordCmd runs `a2amock record`: a recording proxy until ctx ends or
-// SIGINT/SIGTERM arrives, then writes the recording. ready, when not nil,
+// recordCmd runs `a2amock record`: a recording proxy until ctx ends,
+// SIGINT/SIGTERM arrives or, with --exit-on-stdin-close, stdin closes, then
+// writes the recording. ready, when not nil,
 // receives the proxy's URL once it listens (for tests).
 func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
