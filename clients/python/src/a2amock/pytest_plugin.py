@@ -30,6 +30,7 @@ from .server import INSTALL_HINT, Server, find_binary
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """The plugin's command-line options and their ini twins."""
     group = parser.getgroup("a2amock", "a2amock: the fake A2A agent server")
     group.addoption("--a2amock-url", dest="a2amock_url", metavar="URL", default=None,
                     help="use the a2amock server at URL instead of starting one (else A2AMOCK_URL, else the a2amock_url ini)")
