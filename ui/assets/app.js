@@ -5,7 +5,7 @@
   const cfg = JSON.parse(document.getElementById("a2amock-config").textContent);
   const NS = "http://www.w3.org/2000/svg";
   const TERMINAL = new Set(["completed", "failed", "canceled", "cancelled", "rejected"]);
-  const LEFT_IDLE_MS = 5000, MAX_ROWS = 150, MAX_MARKS = 40, ROW_H = 28, LABEL_W = 200, END_W = 240;
+  const LEFT_IDLE_MS = 5000, MAX_ROWS = 150, MAX_MARKS = 40, ROW_H = 34, LABEL_W = 200, END_W = 240;
   const $ = (id) => document.getElementById(id);
   const normState = (s) => (s ? String(s).toLowerCase().replace(/^task_state_/, "").replace(/_/g, "-") : "");
   const behaviorName = (spec) => String(spec).split(":")[0].trim();
@@ -263,6 +263,35 @@
     picked.add(es[es.length - 1]);
     return es.filter((e) => picked.has(e));
   }
+  // Labels of a lane (a fault's name, a failed check, a divergence) are
+  // placed, not just drawn: each takes the first of its candidate lines
+  // (above or below its task's line) where it overlaps no label placed
+  // before it, cut to the room left before the end column, and is left out
+  // when no line has room (the mark's title still says it all). Widths are
+  // estimated a little over the label font's average character, since the
+  // lane is built before it is laid out.
+  const TAG_PX = 6.8, FAULT_PX = 6.4;
+  function labeller(limit) {
+    const placed = [];
+    const free = (b) => placed.every((p) => b.x1 <= p.x0 || b.x0 >= p.x1 || b.y1 <= p.y0 || b.y0 >= p.y1);
+    // place returns the text element for text starting at x (ending at x,
+    // anchorEnd) on the first free baseline of ys, or null.
+    return function place(text, x, ys, cls, px, size, anchorEnd) {
+      const room = anchorEnd ? x - (LABEL_W + 10) : limit - x;
+      let n = Math.floor(room / px);
+      if (n < text.length) text = n > 3 ? text.slice(0, n - 1) + "…" : "";
+      if (!text) return null;
+      const w = text.length * px;
+      const x0 = anchorEnd ? x - w : x;
+      for (const y of ys) {
+        const b = { x0, x1: x0 + w, y0: y - size, y1: y + size * 0.3 };
+        if (!free(b)) continue;
+        placed.push(b);
+        return el("svg:text", { x, y, class: cls, "text-anchor": anchorEnd ? "end" : "start" }, text);
+      }
+      return null;
+    };
+  }
   function markShape(e, x, y) {
     const k = e.kind;
     if (e.behaviors && e.behaviors.length) return el("svg:path", { d: `M${x} ${y - 8} L${x + 8} ${y} L${x} ${y + 8} L${x - 8} ${y} Z`, class: "m-fault" });
@@ -283,6 +312,7 @@
     const span = Math.max(t1 - t0, 1);
     const width = Math.max((container.clientWidth || 900) - 8, 600);
     const plotW = width - LABEL_W - END_W - 20;
+    const endX = width - END_W; // where the end column (a task's last state) starts
     // The x axis is time, or the order of the entries (a sequence diagram:
     // every entry its own column, however close in time).
     let X;
@@ -313,6 +343,7 @@
       const mk = el("svg:marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
       mk.append(el("svg:path", { d: "M0 0 L10 5 L0 10 z", style: "fill:var(--left)" })); defs.append(mk); svg.append(defs);
       const rowY = new Map();
+      const place = labeller(endX - 6);
       ts.forEach((t, i) => {
         const y = i * ROW_H + ROW_H / 2 + 2;
         rowY.set(t, y);
@@ -332,13 +363,17 @@
           mg.append(markShape(e, x, y));
           if (e.behaviors && e.behaviors.length && !faultLabelled) {
             faultLabelled = true;
-            mg.append(el("svg:text", { x: x + 10, y: y - 4, class: "tag fault" }, "◆ " + e.behaviors.map(behaviorName).join(", ")));
+            const label = place("◆ " + e.behaviors.map(behaviorName).join(", "), x + 10, [y - 8, y + 14], "tag fault", FAULT_PX, 10);
+            if (label) mg.append(label);
           }
-          if (e._checks) mg.append(el("svg:text", { x: x + 10, y: y + 11, class: "tag left" }, "✗ " + e._checks.join(", ")));
+          if (e._checks) {
+            const label = place("✗ " + e._checks.join(", "), x + 10, [y + 14, y - 8], "tag left", TAG_PX, 11);
+            if (label) mg.append(label);
+          }
           mg.addEventListener("click", (ev) => { ev.stopPropagation(); showEntry(m, e); });
           g.append(mg);
         }
-        g.append(el("svg:text", { x: width - END_W + 4, y: y + 4, class: "tag " + end.cls }, end.label));
+        g.append(el("svg:text", { x: endX + 4, y: y + 4, class: "tag " + end.cls }, end.label));
         g.addEventListener("click", () => showTask(m, t, live));
         g.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); showTask(m, t, live); } });
         svg.append(g);
@@ -350,7 +385,13 @@
         const y1 = rowY.has(d.from) ? rowY.get(d.from) : 0;
         const p = el("svg:path", { d: `M${x - 30} ${y1} C ${x} ${y1}, ${x - 30} ${y2}, ${x - 8} ${y2}`, class: "diverge", "data-from": d.from.id, "data-to": d.to.id });
         p.append(el("svg:title", {}, `the continuation of ${d.from.id} was answered with a new task ${d.to.id}`));
-        svg.append(p, el("svg:text", { x: x + 12, y: y2 + 12, class: "diverge-label" }, "↳ new task id (continuation of " + d.from.id.slice(0, 12) + ")"));
+        // Below the new task's line, after the arrow when there is room
+        // before the end column, else before it.
+        const text = "↳ new task id (continuation of " + d.from.id.slice(0, 12) + ")";
+        const after = endX - 6 - (x + 12) >= Math.min(text.length * TAG_PX, 160);
+        const label = place(text, after ? x + 12 : x - 12, [y2 + 14, y2 - 8], "diverge-label", TAG_PX, 11, !after);
+        svg.append(p);
+        if (label) svg.append(label);
       }
       sec.append(svg);
       frag.append(sec);

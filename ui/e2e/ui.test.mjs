@@ -73,6 +73,30 @@ after(async () => {
   if (server) { server.kill("SIGTERM"); }
 });
 
+// assertLabelsReadable fails when two texts of a lane overlap (a fault's
+// label over the arrow's, the arrow's over a task's last state, ...) or a
+// label other than a task's last state reaches into the end column.
+async function assertLabelsReadable(page) {
+  const bad = await page.evaluate(() => {
+    const out = [];
+    for (const svg of document.querySelectorAll("svg.lanes")) {
+      const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent)
+        .map((t) => ({ text: t.textContent, r: t.getBoundingClientRect(), end: /\btag\b/.test(t.className.baseVal) && t.parentNode.matches("g.row") }));
+      const endLeft = Math.min(...texts.filter((t) => t.end).map((t) => t.r.left));
+      for (let i = 0; i < texts.length; i++) {
+        if (!texts[i].end && texts[i].r.right > endLeft + 1) out.push(`${texts[i].text} runs into the end column`);
+        for (let j = i + 1; j < texts.length; j++) {
+          const a = texts[i].r, b = texts[j].r;
+          const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          if (w > 1 && h > 1) out.push(`${texts[i].text} × ${texts[j].text}`);
+        }
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(bad, [], "labels that overlap");
+}
+
 // checkTimeline asserts what both the live page and the report must show.
 async function checkTimeline(page) {
   const orphan = tasks["worker-3"].first.id, fresh = tasks["worker-3"].cont.id;
@@ -99,6 +123,7 @@ async function checkTimeline(page) {
   assert.equal(await fault.first().getAttribute("data-kind"), "request");
   assert.match(await fault.first().textContent(), /new-task-id-on-continuation/);
   assert.equal(await page.locator("section.agent[data-agent=worker-1] g.mark.fault").count(), 0, "no fault on the honest workers");
+  await assertLabelsReadable(page);
 
   // Raw view: clicking the fault shows the request's journal entries.
   await fault.first().locator("path.m-fault").click();
@@ -217,6 +242,7 @@ test("conform report: a section per scenario, failing checks next to the exchang
   const mark = failed.locator(`g.row[data-task="${orphan}"] g.mark.failed-check`).first();
   await mark.waitFor();
   assert.match(await mark.textContent(), /no-orphans/);
+  await assertLabelsReadable(page);
   await failed.locator("ul.checks li.fail button").first().click();
   await page.locator("#detail").waitFor({ state: "visible" });
   assert.match(await page.locator("#detail").textContent(), /failed check: no-orphans/);
