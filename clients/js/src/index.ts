@@ -57,7 +57,9 @@ function globalHooks(): Hooks {
  * One line of setup for Vitest or Jest: one server for the file (started in
  * beforeAll, or A2AMOCK_URL), a fresh Mock with its own agents for each test
  * (beforeEach), removed after it (afterEach). Returns a getter of the
- * current test's Mock.
+ * current test's Mock. Tests run one at a time: a test that starts while
+ * another holds the mock (test.concurrent) fails, saying so; under Vitest,
+ * a2amockTest serves concurrent tests.
  */
 export function useA2amock(options: ServerOptions & { hooks?: Hooks } = {}): () => Mock {
   const hooks = options.hooks ?? globalHooks();
@@ -70,6 +72,12 @@ export function useA2amock(options: ServerOptions & { hooks?: Hooks } = {}): () 
     await server?.close();
   });
   hooks.beforeEach(async () => {
+    // One getter cannot tell concurrent tests apart: refuse the second
+    // rather than hand it the first test's agents.
+    if (current) {
+      throw new Error("useA2amock: another test of this file is running (test.concurrent or describe.concurrent), and useA2amock serves one test at a time; " +
+        "for concurrent tests take the mock from the test's context: const test = a2amockTest() from \"a2amock/vitest\", then test(\"…\", async ({ a2amock }) => …)");
+    }
     current = await Mock.create(server!);
   });
   hooks.afterEach(async () => {

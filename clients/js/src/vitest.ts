@@ -1,10 +1,10 @@
-/** useA2amock bound to Vitest's hooks: `import { useA2amock } from "a2amock/vitest"`. */
+/** useA2amock bound to Vitest's hooks, and a2amockTest: `import { useA2amock, a2amockTest } from "a2amock/vitest"`. */
 
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, test as baseTest, type TestAPI } from "vitest";
 
 import { type Hooks, useA2amock as useWith } from "./index.js";
-import type { Mock } from "./mock.js";
-import type { ServerOptions } from "./server.js";
+import { Mock } from "./mock.js";
+import { A2amockServer, type ServerOptions } from "./server.js";
 
 export * from "./index.js";
 
@@ -12,4 +12,40 @@ export * from "./index.js";
 export function useA2amock(options: ServerOptions = {}): () => Mock {
   const hooks: Hooks = { beforeAll, afterAll, beforeEach, afterEach };
   return useWith({ ...options, hooks });
+}
+
+/**
+ * A Vitest `test` whose context carries `a2amock`: a fresh Mock with its
+ * own agents for each test, removed after it, on one server for the file
+ * (started by the first test that asks for it, or A2AMOCK_URL; stopped
+ * after the file). Unlike useA2amock's getter, the context belongs to its
+ * test, so concurrent tests (test.concurrent, describe.concurrent) each
+ * get their own Mock:
+ *
+ *     const test = a2amockTest();
+ *     test.concurrent("cleans up", async ({ a2amock, expect }) => {
+ *       await runMyClient(a2amock.cardUrl());
+ *       await a2amock.assertNoOrphans();
+ *     });
+ */
+export function a2amockTest(options: ServerOptions = {}): TestAPI<{ a2amock: Mock }> {
+  let server: Promise<A2amockServer> | undefined;
+  afterAll(async () => {
+    const s = await server?.catch(() => undefined);
+    await s?.close();
+  });
+  return baseTest.extend<{ a2amock: Mock }>({
+    // Vitest reads a fixture's dependencies from its first parameter's
+    // destructuring: this one has none.
+    // eslint-disable-next-line no-empty-pattern
+    a2amock: async ({}, use) => {
+      server ??= A2amockServer.fromEnv(options);
+      const mock = await Mock.create(await server);
+      try {
+        await use(mock);
+      } finally {
+        await mock.close();
+      }
+    },
+  });
 }
