@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/scenario/internal/schemagen"
+	"github.com/a2amock/a2amock/scenario/internal/yamlnode"
 	"github.com/goccy/go-yaml/ast"
 )
 
@@ -71,67 +72,6 @@ type checker struct {
 	raw map[string]string
 }
 
-func unwrap(n ast.Node) ast.Node {
-	for {
-		switch v := n.(type) {
-		case *ast.TagNode:
-			n = v.Value
-		case *ast.AnchorNode:
-			n = v.Value
-		default:
-			return n
-		}
-	}
-}
-
-func mappingValues(n ast.Node) ([]*ast.MappingValueNode, bool) {
-	switch v := n.(type) {
-	case *ast.MappingNode:
-		return v.Values, true
-	case *ast.MappingValueNode:
-		return []*ast.MappingValueNode{v}, true
-	}
-	return nil, false
-}
-
-func isScalar(n ast.Node) bool {
-	switch n.(type) {
-	case *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.LiteralNode, *ast.InfinityNode, *ast.NanNode:
-		return true
-	}
-	return false
-}
-
-// describe names what a node is, for "expected X, found Y" messages.
-func describe(n ast.Node) string {
-	switch v := n.(type) {
-	case *ast.MappingNode, *ast.MappingValueNode:
-		return "a mapping"
-	case *ast.SequenceNode:
-		return "a list"
-	case *ast.StringNode, *ast.LiteralNode:
-		return fmt.Sprintf("the string %q", scalarText(v))
-	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
-		return "the number " + scalarText(v)
-	case *ast.BoolNode:
-		return "the boolean " + scalarText(v)
-	}
-	return "a " + n.Type().String()
-}
-
-func scalarText(n ast.Node) string {
-	switch v := n.(type) {
-	case *ast.StringNode:
-		return v.Value
-	case *ast.LiteralNode:
-		return v.Value.Value
-	}
-	if tk := n.GetToken(); tk != nil {
-		return tk.Value
-	}
-	return ""
-}
-
 func structKeys(t reflect.Type) ([]string, map[string]reflect.StructField) {
 	var keys []string
 	fields := map[string]reflect.StructField{}
@@ -156,7 +96,14 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 	if n == nil {
 		return
 	}
-	n = unwrap(n)
+	if tag := yamlnode.ValuelessTag(n); tag != nil {
+		// go-yaml's decoder dereferences the missing value when the field
+		// is a list (it panics), and makes "" or an error of it elsewhere.
+		c.pos[path] = posOf(tag)
+		c.ps.add(posOf(tag), path, "the YAML tag %s has no value after it (or a null one): write the value after the tag, or leave the tag out", tag.Start.Value)
+		return
+	}
+	n = yamlnode.Unwrap(n)
 	c.pos[path] = posOf(n)
 	if _, null := n.(*ast.NullNode); null {
 		return
@@ -170,11 +117,11 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 	where := posOf(n)
 	switch {
 	case t == durationType:
-		if !isScalar(n) {
-			c.ps.add(where, path, "expected a duration such as 50ms, 2s or 1m30s, found %s", describe(n))
+		if !yamlnode.IsScalar(n) {
+			c.ps.add(where, path, "expected a duration such as 50ms, 2s or 1m30s, found %s", yamlnode.Describe(n))
 			return
 		}
-		if _, err := parseDuration(scalarText(n)); err != nil {
+		if _, err := parseDuration(yamlnode.ScalarText(n)); err != nil {
 			c.ps.add(where, path, "%v", err)
 		}
 		return
@@ -183,26 +130,26 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 		case *ast.StringNode, *ast.LiteralNode:
 			return
 		}
-		if isScalar(n) {
-			c.ps.add(where, path, "expected a behavior: a string like \"skip-working:skill=x\" or a mapping {name, params, scope}, found %s", describe(n))
+		if yamlnode.IsScalar(n) {
+			c.ps.add(where, path, "expected a behavior: a string like \"skip-working:skill=x\" or a mapping {name, params, scope}, found %s", yamlnode.Describe(n))
 			return
 		}
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		values, ok := mappingValues(n)
+		values, ok := yamlnode.MappingValues(n)
 		if !ok {
 			if t == behaviorType {
-				c.ps.add(where, path, "expected a behavior: a string like \"skip-working:skill=x\" or a mapping {name, params, scope}, found %s", describe(n))
+				c.ps.add(where, path, "expected a behavior: a string like \"skip-working:skill=x\" or a mapping {name, params, scope}, found %s", yamlnode.Describe(n))
 			} else {
-				c.ps.add(where, path, "expected a mapping, found %s", describe(n))
+				c.ps.add(where, path, "expected a mapping, found %s", yamlnode.Describe(n))
 			}
 			return
 		}
 		keys, fields := structKeys(t)
 		seen := map[string]bool{}
 		for _, mv := range values {
-			k := scalarText(unwrap(mv.Key))
+			k := yamlnode.ScalarText(yamlnode.Unwrap(mv.Key))
 			kp := join(path, k)
 			f, ok := fields[k]
 			if !ok {
@@ -224,33 +171,33 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 	case reflect.Slice:
 		seq, ok := n.(*ast.SequenceNode)
 		if !ok {
-			c.ps.add(where, path, "expected a list, found %s", describe(n))
+			c.ps.add(where, path, "expected a list, found %s", yamlnode.Describe(n))
 			return
 		}
 		for i, v := range seq.Values {
 			c.walk(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i), field)
 		}
 	case reflect.Map:
-		values, ok := mappingValues(n)
+		values, ok := yamlnode.MappingValues(n)
 		if !ok {
-			c.ps.add(where, path, "expected a mapping, found %s", describe(n))
+			c.ps.add(where, path, "expected a mapping, found %s", yamlnode.Describe(n))
 			return
 		}
 		for _, mv := range values {
-			k := scalarText(unwrap(mv.Key))
+			k := yamlnode.ScalarText(yamlnode.Unwrap(mv.Key))
 			c.walk(mv.Value, t.Elem(), join(path, k), nil)
 		}
 	case reflect.Interface:
 		// any value
 	case reflect.String:
-		if !isScalar(n) {
-			c.ps.add(where, path, "expected a string, found %s", describe(n))
+		if !yamlnode.IsScalar(n) {
+			c.ps.add(where, path, "expected a string, found %s", yamlnode.Describe(n))
 			return
 		}
 		if field != nil {
 			if enum := field.Tag.Get("enum"); enum != "" {
 				choices := strings.Split(enum, ",")
-				v := scalarText(n)
+				v := yamlnode.ScalarText(n)
 				if !slices.Contains(choices, v) {
 					c.ps.add(where, path, "%q is not valid; valid values: %s", v, strings.Join(choices, ", "))
 				}
@@ -259,11 +206,11 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 		}
 	case reflect.Bool:
 		if _, ok := n.(*ast.BoolNode); !ok {
-			c.ps.add(where, path, "expected true or false, found %s", describe(n))
+			c.ps.add(where, path, "expected true or false, found %s", yamlnode.Describe(n))
 		}
 	case reflect.Uint64, reflect.Int, reflect.Int64:
-		if _, ok := n.(*ast.IntegerNode); !ok || strings.HasPrefix(scalarText(n), "-") && t.Kind() == reflect.Uint64 {
-			c.ps.add(where, path, "expected a non-negative integer, found %s", describe(n))
+		if _, ok := n.(*ast.IntegerNode); !ok || strings.HasPrefix(yamlnode.ScalarText(n), "-") && t.Kind() == reflect.Uint64 {
+			c.ps.add(where, path, "expected a non-negative integer, found %s", yamlnode.Describe(n))
 		}
 	}
 }

@@ -91,3 +91,29 @@ func TestLoadReadsAtMostTheBound(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "big.yaml:2:1048566: the file is larger than 1048576 bytes")
 }
+
+// TestParseValuelessTags: a YAML tag with no value made go-yaml's decoder
+// dereference nil where the field is a list, and validate and serve
+// --scenario crashed (FuzzParse found "agents:\n  ! "). Each is now a
+// problem at the tag, and a tag with a value still decodes.
+func TestParseValuelessTags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"agents: !\n", "t.yaml:1:9: agents: the YAML tag ! has no value after it"},
+		{"agents:\n  ! \n", "t.yaml:2:3: agents: the YAML tag ! has no value after it"},
+		{"agents: &a !\n", "t.yaml:1:12: agents: the YAML tag ! has no value after it"},
+		{"agents:\n  - name: a\n    behaviors: !!seq\n", "t.yaml:3:16: agents[0].behaviors: the YAML tag !!seq has no value after it"},
+		{"agents:\n  - name: a\n    behaviors: !!null ~\n", "t.yaml:3:16: agents[0].behaviors: the YAML tag !!null has no value after it (or a null one)"},
+		{"!\n", "t.yaml:1:1: the YAML tag ! has no value after it"},
+	} {
+		_, err := scenario.Parse([]byte(tc.src), "t.yaml")
+		var se *scenario.Error
+		if assert.True(t, errors.As(err, &se), "%q: want a *scenario.Error, got %v", tc.src, err) {
+			assert.Contains(t, se.Error(), tc.want, tc.src)
+		}
+	}
+	s, err := scenario.Parse([]byte("agents: !!seq\n  - name: a\n    behaviors: ! [skip-working]\n"), "t.yaml")
+	require.NoError(t, err)
+	require.Len(t, s.Agents, 1)
+	assert.Len(t, s.Agents[0].Behaviors, 1)
+}

@@ -107,7 +107,7 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 	s := &Scenario{}
 	// The checker has vetted every key and type; strict decoding stays as a
 	// second guard against anything it might have let through.
-	if err := yaml.UnmarshalWithOptions(data, s, yaml.Strict()); err != nil {
+	if err := decodeStrict(data, s); err != nil {
 		yamlProblem(ps, err, "")
 		return nil, ps.err()
 	}
@@ -118,6 +118,19 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 		}
 	}
 	return s, nil
+}
+
+// decodeStrict is go-yaml's strict decoding of a vetted file, with a panic
+// of the decoder (it had one on a tag with no value, which the checker now
+// reports first) turned into an error rather than a crash of validate or
+// serve.
+func decodeStrict(data []byte, s *Scenario) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the YAML decoder failed on this file: %v", r)
+		}
+	}()
+	return yaml.UnmarshalWithOptions(data, s, yaml.Strict())
 }
 
 // yamlProblem turns a go-yaml error into a positioned Problem.
