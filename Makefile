@@ -31,6 +31,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(or $(FUZZTIME),15000x) ./cardsig
 	$(GO) test -run='^$$' -fuzz='^FuzzConn$$' -fuzztime=$(or $(FUZZTIME),30000x) ./server/internal/h2serve
 	$(GO) test -run='^$$' -fuzz='^FuzzJSON$$' -fuzztime=$(or $(FUZZTIME),20000x) ./internal/redact
+	$(GO) test -run='^$$' -fuzz='^FuzzParseBaseline$$' -fuzztime=$(or $(FUZZTIME),8000x) ./conform
+	$(GO) test -run='^$$' -fuzz='^FuzzParseSuite$$' -fuzztime=$(or $(FUZZTIME),4000x) ./conform
+	$(GO) test -run='^$$' -fuzz='^FuzzLoad$$' -fuzztime=$(or $(FUZZTIME),8000x) ./record
+	$(GO) test -run='^$$' -fuzz='^FuzzCheck$$' -fuzztime=$(or $(FUZZTIME),20000x) ./ui
 
 ## interop-deps: @a2a-js/sdk from interop/js's lockfile, and the official Python a2a-sdk in
 ## interop/py/.venv from interop/py/requirements.txt (exact versions, --require-hashes)
