@@ -15,6 +15,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/a2amock/a2amock/conform/internal/report"
+	"github.com/a2amock/a2amock/internal/yamlnode"
 	"github.com/a2amock/a2amock/scenario"
 )
 
@@ -151,25 +152,25 @@ func ParseBaseline(data []byte, filename string, suite *Suite) (*Baseline, error
 		if _, null := doc.Body.(*ast.NullNode); null {
 			continue
 		}
-		top, ok := mapping(doc.Body)
+		top, ok := yamlnode.MappingValues(doc.Body)
 		if !ok {
 			add(doc.Body, "expected a mapping of scenario ids to {check id: reason}")
 			continue
 		}
 		for _, sv := range top {
-			sid := keyText(sv.Key)
+			sid := yamlnode.ScalarText(sv.Key)
 			sc, known := suite.Scenario(sid)
 			if !known {
 				add(sv.Key, "unknown scenario %q; the suite %s has: %s", sid, suite.Name, strings.Join(suite.IDs(), ", "))
 				continue
 			}
-			checks, ok := mapping(sv.Value)
+			checks, ok := yamlnode.MappingValues(sv.Value)
 			if !ok {
 				add(sv.Value, "scenario %s: expected a mapping of check ids to reasons", sid)
 				continue
 			}
 			for _, cv := range checks {
-				cid := keyText(cv.Key)
+				cid := yamlnode.ScalarText(cv.Key)
 				if !slices.Contains(sc.Checks, cid) {
 					add(cv.Key, "scenario %s has no check %q; its checks: %s", sid, cid, strings.Join(sc.Checks, ", "))
 					continue
@@ -191,26 +192,6 @@ func ParseBaseline(data []byte, filename string, suite *Suite) (*Baseline, error
 		return nil, &scenario.Error{Problems: problems}
 	}
 	return b, nil
-}
-
-func mapping(n ast.Node) ([]*ast.MappingValueNode, bool) {
-	switch v := n.(type) {
-	case *ast.MappingNode:
-		return v.Values, true
-	case *ast.MappingValueNode:
-		return []*ast.MappingValueNode{v}, true
-	}
-	return nil, false
-}
-
-func keyText(n ast.Node) string {
-	if s, ok := n.(*ast.StringNode); ok {
-		return s.Value
-	}
-	if tk := n.GetToken(); tk != nil {
-		return tk.Value
-	}
-	return ""
 }
 
 // mark flags the scenario's failed checks the baseline expects.

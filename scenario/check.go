@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/internal/yamlnode"
 	"github.com/a2amock/a2amock/scenario/internal/schemagen"
-	"github.com/a2amock/a2amock/scenario/internal/yamlnode"
 	"github.com/goccy/go-yaml/ast"
 )
 

@@ -1,6 +1,6 @@
-// Package yamlnode reads go-yaml's syntax tree for the scenario checker:
-// what a node is under its tags and anchors, and how to name it in a
-// message.
+// Package yamlnode reads go-yaml's syntax tree for the scenario checker and
+// conform's baseline parser: what a node is under its tags and anchors, and
+// how to name it in a message.
 package yamlnode
 
 import (
