@@ -278,7 +278,7 @@
     // anchorEnd) on the first free baseline of ys, or null.
     return function place(text, x, ys, cls, px, size, anchorEnd) {
       const room = anchorEnd ? x - (LABEL_W + 10) : limit - x;
-      let n = Math.floor(room / px);
+      const n = Math.floor(room / px);
       if (n < text.length) text = n > 3 ? text.slice(0, n - 1) + "…" : "";
       if (!text) return null;
       const w = text.length * px;

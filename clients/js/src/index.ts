@@ -35,7 +35,10 @@ export async function startA2amock(options: ServerOptions = {}): Promise<Mock> {
   }
 }
 
-type Hook = (fn: () => unknown | Promise<unknown>, timeout?: number) => void;
+// A hook's function takes the framework's arguments as a rest parameter:
+// Jest reads a function with a declared parameter as one that takes a done
+// callback. Vitest passes the test's context first.
+type Hook = (fn: (...args: unknown[]) => unknown | Promise<unknown>, timeout?: number) => void;
 
 /** The test framework's hooks; by default the globals of Jest (or Vitest with globals: true). */
 export interface Hooks {
@@ -65,24 +68,38 @@ export function useA2amock(options: ServerOptions & { hooks?: Hooks } = {}): () 
   const hooks = options.hooks ?? globalHooks();
   let server: A2amockServer | undefined;
   let current: Mock | undefined;
+  // The test that holds the mock: its context under Vitest, a token under
+  // Jest (whose hooks get no argument). Claimed before the mock is made, so
+  // that a test starting meanwhile is refused, not given the same mock.
+  let owner: object | undefined;
   hooks.beforeAll(async () => {
     server = await A2amockServer.fromEnv(options);
   }, 30_000);
   hooks.afterAll(async () => {
     await server?.close();
   });
-  hooks.beforeEach(async () => {
+  hooks.beforeEach(async (...args: unknown[]) => {
     // One getter cannot tell concurrent tests apart: refuse the second
     // rather than hand it the first test's agents.
-    if (current) {
+    if (owner) {
       throw new Error("useA2amock: another test of this file is running (test.concurrent or describe.concurrent), and useA2amock serves one test at a time; " +
         "for concurrent tests take the mock from the test's context: const test = a2amockTest() from \"a2amock/vitest\", then test(\"…\", async ({ a2amock }) => …)");
     }
-    current = await Mock.create(server!);
+    const me = typeof args[0] === "object" && args[0] !== null ? args[0] : {};
+    owner = me;
+    try {
+      current = await Mock.create(server!);
+    } catch (e) {
+      owner = undefined;
+      throw e;
+    }
   });
-  hooks.afterEach(async () => {
+  hooks.afterEach(async (...args: unknown[]) => {
+    // A refused test's cleanup leaves the holder's mock alone.
+    if (typeof args[0] === "object" && args[0] !== null && args[0] !== owner) return;
     const m = current;
     current = undefined;
+    owner = undefined;
     await m?.close();
   });
   return () => {

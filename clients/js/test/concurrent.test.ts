@@ -33,24 +33,33 @@ describe.concurrent("a2amockTest under describe.concurrent", () => {
 });
 
 // useA2amock's getter cannot tell concurrent tests apart: a second test
-// that starts while one holds the mock fails with what to use instead.
+// that starts while one holds the mock fails with what to use instead, and
+// its cleanup leaves the holder's mock alone. The hooks are called by hand,
+// with a context object per test as Vitest passes them, so that two tests
+// overlap on demand (and both start before either has its mock).
 test("useA2amock refuses a test that starts while another holds the mock", async () => {
-  const hooks: Record<string, () => unknown> = {};
-  // The plain useA2amock with hooks this test calls itself, so that two
-  // tests can overlap on demand.
+  const hooks: Record<string, (...args: unknown[]) => unknown> = {};
   const get = useWith({ hooks: {
     beforeAll: (fn) => { hooks.beforeAll = fn; }, afterAll: (fn) => { hooks.afterAll = fn; },
     beforeEach: (fn) => { hooks.beforeEach = fn; }, afterEach: (fn) => { hooks.afterEach = fn; },
   } });
+  expect(hooks.beforeEach.length, "Jest reads a declared parameter as a done callback").toBe(0);
+  expect(hooks.afterEach.length).toBe(0);
   await hooks.beforeAll();
+  const a = {}, b = {}, c = {};
   try {
-    await hooks.beforeEach();
+    const startA = Promise.resolve(hooks.beforeEach(a));
+    const refusedB = Promise.resolve(hooks.beforeEach(b)).then(() => undefined, (e: Error) => e); // before A has its mock
+    await startA;
+    expect((await refusedB)?.message).toMatch(/another test of this file is running[\s\S]*a2amockTest/);
     const first = get();
-    await expect(Promise.resolve(hooks.beforeEach())).rejects.toThrow(/another test of this file is running[\s\S]*a2amockTest/);
+    await hooks.afterEach(b); // the refused test's cleanup
     expect(get()).toBe(first);
-    await hooks.afterEach();
-    await hooks.beforeEach(); // one at a time again: fine
-    await hooks.afterEach();
+    expect(await first.journal()).toEqual([]); // still open on the server
+    await hooks.afterEach(a);
+    expect(() => get()).toThrow(/only inside a test/);
+    await hooks.beforeEach(c); // one at a time again: fine
+    await hooks.afterEach(c);
   } finally {
     await hooks.afterAll();
   }
