@@ -74,6 +74,12 @@ func WriteReport(w io.Writer, data []byte, title string) error {
 	if err != nil {
 		return err
 	}
+	return writeReport(w, data, kind, title)
+}
+
+// writeReport writes the report page for data, already checked to be of
+// kind.
+func writeReport(w io.Writer, data []byte, kind Kind, title string) error {
 	if title == "" {
 		title = "a2amock report"
 		if kind == KindConform {
@@ -215,12 +221,15 @@ func WriteReportFile(in, out, title string, stdin io.Reader, stdout io.Writer) e
 	if err != nil {
 		return err
 	}
-	if _, err := Check(data); err != nil {
+	// Checked before anything is created, and only once: a journal of
+	// 100,000 entries takes a while to decode.
+	kind, err := Check(data)
+	if err != nil {
 		return err
 	}
 	if out == "-" {
 		bw := bufio.NewWriterSize(stdout, 1<<16)
-		if err := WriteReport(bw, data, title); err != nil {
+		if err := writeReport(bw, data, kind, title); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -231,7 +240,7 @@ func WriteReportFile(in, out, title string, stdin io.Reader, stdout io.Writer) e
 	}
 	defer os.Remove(f.Name())
 	bw := bufio.NewWriterSize(f, 1<<16)
-	if err := WriteReport(bw, data, title); err != nil {
+	if err := writeReport(bw, data, kind, title); err != nil {
 		f.Close()
 		return err
 	}
