@@ -26,7 +26,7 @@ import pytest
 
 from .errors import BinaryNotFoundError, ServerStartError
 from .mock import Mock
-from .server import INSTALL_HINT, Server, find_binary
+from .server import Server, require_executable
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,13 +68,9 @@ def server_from_config(config: pytest.Config) -> Server:
         raise ServerStartError(f"{args_from} {raw_args!r}: {e}") from e
     binary, bin_from = _setting(config, "a2amock_bin", "A2AMOCK_BIN")
     if binary:
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            raise BinaryNotFoundError(f"{bin_from} {binary!r} is not an executable file. {INSTALL_HINT}")
-    else:
-        binary = find_binary() or ""
-        if not binary:
-            raise BinaryNotFoundError(INSTALL_HINT)
-    return Server.start(binary, args=args, token=token)
+        require_executable(binary, f"{bin_from} {binary!r}")
+    # Without a binary named, start looks for a2amock on PATH.
+    return Server.start(binary or None, args=args, token=token)
 
 
 @pytest.fixture(scope="session")

@@ -38,10 +38,16 @@ def find_binary() -> str | None:
     """The a2amock binary: A2AMOCK_BIN when set, else a2amock on PATH."""
     env = os.environ.get("A2AMOCK_BIN")
     if env:
-        if not (os.path.isfile(env) and os.access(env, os.X_OK)):
-            raise BinaryNotFoundError(f"A2AMOCK_BIN={env!r} is not an executable file. {INSTALL_HINT}")
-        return env
+        return require_executable(env, f"A2AMOCK_BIN={env!r}")
     return shutil.which("a2amock")
+
+
+def require_executable(path: str, named: str) -> str:
+    """path when it is an executable file; else BinaryNotFoundError saying
+    that ``named`` (where the path came from, and the path) is not one."""
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise BinaryNotFoundError(f"{named} is not an executable file. {INSTALL_HINT}")
+    return path
 
 
 class Server:
