@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
@@ -115,4 +116,74 @@ func TestWithWebhookLedger(t *testing.T) {
 	l := reconcile.NewLedger(reconcile.LedgerConfig{})
 	w := testkit.Webhook(t, testkit.WithWebhookLedger(l))
 	assert.Same(t, l, w.Ledger())
+}
+
+// WithStepDelay(0) plays the honest lifecycle with no delay, as serve's
+// --step-delay 0 and a scenario's stepDelay: 0s do; without the option the
+// steps are 20ms apart, and a given delay is the time between two states.
+func TestWithStepDelay(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := func(opts ...testkit.Option) (*testkit.Mock, *timeline.FakeClock, *testkit.Client) {
+		clk := timeline.NewFakeClock(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+		mock := testkit.Start(t, append([]testkit.Option{testkit.WithClock(clk)}, opts...)...)
+		cl := testkit.NewClient(mock.AgentURL("")+"/", testkit.WithHTTPClient(mock.Client()))
+		t.Cleanup(cl.CloseIdleConnections)
+		return mock, clk, cl
+	}
+
+	// No delay: a blocking send is answered completed while the fake clock
+	// never moves (with any delay it would wait on the clock until ctx ends).
+	_, _, cl := start(testkit.WithStepDelay(0))
+	task, err := cl.Send(ctx, textMsg("zero", "go", ""), reconcile.SendOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, wire.StateCompleted, task.Status.State)
+
+	for _, tc := range []struct {
+		name string
+		opts []testkit.Option
+		step time.Duration
+	}{
+		{"default", nil, 20 * time.Millisecond},
+		{"a minute", []testkit.Option{testkit.WithStepDelay(time.Minute)}, time.Minute},
+	} {
+		_, clk, cl := start(tc.opts...)
+		task, err := cl.Send(ctx, textMsg("m-"+tc.name, "go", ""), reconcile.SendOptions{ReturnImmediately: true})
+		require.NoError(t, err, tc.name)
+		require.Equal(t, wire.StateSubmitted, task.Status.State, tc.name)
+		require.NoError(t, clk.BlockUntilContext(ctx, 1), tc.name)
+		clk.Advance(tc.step - time.Nanosecond)
+		got, err := cl.GetTask(ctx, task.ID)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, wire.StateSubmitted, got.Status.State, "%s: still submitted a nanosecond before the step", tc.name)
+		clk.Advance(time.Nanosecond)
+		require.Eventually(t, func() bool {
+			got, err := cl.GetTask(ctx, task.ID)
+			return err == nil && got.Status.State == wire.StateWorking
+		}, 5*time.Second, time.Millisecond, "%s: working after %s", tc.name, tc.step)
+	}
+}
+
+// AgentURL("") is the first agent's, at the root, as CardURL("") is;
+// AgentURL(name) is the named agent's.
+func TestAgentURL(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	mock := testkit.Start(t, testkit.WithAgents("first", "second"), testkit.WithStepDelay(0))
+	assert.Equal(t, mock.URL, mock.AgentURL(""))
+	for _, name := range []string{"", "second"} {
+		cl := testkit.NewClient(mock.AgentURL(name)+"/", testkit.WithHTTPClient(mock.Client()))
+		_, err := cl.Send(ctx, textMsg("to-"+name, "go", ""), reconcile.SendOptions{})
+		require.NoError(t, err, "agent %q", name)
+		cl.CloseIdleConnections()
+	}
+	served := map[string]string{}
+	for _, e := range mock.Journal() {
+		if e.Kind == journal.EntryRequest && e.MessageID != "" {
+			served[e.MessageID] = e.Agent
+		}
+	}
+	assert.Equal(t, map[string]string{"to-": "first", "to-second": "second"}, served)
 }

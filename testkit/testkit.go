@@ -117,8 +117,16 @@ func WithCardChange(agentName string, change func(*cards.Card)) Option {
 func WithDialect(d wire.Dialect) Option { return func(s *settings) { s.dialect = d } }
 
 // WithStepDelay sets the time between two states of the honest lifecycle
-// (20ms by default; negative for none).
-func WithStepDelay(d time.Duration) Option { return func(s *settings) { s.cfg.StepDelay = d } }
+// (20ms without it; 0 or negative for none, as serve's --step-delay 0 and a
+// scenario's stepDelay: 0s mean).
+func WithStepDelay(d time.Duration) Option {
+	return func(s *settings) {
+		if d <= 0 {
+			d = -1 // server.Config reads 0 as "the default"; the option given means none
+		}
+		s.cfg.StepDelay = d
+	}
+}
 
 // WithClock hands the server a clock, e.g. a *timeline.FakeClock.
 func WithClock(c timeline.Clock) Option { return func(s *settings) { s.cfg.Clock = c } }
@@ -286,8 +294,14 @@ func (m *Mock) Close() {
 func (m *Mock) Server() *server.Server { return m.srv }
 
 // AgentURL returns the base URL of the named agent (its JSON-RPC endpoint is
-// AgentURL + "/").
-func (m *Mock) AgentURL(name string) string { return m.URL + m.srv.AgentPath(name) }
+// AgentURL + "/"); "" means the first agent, at the root, as in CardURL and
+// WithBehavior.
+func (m *Mock) AgentURL(name string) string {
+	if name == "" {
+		return m.URL
+	}
+	return m.URL + m.srv.AgentPath(name)
+}
 
 // GRPCTarget returns the host:port a gRPC client dials, as the v1.0 cards'
 // GRPC interface names it (WithGRPC; over TLS with StartTLS, given
