@@ -26,25 +26,28 @@ import (
 // Their implementations live in the internal package check; each function
 // here marks itself a helper, so that a failure points at the test's line.
 
-// helper marks the caller as a test helper when t can.
-func helper(t assert.TestingT) {
-	if h, ok := t.(interface{ Helper() }); ok {
-		h.Helper()
-	}
-}
+// tHelper is a test that can mark its helpers (testing.TB can). Each
+// assertion calls Helper itself: Helper marks the function that calls it,
+// so a shared function calling it would mark only itself, and a failure
+// would point into this package instead of at the test's line.
+type tHelper interface{ Helper() }
 
 // AssertLifecycle asserts that the ledger saw exactly the expected sequence
 // of distinct states for the task under taskKey (a task id, or a
 // correlation id behind a gateway).
 func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string, expected ...wire.TaskState) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertLifecycle(t, ledger, taskKey, expected...)
 }
 
 // AssertNoUnreconciled asserts that no task of the ledger is left neither
 // terminal nor diverged: nothing the client would orphan if it stopped now.
 func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertNoUnreconciled(t, ledger, msgAndArgs...)
 }
 
@@ -53,7 +56,9 @@ func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger, msgAndArg
 // that kind), a *reconcile.Result (its ledger), or an error (it wraps a
 // *reconcile.DivergenceError of that kind).
 func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertDiverged(t, subject, kind, msgAndArgs...)
 }
 
@@ -62,14 +67,18 @@ func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind, msgAndA
 // acknowledged, even if a misbehaving agent then kept the task running).
 // A task left working, submitted or waiting for input is an orphan.
 func AssertNoOrphans(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertNoOrphans(t, journal, msgAndArgs...)
 }
 
 // AssertPolledAtMost asserts that the client sent at most n GetTask
 // requests for the task.
 func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string, n int, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertPolledAtMost(t, journal, taskID, n, msgAndArgs...)
 }
 
@@ -77,14 +86,18 @@ func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string
 // the task came at most d after the task's first journal entry (its
 // creation): a client that bounds its waits stops polling by then.
 func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskID string, d time.Duration, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertStoppedPollingWithin(t, journal, taskID, d, msgAndArgs...)
 }
 
 // AssertCanceled asserts that the client canceled the task: it sent a
 // CancelTask for it that the agent acknowledged.
 func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertCanceled(t, journal, taskID, msgAndArgs...)
 }
 
@@ -96,7 +109,9 @@ func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string, ms
 // different task id (the agent spawned a new task instead of continuing,
 // so the id continues nothing); a TaskNotFound answer for it.
 func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertNoContinuationTo(t, journal, taskID, msgAndArgs...)
 }
 
@@ -109,7 +124,9 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 // when the mock serves it, gRPC for 1.0). Filter the journal with JournalFor when the mock hosts several
 // agents. A journal without requests fails: there is nothing to confirm.
 func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card *cards.Card, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertUsedDeclaredInterface(t, journal, card, msgAndArgs...)
 }
 
@@ -122,7 +139,9 @@ func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card
 // ADK: adk-python#4934, adcp-client#729) start a new task instead of
 // continuing.
 func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertContinuationCarriesTaskID(t, journal, msgAndArgs...)
 }
 
@@ -131,7 +150,9 @@ func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, 
 // without one is a v0.3 request by the spec's rule (§1.6), which a strict
 // agent refuses.
 func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertSentVersionHeader(t, journal, msgAndArgs...)
 }
 
@@ -140,7 +161,9 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndAr
 // it as nextPageToken: a listing that does not advance (see the behavior
 // list-pagination-loop) must end, not be followed for ever.
 func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertNoPageTokenLoop(t, journal, msgAndArgs...)
 }
 
@@ -152,7 +175,9 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs
 // answerBreakers). The resent message is the client's next send with the same text
 // (the journal keeps a digest of it) to the same task or context.
 func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertRetryReusedMessageID(t, journal, msgAndArgs...)
 }
 
@@ -164,7 +189,9 @@ func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry, msgAn
 // revalidates; one that caches the card for the process's lifetime keeps
 // using what the card no longer says.
 func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agent string, changedAt int64, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertCardRefetchedOnChange(t, journal, agent, changedAt, msgAndArgs...)
 }
 
@@ -176,7 +203,9 @@ func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agen
 // caches keys across agents or runs may skip the fetch legitimately; this
 // assertion is for the first contact.
 func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertCardSignatureChecked(t, journal, agent, msgAndArgs...)
 }
 
@@ -186,6 +215,8 @@ func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent
 // alg-none, hs256, expired-key or jku-unreachable), the client sent that
 // agent no A2A request, until it fetched a card again that was not bad.
 func AssertNoRequestAfterBadCardSignature(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertNoRequestAfterBadCardSignature(t, journal, agent, msgAndArgs...)
 }

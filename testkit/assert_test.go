@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,17 +26,38 @@ import (
 // recT records failures instead of failing the test, so an assertion's
 // failure and its message can be checked.
 type recT struct {
-	mu   sync.Mutex
-	msgs []string
+	mu      sync.Mutex
+	msgs    []string
+	helpers map[string]bool // functions that called Helper
+	at      []string        // where testing.T would say each failure happened
 }
 
 func (r *recT) Errorf(format string, args ...any) {
+	at := reportedAt(r.isHelper)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+	r.at = append(r.at, at)
 }
 
-func (r *recT) Helper() {}
+// Helper marks the function that calls it, as testing.T's does.
+func (r *recT) Helper() {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:])
+	frame, _ := runtime.CallersFrames(pc[:]).Next()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.helpers == nil {
+		r.helpers = map[string]bool{}
+	}
+	r.helpers[frame.Function] = true
+}
+
+func (r *recT) isHelper(function string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.helpers[function]
+}
 
 func (r *recT) text() string {
 	r.mu.Lock()
@@ -42,8 +65,33 @@ func (r *recT) text() string {
 	return strings.Join(r.msgs, "\n")
 }
 
-// fails runs an assertion on a recording T and checks that it failed, and
-// that its message contains every want.
+// reportedAt is the file:line testing.T gives a failure reported by its
+// caller's caller: the first frame up the stack whose function did not
+// call Helper.
+func reportedAt(isHelper func(string) bool) string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if !isHelper(f.Function) {
+			return fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		if !more {
+			return "(every frame a helper)"
+		}
+	}
+}
+
+// inTestkitTest reports whether a failure's position is in one of this
+// package's test files, as a failing assertion's should be: testkit's and
+// check's own functions all mark themselves helpers.
+func inTestkitTest(at string) bool {
+	file, _, _ := strings.Cut(at, ":")
+	return filepath.Base(filepath.Dir(file)) == "testkit" && strings.HasSuffix(file, "_test.go")
+}
+
+// fails runs an assertion on a recording T and checks that it failed, at
+// the test's line, and that its message contains every want.
 func fails(t *testing.T, run func(rt *recT) bool, want ...string) string {
 	t.Helper()
 	rt := &recT{}
@@ -53,6 +101,9 @@ func fails(t *testing.T, run func(rt *recT) bool, want ...string) string {
 	require.NotEmpty(t, msg, "a failing assertion reports through t")
 	for _, w := range want {
 		assert.Contains(t, msg, w)
+	}
+	for _, at := range rt.at {
+		assert.True(t, inTestkitTest(at), "the failure is reported at %s, not at the test's line", at)
 	}
 	return msg
 }

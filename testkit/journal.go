@@ -21,7 +21,9 @@ const JournalPath = "/_a2amock/journal"
 // FetchJournal reads the journal of the mock at baseURL (its root URL)
 // over HTTP. It reports a failure through t and returns nil when it cannot.
 func FetchJournal(t assert.TestingT, baseURL string) []server.Entry {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	entries, err := FetchJournalContext(ctx, nil, baseURL)

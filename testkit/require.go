@@ -20,7 +20,9 @@ type requireT = require.TestingT
 
 // RequireLifecycle is AssertLifecycle that stops the test on failure.
 func RequireLifecycle(t requireT, ledger *reconcile.Ledger, taskKey string, expected ...wire.TaskState) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertLifecycle(t, ledger, taskKey, expected...) {
 		t.FailNow()
 	}
@@ -28,7 +30,9 @@ func RequireLifecycle(t requireT, ledger *reconcile.Ledger, taskKey string, expe
 
 // RequireNoUnreconciled is AssertNoUnreconciled that stops the test on failure.
 func RequireNoUnreconciled(t requireT, ledger *reconcile.Ledger, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertNoUnreconciled(t, ledger, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -36,7 +40,9 @@ func RequireNoUnreconciled(t requireT, ledger *reconcile.Ledger, msgAndArgs ...a
 
 // RequireDiverged is AssertDiverged that stops the test on failure.
 func RequireDiverged(t requireT, subject any, kind reconcile.Kind, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertDiverged(t, subject, kind, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -44,7 +50,9 @@ func RequireDiverged(t requireT, subject any, kind reconcile.Kind, msgAndArgs ..
 
 // RequireNoOrphans is AssertNoOrphans that stops the test on failure.
 func RequireNoOrphans(t requireT, journal []server.Entry, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertNoOrphans(t, journal, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -52,7 +60,9 @@ func RequireNoOrphans(t requireT, journal []server.Entry, msgAndArgs ...any) {
 
 // RequirePolledAtMost is AssertPolledAtMost that stops the test on failure.
 func RequirePolledAtMost(t requireT, journal []server.Entry, taskID string, n int, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertPolledAtMost(t, journal, taskID, n, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -60,7 +70,9 @@ func RequirePolledAtMost(t requireT, journal []server.Entry, taskID string, n in
 
 // RequireStoppedPollingWithin is AssertStoppedPollingWithin that stops the test on failure.
 func RequireStoppedPollingWithin(t requireT, journal []server.Entry, taskID string, d time.Duration, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertStoppedPollingWithin(t, journal, taskID, d, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -68,7 +80,9 @@ func RequireStoppedPollingWithin(t requireT, journal []server.Entry, taskID stri
 
 // RequireCanceled is AssertCanceled that stops the test on failure.
 func RequireCanceled(t requireT, journal []server.Entry, taskID string, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertCanceled(t, journal, taskID, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -76,7 +90,9 @@ func RequireCanceled(t requireT, journal []server.Entry, taskID string, msgAndAr
 
 // RequireNoContinuationTo is AssertNoContinuationTo that stops the test on failure.
 func RequireNoContinuationTo(t requireT, journal []server.Entry, taskID string, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertNoContinuationTo(t, journal, taskID, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -84,7 +100,9 @@ func RequireNoContinuationTo(t requireT, journal []server.Entry, taskID string, 
 
 // RequireUsedDeclaredInterface is AssertUsedDeclaredInterface that stops the test on failure.
 func RequireUsedDeclaredInterface(t requireT, journal []server.Entry, card *cards.Card, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertUsedDeclaredInterface(t, journal, card, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -92,7 +110,9 @@ func RequireUsedDeclaredInterface(t requireT, journal []server.Entry, card *card
 
 // RequireCardSignatureChecked is AssertCardSignatureChecked that stops the test on failure.
 func RequireCardSignatureChecked(t requireT, journal []server.Entry, agent string, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertCardSignatureChecked(t, journal, agent, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -100,7 +120,9 @@ func RequireCardSignatureChecked(t requireT, journal []server.Entry, agent strin
 
 // RequireNoRequestAfterBadCardSignature is AssertNoRequestAfterBadCardSignature that stops the test on failure.
 func RequireNoRequestAfterBadCardSignature(t requireT, journal []server.Entry, agent string, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertNoRequestAfterBadCardSignature(t, journal, agent, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -108,7 +130,9 @@ func RequireNoRequestAfterBadCardSignature(t requireT, journal []server.Entry, a
 
 // RequireContinuationCarriesTaskID is AssertContinuationCarriesTaskID that stops the test on failure.
 func RequireContinuationCarriesTaskID(t requireT, journal []server.Entry, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertContinuationCarriesTaskID(t, journal, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -116,7 +140,9 @@ func RequireContinuationCarriesTaskID(t requireT, journal []server.Entry, msgAnd
 
 // RequireSentVersionHeader is AssertSentVersionHeader that stops the test on failure.
 func RequireSentVersionHeader(t requireT, journal []server.Entry, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertSentVersionHeader(t, journal, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -124,7 +150,9 @@ func RequireSentVersionHeader(t requireT, journal []server.Entry, msgAndArgs ...
 
 // RequireNoPageTokenLoop is AssertNoPageTokenLoop that stops the test on failure.
 func RequireNoPageTokenLoop(t requireT, journal []server.Entry, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertNoPageTokenLoop(t, journal, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -132,7 +160,9 @@ func RequireNoPageTokenLoop(t requireT, journal []server.Entry, msgAndArgs ...an
 
 // RequireRetryReusedMessageID is AssertRetryReusedMessageID that stops the test on failure.
 func RequireRetryReusedMessageID(t requireT, journal []server.Entry, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertRetryReusedMessageID(t, journal, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -140,7 +170,9 @@ func RequireRetryReusedMessageID(t requireT, journal []server.Entry, msgAndArgs 
 
 // RequireCardRefetchedOnChange is AssertCardRefetchedOnChange that stops the test on failure.
 func RequireCardRefetchedOnChange(t requireT, journal []server.Entry, agent string, changedAt int64, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertCardRefetchedOnChange(t, journal, agent, changedAt, msgAndArgs...) {
 		t.FailNow()
 	}
@@ -149,7 +181,9 @@ func RequireCardRefetchedOnChange(t requireT, journal []server.Entry, agent stri
 // RequireFellBackToPolling is AssertFellBackToPolling that stops the test on
 // failure.
 func RequireFellBackToPolling(t requireT, w *WebhookReceiver, journal []server.Entry, taskID string, msgAndArgs ...any) {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if !AssertFellBackToPolling(t, w, journal, taskID, msgAndArgs...) {
 		t.FailNow()
 	}

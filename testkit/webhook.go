@@ -37,6 +37,8 @@ func Webhook(t testing.TB, opts ...WebhookOption) *WebhookReceiver {
 // after that terminal state, answered with a terminal task. A failure says
 // what the client did about the task, the rule and what was observed.
 func AssertFellBackToPolling(t assert.TestingT, w *WebhookReceiver, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	return check.AssertFellBackToPolling(t, journal, w.States(taskID), taskID, msgAndArgs...)
 }

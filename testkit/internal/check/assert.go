@@ -29,13 +29,10 @@ import (
 // Mock.Journal() and on a journal fetched over HTTP with FetchJournal from
 // a mock driven by a client in any language.
 
+// tHelper is a test that can mark its helpers. Every function on the way
+// to assert.Fail calls Helper itself: Helper marks its own caller, so a
+// shared function calling it would mark only itself.
 type tHelper interface{ Helper() }
-
-func helper(t assert.TestingT) {
-	if h, ok := t.(tHelper); ok {
-		h.Helper()
-	}
-}
 
 // failure builds the common message layout.
 func failure(subject, did, declared, observed, diff string) string {
@@ -123,7 +120,9 @@ func describeTask(t *reconcile.ObservedTask) string {
 // of distinct states for the task under taskKey (a task id, or a
 // correlation id behind a gateway).
 func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string, expected ...wire.TaskState) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if ledger == nil {
 		return assert.Fail(t, fmt.Sprintf("task %q: no ledger to check its lifecycle against", taskKey))
 	}
@@ -142,7 +141,9 @@ func AssertLifecycle(t assert.TestingT, ledger *reconcile.Ledger, taskKey string
 // AssertNoUnreconciled asserts that no task of the ledger is left neither
 // terminal nor diverged: nothing the client would orphan if it stopped now.
 func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if ledger == nil {
 		return assert.Fail(t, "no ledger to check", msgAndArgs...)
 	}
@@ -165,7 +166,9 @@ func AssertNoUnreconciled(t assert.TestingT, ledger *reconcile.Ledger, msgAndArg
 // that kind), a *reconcile.Result (its ledger), or an error (it wraps a
 // *reconcile.DivergenceError of that kind).
 func AssertDiverged(t assert.TestingT, subject any, kind reconcile.Kind, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	declared := fmt.Sprintf("a divergence of kind %s surfaced", kind)
 	switch s := subject.(type) {
 	case *reconcile.Result:
@@ -361,7 +364,9 @@ func stories(journal []server.Entry) (map[string]*story, []string) {
 // acknowledged, even if a misbehaving agent then kept the task running).
 // A task left working, submitted or waiting for input is an orphan.
 func AssertNoOrphans(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	byID, order := stories(journal)
 	var msgs []string
 	for _, id := range order {
@@ -391,7 +396,9 @@ func AssertNoOrphans(t assert.TestingT, journal []server.Entry, msgAndArgs ...an
 // AssertPolledAtMost asserts that the client sent at most n GetTask
 // requests for the task.
 func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string, n int, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	byID, _ := stories(journal)
 	s := byID[taskID]
 	if s == nil || len(s.polls) <= n {
@@ -407,7 +414,9 @@ func AssertPolledAtMost(t assert.TestingT, journal []server.Entry, taskID string
 // the task came at most d after the task's first journal entry (its
 // creation): a client that bounds its waits stops polling by then.
 func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskID string, d time.Duration, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	byID, _ := stories(journal)
 	s := byID[taskID]
 	if s == nil || len(s.polls) == 0 {
@@ -426,7 +435,9 @@ func AssertStoppedPollingWithin(t assert.TestingT, journal []server.Entry, taskI
 // AssertCanceled asserts that the client canceled the task: it sent a
 // CancelTask for it that the agent acknowledged.
 func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	byID, _ := stories(journal)
 	s := byID[taskID]
 	if s == nil {
@@ -452,7 +463,9 @@ func AssertCanceled(t assert.TestingT, journal []server.Entry, taskID string, ms
 // different task id (the agent spawned a new task instead of continuing,
 // so the id continues nothing); a TaskNotFound answer for it.
 func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	byID, _ := stories(journal)
 	s := byID[taskID]
 	if s == nil || s.dead == nil {
@@ -481,7 +494,9 @@ func AssertNoContinuationTo(t assert.TestingT, journal []server.Entry, taskID st
 // 1.0). Filter the journal with JournalFor when the mock hosts several
 // agents. A journal without requests fails: there is nothing to confirm.
 func AssertUsedDeclaredInterface(t assert.TestingT, journal []server.Entry, card *cards.Card, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	if card == nil {
 		return assert.Fail(t, "AssertUsedDeclaredInterface: no card", msgAndArgs...)
 	}

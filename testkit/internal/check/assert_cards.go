@@ -43,7 +43,9 @@ func badSignature(e server.Entry) string {
 // caches keys across agents or runs may skip the fetch legitimately; this
 // assertion is for the first contact.
 func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	cardSeen, keysSeen := false, false
 	for _, e := range journal {
 		if e.Agent != agent {
@@ -78,7 +80,9 @@ func AssertCardSignatureChecked(t assert.TestingT, journal []server.Entry, agent
 // alg-none, hs256, expired-key or jku-unreachable), the client sent that
 // agent no A2A request, until it fetched a card again that was not bad.
 func AssertNoRequestAfterBadCardSignature(t assert.TestingT, journal []server.Entry, agent string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	bad, at := "", int64(0)
 	var msgs []string
 	for _, e := range journal {

@@ -29,7 +29,9 @@ func isSend(e server.Entry) bool {
 // ADK: adk-python#4934, adcp-client#729) start a new task instead of
 // continuing.
 func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	ctxOf := map[string]string{}
 	for _, e := range journal {
 		if e.TaskID != "" && e.ContextID != "" && e.Kind != server.EntryRequest {
@@ -90,7 +92,9 @@ func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, 
 // without one is a v0.3 request by the spec's rule (§1.6), which a strict
 // agent refuses.
 func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	var bad []string
 	n := 0
 	for _, e := range journal {
@@ -125,7 +129,9 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndAr
 // it as nextPageToken: a listing that does not advance (see the behavior
 // list-pagination-loop) must end, not be followed for ever.
 func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	sent := map[int64]server.Entry{}
 	// looped holds the tokens an answer repeated back, by agent.
 	looped := map[string]int64{}
@@ -169,7 +175,9 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs
 // answerBreakers). The resent message is the client's next send with the same text
 // (the journal keeps a digest of it) to the same task or context.
 func AssertRetryReusedMessageID(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	failed := map[int64]bool{}
 	for _, e := range journal {
 		switch {
@@ -234,7 +242,9 @@ func breaksAnswer(behavior string) bool {
 // revalidates; one that caches the card for the process's lifetime keeps
 // using what the card no longer says.
 func AssertCardRefetchedOnChange(t assert.TestingT, journal []server.Entry, agent string, changedAt int64, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	for _, e := range journal {
 		if e.Seq <= changedAt || e.Agent != agent {
 			continue

@@ -16,7 +16,9 @@ import (
 // GetTask for the task after that terminal state, answered with a terminal
 // task.
 func AssertFellBackToPolling(t assert.TestingT, journal []server.Entry, pushed []wire.TaskState, taskID string, msgAndArgs ...any) bool {
-	helper(t)
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
 	const rule = "the agent ends the task; a client whose terminal push does not come polls GetTask until it sees the terminal state"
 	byID, _ := stories(journal)
 	s := byID[taskID]
