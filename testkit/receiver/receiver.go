@@ -20,6 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/testkit/internal/check"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -223,17 +227,16 @@ func (w *WebhookReceiver) WaitForState(taskID string, state wire.TaskState, time
 	})
 }
 
-// AssertReceivedStates checks that the distinct consecutive states received
-// for task id are exactly states (it waits up to 5s for them to arrive).
-func (w *WebhookReceiver) AssertReceivedStates(t testing.TB, taskID string, states ...wire.TaskState) bool {
-	t.Helper()
-	got := func() []wire.TaskState { return compact(w.States(taskID)) }
-	w.WaitFor(5*time.Second, func([]Push) bool { return slices.Equal(got(), states) })
-	if g := got(); !slices.Equal(g, states) {
-		t.Errorf("webhook: task %s: received states %v, want %v", taskID, g, states)
-		return false
+// AssertReceivedStates asserts that the distinct consecutive states
+// received for task id are exactly states, waiting up to 5s for them to
+// arrive. A failure says what the webhook received against what was
+// expected, with a diff, in the layout of testkit's assertions.
+func (w *WebhookReceiver) AssertReceivedStates(t assert.TestingT, taskID string, states ...wire.TaskState) bool {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
 	}
-	return true
+	w.WaitFor(5*time.Second, func([]Push) bool { return slices.Equal(compact(w.States(taskID)), states) })
+	return check.AssertReceivedStates(t, w.States(taskID), taskID, states...)
 }
 
 func compact(s []wire.TaskState) []wire.TaskState {
@@ -399,8 +402,10 @@ func canonicalPushState(s string) wire.TaskState {
 
 // RequireReceivedStates is AssertReceivedStates that stops the test on
 // failure.
-func (w *WebhookReceiver) RequireReceivedStates(t testing.TB, taskID string, states ...wire.TaskState) {
-	t.Helper()
+func (w *WebhookReceiver) RequireReceivedStates(t require.TestingT, taskID string, states ...wire.TaskState) {
+	if h, ok := t.(interface{ Helper() }); ok {
+		h.Helper()
+	}
 	if !w.AssertReceivedStates(t, taskID, states...) {
 		t.FailNow()
 	}

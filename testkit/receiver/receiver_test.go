@@ -1,7 +1,10 @@
 package receiver_test
 
 import (
+	"fmt"
 	"net/http"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -43,4 +46,58 @@ func TestReceiverReadsEveryDialectAndFailsOnPurpose(t *testing.T) {
 	assert.Equal(t, "tok03", got[1].Token)
 	assert.Equal(t, []wire.TaskState{wire.StateWorking, wire.StateCompleted}, w.States("t1"))
 	w.RequireReceivedStates(t, "t1", wire.StateWorking, wire.StateCompleted)
+}
+
+// failT records an assertion's failure, where testing.T would place it
+// (the first frame up from Errorf whose function did not call Helper),
+// and whether it stopped the test.
+type failT struct {
+	msgs    []string
+	at      []string
+	helpers map[string]bool
+	stopped bool
+}
+
+func (f *failT) Helper() {
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:])
+	frame, _ := runtime.CallersFrames(pc[:]).Next()
+	f.helpers[frame.Function] = true
+}
+
+func (f *failT) Errorf(format string, args ...any) {
+	f.msgs = append(f.msgs, fmt.Sprintf(format, args...))
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		fr, more := frames.Next()
+		if !f.helpers[fr.Function] || !more {
+			f.at = append(f.at, filepath.Base(fr.File))
+			return
+		}
+	}
+}
+
+func (f *failT) FailNow() { f.stopped = true }
+
+// AssertReceivedStates passes on the distinct states pushed; it takes
+// testify's T, and RequireReceivedStates fails at the test's line, in the
+// layout of testkit's assertions, and stops the test.
+func TestAssertReceivedStatesFails(t *testing.T) {
+	t.Parallel()
+	w := receiver.Webhook(t)
+	for _, state := range []string{"TASK_STATE_WORKING", "TASK_STATE_WORKING", "TASK_STATE_FAILED"} {
+		require.Equal(t, http.StatusOK, post(t, w.URL, `{"statusUpdate":{"taskId":"t1","contextId":"c","status":{"state":"`+state+`"}}}`))
+	}
+	require.True(t, w.WaitFor(5*time.Second, func(ps []receiver.Push) bool { return len(ps) == 3 }))
+	assert.True(t, w.AssertReceivedStates(t, "t1", wire.StateWorking, wire.StateFailed), "repeats are one state")
+
+	// A failure waits 5s for the states to arrive, then reports (its
+	// message is check's, tested there).
+	ft := &failT{helpers: map[string]bool{}}
+	w.RequireReceivedStates(ft, "t1", wire.StateWorking, wire.StateCompleted)
+	assert.True(t, ft.stopped)
+	require.Len(t, ft.msgs, 1)
+	assert.Contains(t, ft.msgs[0], `task "t1": pushed states differ`)
+	assert.Equal(t, []string{"receiver_test.go"}, ft.at, "the failure is reported at the test's line")
 }

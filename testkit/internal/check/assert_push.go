@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/stretchr/testify/assert"
 
@@ -61,4 +62,29 @@ func AssertFellBackToPolling(t assert.TestingT, journal []server.Entry, pushed [
 			len(polled), terminal.State, terminal.Seq)
 	}
 	return assert.Fail(t, failure(s.subject("the client did not fall back to polling"), s.did(), rule, observed, ""), msgAndArgs...)
+}
+
+// AssertReceivedStates asserts that the distinct consecutive states a
+// webhook received for the task (received, in arrival order, repeats
+// included) are exactly expected.
+func AssertReceivedStates(t assert.TestingT, received []wire.TaskState, taskID string, expected ...wire.TaskState) bool {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	var distinct []wire.TaskState
+	for _, s := range received {
+		if len(distinct) == 0 || distinct[len(distinct)-1] != s {
+			distinct = append(distinct, s)
+		}
+	}
+	if slices.Equal(distinct, expected) {
+		return true
+	}
+	observed := "pushed states " + stateList(distinct)
+	if len(distinct) != len(received) {
+		observed += " (as received, repeats included: " + stateList(received) + ")"
+	}
+	return assert.Fail(t, failure(fmt.Sprintf("task %q: pushed states differ", taskID),
+		fmt.Sprintf("received %d push(es) with a state for the task at its webhook", len(received)),
+		"pushed states "+stateList(expected), observed, diffSeq(expected, distinct)))
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -74,4 +76,26 @@ func TestFellBackToPolling(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReceivedStates: repeats are one state; a difference is reported in
+// the common layout, with what arrived as it arrived.
+func TestReceivedStates(t *testing.T) {
+	t.Parallel()
+	working, failed, completed := wire.StateWorking, wire.StateFailed, wire.StateCompleted
+	assert.True(t, AssertReceivedStates(t, []wire.TaskState{working, working, completed}, "t1", working, completed))
+
+	rt := &recorder{}
+	assert.False(t, AssertReceivedStates(rt, []wire.TaskState{working, working, failed}, "t1", working, completed))
+	for _, want := range []string{`task "t1": pushed states differ`,
+		"client did: received 3 push(es) with a state for the task at its webhook",
+		"declared:   pushed states working → completed",
+		"observed:   pushed states working → failed (as received, repeats included: working → working → failed)"} {
+		assert.Contains(t, rt.out.String(), want)
+	}
+
+	rt = &recorder{}
+	assert.False(t, AssertReceivedStates(rt, nil, "t2", working))
+	assert.Contains(t, rt.out.String(), "observed:   pushed states no state")
+	assert.NotContains(t, rt.out.String(), "as received", "nothing repeated, nothing to add")
 }
