@@ -5,6 +5,7 @@ code by testkit's TestAssertionMessagesGolden)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -48,3 +49,55 @@ def test_messages_match_the_go_testkit(case: dict) -> None:
 def test_the_golden_file_has_failures() -> None:
     assert sum(1 for c in CASES for call in c["calls"] if call["want"]) > 10
     assert sum(1 for c in CASES for call in c["calls"] if call["assert"] == "AssertUsedDeclaredInterface" and call["want"]) == 5
+
+
+def test_failures_point_at_the_test(pytester: pytest.Pytester) -> None:
+    """A failing assertion, called directly or through a Mock, is reported
+    at the test's line: pytest hides the assertions' own frames
+    (``__tracebackhide__``), as it hides its own."""
+    calls = [(c["name"], call) for c in CASES for call in c["calls"] if call["want"]]
+    names = {call["assert"] for _, call in calls}
+    assert names == {"AssertNoOrphans", "AssertPolledAtMost", "AssertStoppedPollingWithin",
+                     "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface"}
+    pytester.makepyfile(test_positions=f'''
+import json
+from datetime import timedelta
+import pytest
+from a2amock import Entry, Mock, assertions
+
+CASES = json.loads(open({str(GOLDEN)!r}, encoding="utf-8").read())["cases"]
+CALLS = [(c, call) for c in CASES for call in c["calls"] if call["want"]]
+
+def args(call):
+    name = call["assert"]
+    if name == "AssertStoppedPollingWithin":
+        return [call["task"], timedelta(milliseconds=call.get("withinMs", 0))]
+    if name == "AssertPolledAtMost":
+        return [call["task"], call.get("n", 0)]
+    if name in ("AssertCanceled", "AssertNoContinuationTo"):
+        return [call["task"]]
+    return []
+
+def snake(name):
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+
+@pytest.mark.parametrize("i", range(len(CALLS)))
+def test_direct(i):
+    case, call = CALLS[i]
+    journal = [Entry.from_json(e) for e in case["journal"]]
+    extra = [call["card"]] if call["assert"] == "AssertUsedDeclaredInterface" else args(call)
+    getattr(assertions, snake(call["assert"]))(journal, *extra)
+
+@pytest.mark.parametrize("i", range(len(CALLS)))
+def test_through_a_mock(i):
+    case, call = CALLS[i]
+    mock = Mock.__new__(Mock)  # no server: the journal and card are the golden ones
+    mock.journal = lambda agent=None: [Entry.from_json(e) for e in case["journal"]]
+    mock.card = lambda agent=None: call.get("card")
+    getattr(mock, snake(call["assert"]))(*args(call))
+''')
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=2 * len(calls))
+    out = result.stdout.str()
+    assert len(re.findall(r"^test_positions\.py:\d+: AssertionError$", out, re.M)) == 2 * len(calls), out
+    assert "assertions.py:" not in out and "mock.py:" not in out, out

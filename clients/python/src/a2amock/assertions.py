@@ -174,6 +174,7 @@ def assert_no_orphans(journal: Iterable[Entry]) -> None:
     """Every task the client created ended terminal, or was canceled by the
     client (a CancelTask the agent acknowledged). A task left working,
     submitted or waiting for input is an orphan."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     by_id, order = _stories(journal)
     msgs: list[str] = []
     for tid in order:
@@ -192,6 +193,7 @@ def assert_no_orphans(journal: Iterable[Entry]) -> None:
 
 def assert_polled_at_most(journal: Iterable[Entry], task_id: str, n: int) -> None:
     """The client sent at most n GetTask requests for the task."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     by_id, _ = _stories(journal)
     s = by_id.get(task_id)
     if s is None or len(s.polls) <= n:
@@ -205,6 +207,7 @@ def assert_polled_at_most(journal: Iterable[Entry], task_id: str, n: int) -> Non
 def assert_stopped_polling_within(journal: Iterable[Entry], task_id: str, within: timedelta | float) -> None:
     """The client's last GetTask for the task came at most ``within`` (a
     timedelta, or seconds) after the task's first journal entry."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     d = within if isinstance(within, timedelta) else timedelta(seconds=within)
     d_ns = (d.days * 86_400 + d.seconds) * 1_000_000_000 + d.microseconds * 1_000
     by_id, _ = _stories(journal)
@@ -223,6 +226,7 @@ def assert_stopped_polling_within(journal: Iterable[Entry], task_id: str, within
 
 def assert_canceled(journal: Iterable[Entry], task_id: str) -> None:
     """The client canceled the task: a CancelTask the agent acknowledged."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     by_id, _ = _stories(journal)
     s = by_id.get(task_id)
     if s is None:
@@ -242,6 +246,7 @@ def assert_no_continuation_to(journal: Iterable[Entry], task_id: str) -> None:
     """The client sent no message naming the task after the task was dead
     (terminal, canceled by the client, answered with another task id, or
     unknown to the agent)."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     by_id, _ = _stories(journal)
     s = by_id.get(task_id)
     if s is None or s.dead is None:
@@ -312,6 +317,7 @@ def assert_used_declared_interface(journal: Iterable[Entry], card: Mapping[str, 
     declares and, when the card gives interface URLs, a path under one of
     them. Pass the card as the client read it (JSON). A journal without
     requests fails: there is nothing to confirm."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
     ifaces = card_interfaces(card)
     if not ifaces:
         d = ".".join(str(card.get("protocolVersion") or "1.0").split(".")[:2])

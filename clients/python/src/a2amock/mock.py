@@ -192,25 +192,31 @@ class Mock:
 
     def assert_no_orphans(self, agent: str | None = None) -> None:
         """Every task the client created ended terminal or was canceled by it."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_no_orphans(self.journal(agent))
 
     def assert_polled_at_most(self, task_id: str, n: int, agent: str | None = None) -> None:
         """The client sent at most n GetTask requests for the task."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_polled_at_most(self.journal(agent), task_id, n)
 
     def assert_stopped_polling_within(self, task_id: str, within: timedelta | float, agent: str | None = None) -> None:
         """The client's last GetTask came at most ``within`` after the task was created."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_stopped_polling_within(self.journal(agent), task_id, within)
 
     def assert_canceled(self, task_id: str, agent: str | None = None) -> None:
         """The client canceled the task (a CancelTask the agent acknowledged)."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_canceled(self.journal(agent), task_id)
 
     def assert_no_continuation_to(self, task_id: str, agent: str | None = None) -> None:
         """The client sent no message to the task after it was dead."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_no_continuation_to(self.journal(agent), task_id)
 
     def assert_used_declared_interface(self, agent: str | None = None, card: Mapping[str, Any] | None = None) -> None:
         """Every request to the agent used an interface its card declares
         (the card as served, unless given)."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_used_declared_interface(self.journal(agent), card if card is not None else self.card(agent))
