@@ -183,9 +183,14 @@ func (r *Remote) Agent(name string) RemoteAgent {
 	return a
 }
 
-// AgentURL is the JSON-RPC endpoint of the test's agent ("" for the
-// default agent).
-func (r *Remote) AgentURL(name string) string { return r.Agent(name).URL }
+// AgentURL is the base URL of the test's agent ("" for the default
+// agent), as testkit.Mock's AgentURL is, so a test moves between Start and
+// Connect unchanged: its JSON-RPC endpoint is AgentURL + "/" (the agent's
+// URL field), its HTTP+JSON routes AgentURL + "/message:send" and so on.
+func (r *Remote) AgentURL(name string) string {
+	r.t.Helper()
+	return strings.TrimSuffix(r.Agent(name).URL, "/")
+}
 
 // CardURL is the card URL of the test's agent ("" for the default agent).
 func (r *Remote) CardURL(name string) string { return r.Agent(name).CardURL }

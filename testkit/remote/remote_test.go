@@ -72,3 +72,31 @@ func TestConnectSharedServer(t *testing.T) {
 type msgT struct{ msg string }
 
 func (f *msgT) Errorf(format string, args ...any) { f.msg += fmt.Sprintf(format, args...) }
+
+// Remote.AgentURL is the agent's base URL, as Mock.AgentURL is: the same
+// code reaches the JSON-RPC endpoint (+ "/") and the HTTP+JSON routes
+// (+ "/message:send") on a test's own mock and on a shared server.
+func TestAgentURLMatchesMock(t *testing.T) {
+	t.Parallel()
+	shared, err := testkit.NewServer(testkit.WithStepDelay(0))
+	require.NoError(t, err)
+	t.Cleanup(shared.Close) // after the Remote's cleanup, which removes its agents
+	r := remote.Connect(t, shared.URL)
+	own := testkit.Start(t, testkit.WithStepDelay(0))
+	for name, agentURL := range map[string]string{"mock": own.AgentURL("agent"), "remote": r.AgentURL("")} {
+		assert.False(t, strings.HasSuffix(agentURL, "/"), "%s: %s is a base URL", name, agentURL)
+		rpc := sendV1(t, agentURL+"/", "over JSON-RPC")
+		assert.NotNil(t, rpc["result"], "%s: JSON-RPC at AgentURL + \"/\": %v", name, rpc)
+
+		req, err := http.NewRequest(http.MethodPost, agentURL+"/message:send",
+			strings.NewReader(`{"message":{"messageId":"rest","role":"ROLE_USER","parts":[{"text":"over HTTP+JSON"}]}}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "1.0")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		assert.Equal(t, http.StatusOK, resp.StatusCode, "%s: HTTP+JSON at AgentURL + \"/message:send\"", name)
+	}
+	assert.Equal(t, r.Agent("").URL, r.AgentURL("")+"/", "the agent's URL field stays its JSON-RPC endpoint")
+}
