@@ -87,6 +87,9 @@ type Driver struct {
 	// Poll makes the driver send unary and poll even when the card
 	// declares streaming.
 	Poll bool
+	// CancelTimeout bounds the CancelTask Run sends for its task when the
+	// caller's context ends the run before the task ended; default 5s.
+	CancelTimeout time.Duration
 }
 
 // Result is what Run observed of the task it drove (the re-issued one, after
@@ -306,6 +309,13 @@ func (r *run) maxTurns() int {
 	return 8
 }
 
+func (r *run) cancelTimeout() time.Duration {
+	if r.d.CancelTimeout > 0 {
+		return r.d.CancelTimeout
+	}
+	return 5 * time.Second
+}
+
 func (r *run) pollInterval() time.Duration {
 	if r.d.PollInterval > 0 {
 		return r.d.PollInterval
@@ -502,11 +512,14 @@ func (r *run) streamItem(ctx context.Context, it item, ok bool) error {
 // canceled unless it already ended, so the agent is left with no orphan.
 func (r *run) abort(ctx context.Context, err error) error {
 	r.closeStream()
-	if ctx.Err() != nil {
-		return err
-	}
 	var d *DivergenceError
-	if errors.As(err, &d) && r.key != "" {
+	if ctx.Err() != nil {
+		// The caller's deadline or cancelation ended the run, not the agent:
+		// the task is canceled on a context of its own, or it is orphaned.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cancelTimeout())
+		defer cancel()
+		ctx = cctx
+	} else if errors.As(err, &d) && r.key != "" {
 		r.ledger.MarkDiverged(r.key, d)
 	}
 	if r.id != "" {

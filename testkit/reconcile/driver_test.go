@@ -478,4 +478,49 @@ func TestDriverContextCanceled(t *testing.T) {
 	d.Clock.(*timeline.FakeClock).BlockUntil(1)
 	cancel()
 	assert.ErrorIs(t, <-errc, context.Canceled)
+	// The run ended, the task did not: the driver cancels it on the way
+	// out, on a context of its own, rather than leave it orphaned.
+	_, _, cancels := f.counts()
+	assert.Equal(t, []string{"t1"}, cancels)
+}
+
+// deadlineCancel is an agent whose CancelTask reports how long its context
+// had left.
+type deadlineCancel struct {
+	*fakeAgent
+	deadline chan time.Duration
+}
+
+func (h deadlineCancel) CancelTask(ctx context.Context, id string) (*wire.Task, error) {
+	left := time.Duration(-1)
+	if dl, ok := ctx.Deadline(); ok && ctx.Err() == nil {
+		left = time.Until(dl)
+	}
+	h.deadline <- left
+	return h.fakeAgent.CancelTask(ctx, id)
+}
+
+// The cancel sent after the caller ended the run is bounded by
+// CancelTimeout (5s by default), not by the caller's context, which is over.
+func TestDriverCancelTimeout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		set, want time.Duration
+	}{{0, 5 * time.Second}, {20 * time.Millisecond, 20 * time.Millisecond}} {
+		f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask { return f.newTask(wire.StateWorking) }, nil)
+		h := deadlineCancel{fakeAgent: f, deadline: make(chan time.Duration, 1)}
+		d := newDriver(f, historyDeclared())
+		d.Agent, d.Poll, d.CancelTimeout = h, true, tc.set
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := d.Run(ctx, "plain", userText("go"), nil)
+			errc <- err
+		}()
+		d.Clock.(*timeline.FakeClock).BlockUntil(1)
+		cancel()
+		left := <-h.deadline
+		assert.True(t, left > 0 && left <= tc.want, "CancelTimeout %s: the cancel's context had %s left, want at most %s", tc.set, left, tc.want)
+		assert.ErrorIs(t, <-errc, context.Canceled)
+	}
 }

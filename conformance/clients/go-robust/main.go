@@ -108,6 +108,9 @@ func (c config) drive(agentURL string) outcome {
 		WorkingDeadline: c.deadline * 35 / 100,
 		MaxTurns:        1,
 		Poll:            c.poll,
+		// A cancel sent after the deadline ended the run waits no longer
+		// than cancelOpen's, well inside conform's grace period.
+		CancelTimeout: 500 * time.Millisecond,
 	}
 	answered := false
 	followUp := func(*wire.Message) *wire.Message {
@@ -129,7 +132,8 @@ func (c config) drive(agentURL string) outcome {
 }
 
 // conclude maps the driver's result to an outcome, canceling whatever the
-// agent left running (the driver does not when the deadline ended the run).
+// agent left running that the driver did not cancel (tasks other than the
+// one it was driving when the run ended).
 func (c config) conclude(ctx context.Context, client reconcile.Agent, res *reconcile.Result, err error) outcome {
 	taskID := ""
 	if res != nil {
