@@ -94,6 +94,12 @@ type Entry struct {
 	// Metadata holds the message metadata keys (values are not kept, so
 	// no credential ends up in the journal).
 	MetadataKeys []string `json:"metadataKeys,omitempty"`
+	// Ignored lists, on a SendMessage or SendStreamingMessage request, the
+	// members its dialect does not define, by path: the agent skipped them,
+	// as servers do, so a field the client believes it sent
+	// (configuration.blocking, v0.3's, under v1.0) is one the agent never
+	// read. Noted for v1.0 over JSON-RPC and HTTP+JSON, at most 16.
+	Ignored []string `json:"ignored,omitempty"`
 	// Behaviors lists the behaviors applied to the request, those in its
 	// scope (their spec text); Skipped those configured on the agent that
 	// were out of scope, with the scope key that excluded them. On a

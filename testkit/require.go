@@ -148,6 +148,17 @@ func RequireSentVersionHeader(t requireT, journal []server.Entry, msgAndArgs ...
 	}
 }
 
+// RequireNoIgnoredFields is AssertNoIgnoredFields that stops the test on
+// failure.
+func RequireNoIgnoredFields(t requireT, journal []server.Entry, msgAndArgs ...any) {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	if !AssertNoIgnoredFields(t, journal, msgAndArgs...) {
+		t.FailNow()
+	}
+}
+
 // RequireNoPageTokenLoop is AssertNoPageTokenLoop that stops the test on failure.
 func RequireNoPageTokenLoop(t requireT, journal []server.Entry, msgAndArgs ...any) {
 	if h, ok := t.(tHelper); ok {

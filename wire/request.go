@@ -95,6 +95,12 @@ type Request struct {
 	PushConfigID string
 
 	Metadata map[string]any
+
+	// Ignored lists the members of a SendMessage request its dialect does
+	// not define, by path (configuration.blocking, message.parts[0].kind):
+	// the agent skips them, as servers do, and the journal says so. Noted
+	// by the v1.0 codec over JSON-RPC and HTTP+JSON, at most 16.
+	Ignored []string
 }
 
 // Result is the canonical answer to a unary request; which member is set

@@ -70,6 +70,17 @@ test("default agent, card and journal with why-didn't-it-fire", () =>
     expect(await m.metrics()).toMatch(new RegExp(`a2amock_requests_total\\{agent="${desk.serverName}",method="SendMessage",.*outcome="ok".*\\} 1`));
   }));
 
+test("the journal lists the fields a send carried that the agent ignored", () =>
+  withMock(async (m) => {
+    await call(m.url, "SendMessage", {
+      message: { messageId: "m-v03", role: "ROLE_USER", parts: [{ kind: "text", text: "hi" }] },
+      configuration: { blocking: false },
+    });
+    await send(m.url, "plain v1.0");
+    const reqs = await m.journal({ kind: "request" });
+    expect(reqs.map((e) => e.ignored)).toEqual([["message.parts[0].kind", "configuration.blocking"], undefined]);
+  }));
+
 test("setBehaviors and reset", () =>
   withMock(async (m) => {
     expect(await m.setBehaviors(undefined, ["stuck-submitted"])).toEqual(["stuck-submitted"]);

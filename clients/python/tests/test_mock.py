@@ -60,6 +60,15 @@ def test_add_agent_with_card_behaviors_and_journal(a2amock: Mock) -> None:
     assert [e.agent for e in a2amock.journal()] == [w.server_name] * len(a2amock.journal("desk"))
 
 
+def test_journal_lists_the_fields_the_agent_ignored(a2amock: Mock) -> None:
+    call(a2amock.url, "SendMessage", {
+        "message": {"messageId": "m-v03", "role": "ROLE_USER", "parts": [{"kind": "text", "text": "hi"}]},
+        "configuration": {"blocking": False}})
+    send(a2amock.url, "plain v1.0")
+    reqs = a2amock.journal(kind=["request"])
+    assert [e.ignored for e in reqs] == [("message.parts[0].kind", "configuration.blocking"), ()]
+
+
 def test_set_behaviors_and_reset(a2amock: Mock) -> None:
     assert a2amock.set_behaviors(None, ["stuck-submitted"]) == ["stuck-submitted"]
     task = task_of(send(a2amock.url, "x"))

@@ -43,6 +43,9 @@ func Request(agent string, req *wire.Request, n int64, path, version string) jou
 		}
 		slices.Sort(e.MetadataKeys)
 	}
+	for _, p := range req.Ignored {
+		e.Ignored = append(e.Ignored, ID(p))
+	}
 	return e
 }
 

@@ -106,6 +106,8 @@ type v10SendIn struct {
 	Message       *v10MessageIn    `json:"message"`
 	Configuration *v10SendConfigIn `json:"configuration"`
 	Metadata      map[string]any   `json:"metadata"`
+
+	ignored ignoredMembers
 }
 
 type v10SendConfigIn struct {
@@ -246,7 +248,7 @@ func decodeSend10(raw []byte, req *wire.Request) *wire.Error {
 // decodeSendFrom checks what was read of a SendMessage request and fills
 // req from it.
 func decodeSendFrom(in *v10SendIn, req *wire.Request) *wire.Error {
-	req.Tenant, req.Metadata = in.Tenant, in.Metadata
+	req.Tenant, req.Metadata, req.Ignored = in.Tenant, in.Metadata, in.ignored.paths
 	if in.Message == nil {
 		return wire.ErrInvalidParams("message", "is required")
 	}

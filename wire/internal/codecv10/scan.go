@@ -56,25 +56,26 @@ func scanRaw(s *jsonscan.Scanner, v *json.RawMessage) bool {
 
 func (in *v10SendIn) scan(raw []byte) bool {
 	s := jsonscan.New(raw)
+	ig := &in.ignored
 	ok := s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "tenant":
 			return scanString(s, &in.Tenant)
 		case "message":
 			in.Message = &v10MessageIn{}
-			return in.Message.scan(s)
+			return in.Message.scan(s, ig)
 		case "configuration":
 			in.Configuration = &v10SendConfigIn{}
-			return in.Configuration.scan(s)
+			return in.Configuration.scan(s, ig)
 		case "metadata":
 			return scanMap(s, &in.Metadata)
 		}
-		return s.SkipUnknown(key, "tenant", "message", "configuration", "metadata")
+		return ig.skip(s, "", -1, key, "tenant", "message", "configuration", "metadata")
 	})
 	return ok && s.End()
 }
 
-func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
+func (c *v10SendConfigIn) scan(s *jsonscan.Scanner, ig *ignoredMembers) bool {
 	return s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "acceptedOutputModes":
@@ -90,11 +91,11 @@ func (c *v10SendConfigIn) scan(s *jsonscan.Scanner) bool {
 			return ok
 		}
 		// A push config is left to encoding/json.
-		return s.SkipUnknown(key, "acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig")
+		return ig.skip(s, "configuration", -1, key, "acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig")
 	})
 }
 
-func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
+func (m *v10MessageIn) scan(s *jsonscan.Scanner, ig *ignoredMembers) bool {
 	return s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "messageId":
@@ -112,7 +113,7 @@ func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 			m.Parts = []v10PartIn{}
 			return s.Array(func() bool {
 				m.Parts = append(m.Parts, v10PartIn{})
-				return m.Parts[len(m.Parts)-1].scan(s)
+				return m.Parts[len(m.Parts)-1].scan(s, ig, len(m.Parts)-1)
 			})
 		case "metadata":
 			return scanMap(s, &m.Metadata)
@@ -121,11 +122,11 @@ func (m *v10MessageIn) scan(s *jsonscan.Scanner) bool {
 		case "referenceTaskIds":
 			return scanStrings(s, &m.ReferenceTaskIDs)
 		}
-		return s.SkipUnknown(key, "messageId", "contextId", "taskId", "role", "parts", "metadata", "extensions", "referenceTaskIds")
+		return ig.skip(s, "message", -1, key, "messageId", "contextId", "taskId", "role", "parts", "metadata", "extensions", "referenceTaskIds")
 	})
 }
 
-func (p *v10PartIn) scan(s *jsonscan.Scanner) bool {
+func (p *v10PartIn) scan(s *jsonscan.Scanner, ig *ignoredMembers, index int) bool {
 	return s.Object(func(key []byte) bool {
 		switch string(key) {
 		case "text":
@@ -143,6 +144,6 @@ func (p *v10PartIn) scan(s *jsonscan.Scanner) bool {
 		case "mediaType":
 			return scanString(s, &p.MediaType)
 		}
-		return s.SkipUnknown(key, "text", "raw", "url", "data", "metadata", "filename", "mediaType")
+		return ig.skip(s, "message.parts", index, key, "text", "raw", "url", "data", "metadata", "filename", "mediaType")
 	})
 }

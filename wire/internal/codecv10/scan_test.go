@@ -215,6 +215,7 @@ func sameSendRead(t *testing.T, raw string) bool {
 		return false
 	}
 	require.NoError(t, err, "the fast path took what encoding/json refuses: %s", raw)
+	fast.ignored = ignoredMembers{} // what the fast path notes beside the read; encoding/json notes nothing
 	require.True(t, reflect.DeepEqual(slow, fast), "read differently: %s\nencoding/json: %s\nfast path:     %s", raw, dump(slow), dump(fast))
 	return true
 }
@@ -239,6 +240,42 @@ func TestScanSendTakesTypicalRequests(t *testing.T) {
 		require.Nil(t, decodeSendFrom(&in, want))
 		assert.Equal(t, want, got)
 	}
+}
+
+// The fast path notes the members v1.0 does not define, by path, in the
+// order sent and at most maxIgnored of them; known members in another case
+// are encoding/json's (and so read, not ignored).
+func TestDecodeNotesIgnoredMembers(t *testing.T) {
+	t.Parallel()
+	raw := `{"message":{"messageId":"m","role":"ROLE_USER","kind":"message","parts":[{"text":"a"},{"kind":"text","text":"b"}]},` +
+		`"configuration":{"blocking":false,"pushNotificationConfig":{"url":"http://127.0.0.1:1/hook"},"returnImmediately":true},"id":"x"}`
+	got, e := Codec.DecodeParams(wire.OpSend, []byte(raw))
+	require.Nil(t, e)
+	assert.Equal(t, []string{"message.kind", "message.parts[1].kind", "configuration.blocking",
+		"configuration.pushNotificationConfig", "id"}, got.Ignored)
+	assert.True(t, got.Config.ReturnImmediately, "the members defined are read as ever")
+
+	got, e = Codec.DecodeParams(wire.OpStream, []byte(typicalParams[1]))
+	require.Nil(t, e)
+	assert.Empty(t, got.Ignored, "a request of v1.0 members only ignores none")
+
+	// 15 unknown members beside message (the fast path reads objects of up
+	// to 16) and 10 in configuration: the first 16 are noted.
+	var many strings.Builder
+	many.WriteString(`{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a"}]},"configuration":{`)
+	for i := range 10 {
+		fmt.Fprintf(&many, `"c%d":%d,`, i, i)
+	}
+	many.WriteString(`"returnImmediately":true}`)
+	for i := range 14 {
+		fmt.Fprintf(&many, `,"x%d":%d`, i, i)
+	}
+	many.WriteString("}")
+	got, e = Codec.DecodeParams(wire.OpSend, []byte(many.String()))
+	require.Nil(t, e)
+	require.Len(t, got.Ignored, maxIgnored)
+	assert.Equal(t, "configuration.c0", got.Ignored[0])
+	assert.Equal(t, "x5", got.Ignored[maxIgnored-1])
 }
 
 // FuzzScanSend checks the fast path against encoding/json on the fuzzer's

@@ -80,6 +80,9 @@ class Entry:
     behaviors: tuple[str, ...] = ()
     skipped: tuple[SkippedBehavior, ...] = field(default_factory=tuple)
     acted: tuple[ActedBehavior, ...] = field(default_factory=tuple)
+    #: On a send: the fields its dialect does not define, by path
+    #: ("configuration.blocking"), which the agent skipped unread.
+    ignored: tuple[str, ...] = ()
 
     @property
     def timestamp(self) -> datetime:
@@ -99,4 +102,5 @@ class Entry:
             metadata_keys=tuple(d.get("metadataKeys") or ()), behaviors=tuple(d.get("behaviors") or ()),
             skipped=tuple(SkippedBehavior(s["behavior"], s["key"], s["detail"]) for s in d.get("skipped") or ()),
             acted=tuple(ActedBehavior(a["behavior"], a["hook"]) for a in d.get("acted") or ()),
+            ignored=tuple(d.get("ignored") or ()),
         )

@@ -1,0 +1,38 @@
+package testkit_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// A client that sends a v1.0 agent v0.3's blocking and
+// pushNotificationConfig fails AssertNoIgnoredFields, which names each field
+// and what v1.0 calls it; sends of v1.0 fields only pass.
+func TestAssertNoIgnoredFields(t *testing.T) {
+	t.Parallel()
+	m := testkit.Start(t, testkit.WithSeed(8), testkit.WithStepDelay(-1))
+	c := &rawClient{t: t, url: m.AgentURL("agent") + "/", version: "1.0"}
+	c.send("m1", "hi", "", "")
+	passes(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, m.Journal()) })
+
+	c.call("SendMessage", map[string]any{
+		"message": map[string]any{"messageId": "m2", "role": "ROLE_USER", "kind": "message",
+			"parts": []any{map[string]any{"kind": "text", "text": "hi"}}},
+		"configuration": map[string]any{"blocking": false, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}},
+	})
+	msg := fails(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, m.Journal(), "the %s client", "v0.3") },
+		"1 of 2 send(s) carried fields the agent ignored",
+		"client did: sent 2 SendMessage or SendStreamingMessage request(s)",
+		`SendMessage over JSONRPC (entry `, `message "m2"): configuration.blocking (v0.3's; v1.0 reads returnImmediately, its inverse`,
+		"configuration.pushNotificationConfig (v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered)",
+		"message.kind (v0.3's discriminator", "message.parts[0].kind (v0.3's part discriminator",
+		"the v0.3 client")
+	assert.NotContains(t, msg, `"m1"`, "the first send ignored nothing")
+
+	st := &stoppingT{}
+	testkit.RequireNoIgnoredFields(st, m.Journal())
+	assert.True(t, st.stopped)
+}
