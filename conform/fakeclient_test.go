@@ -116,9 +116,10 @@ func fakeClient(mode string) int {
 }
 
 // naiveClient is the client the field reports describe: it skips the card's
-// legacy path, sends no A2A-Version, answers input-required with a new
-// message (no taskId), polls without bound or deadline, never cancels and
-// reports completed whatever the task became.
+// legacy path, sends no A2A-Version, keeps v0.3's blocking beside v1.0's
+// returnImmediately, answers input-required with a new message (no
+// taskId), polls without bound or deadline, never cancels and reports
+// completed whatever the task became.
 func naiveClient() int {
 	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
 	if resp, err := http.Get(base + "/.well-known/agent-card.json"); err == nil {
@@ -127,7 +128,7 @@ func naiveClient() int {
 	}
 	msg := map[string]any{"messageId": "naive-1", "role": "ROLE_USER",
 		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
-	t, err := naiveCall(base, "SendMessage", false, map[string]any{"message": msg, "configuration": map[string]any{"returnImmediately": true}})
+	t, err := naiveCall(base, "SendMessage", false, map[string]any{"message": msg, "configuration": map[string]any{"returnImmediately": true, "blocking": false}})
 	if err != nil {
 		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
 		return 0

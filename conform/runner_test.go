@@ -294,6 +294,7 @@ func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
 		by[res.ID] = res
 	}
 	wantFail(t, by["honest-v10-jsonrpc"], "sends-a2a-version", "no A2A-Version header")
+	wantFail(t, by["honest-v10-jsonrpc"], "sends-only-defined-fields", "configuration.blocking (v0.3's; v1.0 reads returnImmediately")
 	for _, id := range []string{"truthful-outcome", "no-orphans", "no-crash", "exits-in-time"} {
 		if check(t, by["honest-v10-jsonrpc"], id).Pass != true {
 			t.Errorf("honest-v10-jsonrpc/%s failed for a client that did it right: %s", id, check(t, by["honest-v10-jsonrpc"], id).Reason)
