@@ -83,6 +83,8 @@ func runCall(journal []server.Entry, c goldenCall) string {
 		testkit.AssertCanceled(ft, journal, c.Task)
 	case "AssertNoContinuationTo":
 		testkit.AssertNoContinuationTo(ft, journal, c.Task)
+	case "AssertNoIgnoredFields":
+		testkit.AssertNoIgnoredFields(ft, journal)
 	case "AssertUsedDeclaredInterface":
 		card, err := cards.Parse(c.Card)
 		if err != nil {
@@ -210,6 +212,13 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		postRaw(t, u+"nowhere/at/all", `{}`)
 		interfaceCalls("post to no route", u+".well-known/agent-card.json")
 	})
+	run("v0.3 fields sent to a v1.0 agent", nil, func(u string) {
+		body := msg("hi", "", "", nil)
+		body["message"].(map[string]any)["parts"] = []any{map[string]any{"kind": "text", "text": "hi"}}
+		body["configuration"] = map[string]any{"blocking": true, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
+		rpcTo(t, u, "SendMessage", body)
+		rpcTo(t, u, "SendMessage", msg("and one of v1.0 fields only", "", "", nil))
+	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
 		rpcTo(t, u, "SendMessage", msg("hello?", "no-such-task", "", nil))
@@ -224,7 +233,7 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 				}
 			}
 		}
-		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"})
+		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"}, goldenCall{Assert: "AssertNoIgnoredFields"})
 		c.Calls = append(c.Calls, cardCalls[c.Name]...)
 		for _, id := range ids {
 			c.Calls = append(c.Calls,

@@ -195,6 +195,43 @@ export function assertCanceled(journal: Iterable<Entry>, taskId: string): void {
     "the client cancels the task (CancelTask acknowledged)", `${obs}; task states ${stateList(s.states)}`));
 }
 
+// What v1.0 calls the fields of an earlier dialect a v1.0 agent ignores
+// (paths with list indexes as []), as the Go testkit says it.
+const RENAMED: Record<string, string> = {
+  "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
+  "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
+  "message.kind": "v0.3's discriminator; a v1.0 message has none",
+  "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
+  "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+};
+
+/**
+ * No SendMessage or SendStreamingMessage request carried a field its dialect
+ * does not define (the entry's `ignored`): the agent skipped it unread, as
+ * servers do, so a setting the client believes it sent (v0.3's
+ * `configuration.blocking` sent to a v1.0 agent) never took effect.
+ */
+export function assertNoIgnoredFields(journal: Iterable<Entry>): void {
+  const lines: string[] = [];
+  let sends = 0;
+  let carrying = 0;
+  for (const e of journal) {
+    if (e.kind !== "request" || (e.op !== "send" && e.op !== "stream")) continue;
+    sends++;
+    if (!e.ignored?.length) continue;
+    carrying++;
+    for (const path of e.ignored) {
+      const hint = RENAMED[path.replace(/\[\d+\]/g, "[]")];
+      lines.push(`\n\t\t${e.method} over ${e.binding} (entry ${e.seq}, message ${q(e.messageId ?? "")}): ${path}${hint ? ` (${hint})` : ""}`);
+    }
+  }
+  if (carrying === 0) return;
+  throw new A2amockAssertionError(failure(`${carrying} of ${sends} send(s) carried fields the agent ignored`,
+    `sent ${sends} SendMessage or SendStreamingMessage request(s)`,
+    "every field a request carries is one its dialect defines, so the agent reads what the client meant",
+    `ignored:${lines.join("")}`));
+}
+
 /** The client sent no message naming the task after the task was dead. */
 export function assertNoContinuationTo(journal: Iterable<Entry>, taskId: string): void {
   const s = stories(journal).get(taskId);

@@ -195,6 +195,11 @@ export class Mock {
     A.assertNoContinuationTo(await this.journal({ agent }), taskId);
   }
 
+  /** No send carried a field its dialect does not define, which the agent skipped unread. */
+  async assertNoIgnoredFields(agent?: string): Promise<void> {
+    A.assertNoIgnoredFields(await this.journal({ agent }));
+  }
+
   /** Every request to the agent used an interface its card declares (as served, unless given). */
   async assertUsedDeclaredInterface(agent?: string, card?: Record<string, any>): Promise<void> {
     A.assertUsedDeclaredInterface(await this.journal({ agent }), card ?? (await this.card(agent)));

@@ -8,6 +8,7 @@ import { expect, test } from "vitest";
 import {
   assertCanceled,
   assertNoContinuationTo,
+  assertNoIgnoredFields,
   assertNoOrphans,
   assertPolledAtMost,
   assertStoppedPollingWithin,
@@ -35,6 +36,7 @@ function run(journal: Entry[], c: Call): string {
       case "AssertStoppedPollingWithin": assertStoppedPollingWithin(journal, task, c.withinMs ?? 0); break;
       case "AssertCanceled": assertCanceled(journal, task); break;
       case "AssertNoContinuationTo": assertNoContinuationTo(journal, task); break;
+      case "AssertNoIgnoredFields": assertNoIgnoredFields(journal); break;
       case "AssertUsedDeclaredInterface": assertUsedDeclaredInterface(journal, c.card!); break;
       default: throw new Error(`unknown assertion ${c.assert}`);
     }

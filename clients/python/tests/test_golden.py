@@ -30,6 +30,8 @@ def run(journal: list[Entry], call: dict) -> str:
             assertions.assert_canceled(journal, call.get("task", ""))
         elif name == "AssertNoContinuationTo":
             assertions.assert_no_continuation_to(journal, call.get("task", ""))
+        elif name == "AssertNoIgnoredFields":
+            assertions.assert_no_ignored_fields(journal)
         elif name == "AssertUsedDeclaredInterface":
             assertions.assert_used_declared_interface(journal, call["card"])
         else:
@@ -58,7 +60,7 @@ def test_failures_point_at_the_test(pytester: pytest.Pytester) -> None:
     calls = [(c["name"], call) for c in CASES for call in c["calls"] if call["want"]]
     names = {call["assert"] for _, call in calls}
     assert names == {"AssertNoOrphans", "AssertPolledAtMost", "AssertStoppedPollingWithin",
-                     "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface"}
+                     "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface", "AssertNoIgnoredFields"}
     pytester.makepyfile(test_positions=f'''
 import json
 from datetime import timedelta

@@ -14,10 +14,10 @@ import (
 // defines, what v1.0 calls them: the usual cause of an ignored member is a
 // client written against v0.3. Keys are paths with list indexes as [].
 var renamed = map[string]string{
-	"configuration.blocking":               "v0.3's; v1.0 reads returnImmediately, its inverse (an absent returnImmediately blocks)",
+	"configuration.blocking":               "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
 	"configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
 	"message.kind":                         "v0.3's discriminator; a v1.0 message has none",
-	"message.parts[].kind":                 "v0.3's part discriminator; a v1.0 part is told by its member (text, raw, url or data)",
+	"message.parts[].kind":                 "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
 	"message.parts[].file":                 "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
 }
 

@@ -13,6 +13,7 @@ The pytest plugin (entry point ``a2amock``) provides the fixtures
 from .assertions import (
     assert_canceled,
     assert_no_continuation_to,
+    assert_no_ignored_fields,
     assert_no_orphans,
     assert_polled_at_most,
     assert_stopped_polling_within,
@@ -34,6 +35,6 @@ from .server import Server, find_binary
 __all__ = [
     "A2amockError", "ActedBehavior", "Agent", "BinaryNotFoundError", "ConflictError", "ControlAPIError", "Entry",
     "InvalidRequestError", "Mock", "NotFoundError", "Server", "ServerStartError", "SkippedBehavior",
-    "assert_canceled", "assert_no_continuation_to", "assert_no_orphans", "assert_polled_at_most",
+    "assert_canceled", "assert_no_continuation_to", "assert_no_ignored_fields", "assert_no_orphans", "assert_polled_at_most",
     "assert_stopped_polling_within", "assert_used_declared_interface", "find_binary",
 ]

@@ -8,6 +8,7 @@ Each raises AssertionError with the message and returns None when it passes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -240,6 +241,47 @@ def assert_canceled(journal: Iterable[Entry], task_id: str) -> None:
     raise AssertionError(_failure(s.subject("not canceled by the client"), s.did(),
                                   "the client cancels the task (CancelTask acknowledged)",
                                   obs + "; task states " + _state_list(s.states)))
+
+
+# What v1.0 calls the fields of an earlier dialect a v1.0 agent ignores
+# (paths with list indexes as []), as the Go testkit says it.
+_RENAMED = {
+    "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
+    "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
+    "message.kind": "v0.3's discriminator; a v1.0 message has none",
+    "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
+    "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+}
+
+
+def assert_no_ignored_fields(journal: Iterable[Entry]) -> None:
+    """No SendMessage or SendStreamingMessage request carried a field its
+    dialect does not define (the entry's ``ignored``): the agent skipped it
+    unread, as servers do, so a setting the client believes it sent (v0.3's
+    ``configuration.blocking`` sent to a v1.0 agent) never took effect."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
+    lines: list[str] = []
+    sends = carrying = 0
+    for e in journal:
+        if e.kind != "request" or e.op not in ("send", "stream"):
+            continue
+        sends += 1
+        if not e.ignored:
+            continue
+        carrying += 1
+        for path in e.ignored:
+            line = f"\n\t\t{e.method} over {e.binding} (entry {e.seq}, message {_q(e.message_id)}): {path}"
+            hint = _RENAMED.get(re.sub(r"\[\d+\]", "[]", path))
+            if hint:
+                line += f" ({hint})"
+            lines.append(line)
+    if not carrying:
+        return
+    raise AssertionError(_failure(
+        f"{carrying} of {sends} send(s) carried fields the agent ignored",
+        f"sent {sends} SendMessage or SendStreamingMessage request(s)",
+        "every field a request carries is one its dialect defines, so the agent reads what the client meant",
+        "ignored:" + "".join(lines)))
 
 
 def assert_no_continuation_to(journal: Iterable[Entry], task_id: str) -> None:

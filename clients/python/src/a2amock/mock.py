@@ -215,6 +215,11 @@ class Mock:
         __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_no_continuation_to(self.journal(agent), task_id)
 
+    def assert_no_ignored_fields(self, agent: str | None = None) -> None:
+        """No send carried a field its dialect does not define, which the agent skipped unread."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions.assert_no_ignored_fields(self.journal(agent))
+
     def assert_used_declared_interface(self, agent: str | None = None, card: Mapping[str, Any] | None = None) -> None:
         """Every request to the agent used an interface its card declares
         (the card as served, unless given)."""
