@@ -98,7 +98,8 @@ type Entry struct {
 	// members its dialect does not define, by path: the agent skipped them,
 	// as servers do, so a field the client believes it sent
 	// (configuration.blocking, v0.3's, under v1.0) is one the agent never
-	// read. Noted for v1.0 over JSON-RPC and HTTP+JSON, at most 16.
+	// read (and v1.0's returnImmediately under v0.3). Noted for v1.0 over
+	// JSON-RPC and HTTP+JSON, and for v0.2 and v0.3; at most 16.
 	Ignored []string `json:"ignored,omitempty"`
 	// Behaviors lists the behaviors applied to the request, those in its
 	// scope (their spec text); Skipped those configured on the agent that

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // A client that sends a v1.0 agent v0.3's blocking and
@@ -35,4 +36,14 @@ func TestAssertNoIgnoredFields(t *testing.T) {
 	st := &stoppingT{}
 	testkit.RequireNoIgnoredFields(st, m.Journal())
 	assert.True(t, st.stopped)
+
+	// The other way round: v1.0's returnImmediately sent to a v0.3 agent.
+	v03 := testkit.Start(t, testkit.WithSeed(8), testkit.WithStepDelay(-1), testkit.WithDialect(wire.V03))
+	c = &rawClient{t: t, url: v03.AgentURL("agent") + "/"}
+	c.call("message/send", map[string]any{
+		"message":       map[string]any{"kind": "message", "messageId": "m3", "role": "user", "parts": []any{map[string]any{"kind": "text", "text": "hi"}}},
+		"configuration": map[string]any{"returnImmediately": true},
+	})
+	fails(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, v03.Journal()) },
+		`message/send over JSONRPC (entry 1, message "m3"): configuration.returnImmediately (v1.0's; v0.3 reads blocking: false instead, and without it a send blocks)`)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The Python and JS clients mirror the journal assertions with the same
@@ -218,6 +219,11 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		body["configuration"] = map[string]any{"blocking": true, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
 		rpcTo(t, u, "SendMessage", body)
 		rpcTo(t, u, "SendMessage", msg("and one of v1.0 fields only", "", "", nil))
+	})
+	run("v1.0 fields sent to a v0.3 agent", []testkit.Option{testkit.WithDialect(wire.V03)}, func(u string) {
+		body := msg("hi", "", "", nil)
+		body["configuration"] = map[string]any{"returnImmediately": true, "taskPushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
+		rpcToV03(t, u, body)
 	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})

@@ -491,3 +491,25 @@ func TestV03DecodeEventErrors(t *testing.T) {
 		assert.Error(t, err, doc)
 	}
 }
+
+// A v0.2/v0.3 send notes the members the dialect does not define, by path
+// and in the order sent (v1.0 habits: returnImmediately,
+// taskPushNotificationConfig, a part's url); one of defined members notes
+// none, and a member encoding/json matches in another case is read, not
+// ignored.
+func TestDecodeV03NotesIgnoredMembers(t *testing.T) {
+	t.Parallel()
+	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
+		req, e := codecs.For(d).DecodeParams(wire.OpSend, []byte(`{"message":{"kind":"message","messageId":"m","role":"user",`+
+			`"parts":[{"kind":"text","text":"a"},{"kind":"file","file":{"uri":"https://example.example/f"},"url":"https://example.example/f"}],"tenant":"x"},`+
+			`"configuration":{"returnImmediately":true,"Blocking":false,"taskPushNotificationConfig":{"url":"http://127.0.0.1:1/h"}},"id":"1"}`))
+		require.Nil(t, e, "%s", d)
+		assert.Equal(t, []string{"message.parts[1].url", "message.tenant", "configuration.returnImmediately",
+			"configuration.taskPushNotificationConfig", "id"}, req.Ignored, "%s", d)
+		assert.True(t, req.Config.ReturnImmediately, "%s: Blocking is encoding/json's blocking", d)
+
+		req, e = codecs.For(d).DecodeParams(wire.OpStream, []byte(`{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"a"}]},"configuration":{"blocking":true},"metadata":{}}`))
+		require.Nil(t, e, "%s", d)
+		assert.Empty(t, req.Ignored, "%s", d)
+	}
+}

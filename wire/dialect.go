@@ -106,6 +106,12 @@ type Descriptor struct {
 	// SchemaFile is the file name of the dialect's official JSON Schema,
 	// vendored under internal/schemacheck/schema.
 	SchemaFile string
+	// ForeignFields says, for a send's field that this dialect does not
+	// define but another does (so an agent of this dialect ignores it),
+	// what this dialect calls it: the usual cause of an ignored field is a
+	// client written against the other version. Keys are paths with list
+	// indexes as [] (message.parts[].kind).
+	ForeignFields map[string]string
 
 	// The dialect's spellings, from its codec: see StateName, ParseState
 	// and RoleName.
@@ -183,8 +189,8 @@ var descriptors = []Descriptor{
 		PushContentType: contentTypeA2AJSON, PushTokenHeader: "A2A-Notification-Token",
 		PushURLField: "url", InlinePushURLField: "configuration.taskPushNotificationConfig.url",
 		CardShape:  CardShapeV10,
-		SchemaFile: "a2a-v1.0.json",
-		stateName:  StateToV10, parseState: StateFromV10, roleName: RoleToV10,
+		SchemaFile: "a2a-v1.0.json", ForeignFields: v03FieldsInV10,
+		stateName: StateToV10, parseState: StateFromV10, roleName: RoleToV10,
 	},
 	{
 		Dialect: V03, Major: 0, Methods: v03Methods,
@@ -196,8 +202,8 @@ var descriptors = []Descriptor{
 		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.3.0", CardMutualTLS: true, CardStateTransitionHistory: true,
-		SchemaFile: "a2a-v0.3.0.json",
-		stateName:  StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
+		SchemaFile: "a2a-v0.3.0.json", ForeignFields: v10FieldsInV0,
+		stateName: StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
 		Dialect: V02, Major: 0, MethodNamesOf: V03, Methods: v02Methods,
@@ -209,8 +215,8 @@ var descriptors = []Descriptor{
 		PushSendsTask:         true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.2.6", CardStateTransitionHistory: true,
-		SchemaFile: "a2a-v0.2.6.json",
-		stateName:  StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
+		SchemaFile: "a2a-v0.2.6.json", ForeignFields: v10FieldsInV0,
+		stateName: StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
 		Dialect: V01, Major: 0, Methods: v01Methods,

@@ -99,7 +99,8 @@ type Request struct {
 	// Ignored lists the members of a SendMessage request its dialect does
 	// not define, by path (configuration.blocking, message.parts[0].kind):
 	// the agent skips them, as servers do, and the journal says so. Noted
-	// by the v1.0 codec over JSON-RPC and HTTP+JSON, at most 16.
+	// by the v1.0 codec over JSON-RPC and HTTP+JSON and the v0.2/v0.3
+	// codec, at most 16.
 	Ignored []string
 }
 

@@ -195,21 +195,35 @@ export function assertCanceled(journal: Iterable<Entry>, taskId: string): void {
     "the client cancels the task (CancelTask acknowledged)", `${obs}; task states ${stateList(s.states)}`));
 }
 
-// What v1.0 calls the fields of an earlier dialect a v1.0 agent ignores
-// (paths with list indexes as []), as the Go testkit says it.
-const RENAMED: Record<string, string> = {
-  "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
-  "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
-  "message.kind": "v0.3's discriminator; a v1.0 message has none",
-  "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
-  "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+// For a field an agent of a dialect ignores that another dialect defines,
+// what the agent's dialect calls it (paths with list indexes as []), as the
+// Go testkit says it.
+const V10_HABITS: Record<string, string> = {
+  "configuration.returnImmediately": "v1.0's; v0.3 reads blocking: false instead, and without it a send blocks",
+  "configuration.taskPushNotificationConfig": "v1.0's; v0.3 reads pushNotificationConfig, so no push was registered",
+  "message.parts[].url": "v1.0's; v0.3 reads a file part's file.uri",
+  "message.parts[].raw": "v1.0's; v0.3 reads a file part's file.bytes",
+  "message.parts[].mediaType": "v1.0's; v0.3 reads a file part's file.mimeType",
+  "message.parts[].filename": "v1.0's; v0.3 reads a file part's file.name",
+};
+const RENAMED: Record<string, Record<string, string>> = {
+  "1.0": {
+    "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
+    "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
+    "message.kind": "v0.3's discriminator; a v1.0 message has none",
+    "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
+    "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+  },
+  "0.3": V10_HABITS,
+  "0.2": V10_HABITS,
 };
 
 /**
  * No SendMessage or SendStreamingMessage request carried a field its dialect
  * does not define (the entry's `ignored`): the agent skipped it unread, as
  * servers do, so a setting the client believes it sent (v0.3's
- * `configuration.blocking` sent to a v1.0 agent) never took effect.
+ * `configuration.blocking` sent to a v1.0 agent, v1.0's `returnImmediately`
+ * sent to a v0.3 one) never took effect.
  */
 export function assertNoIgnoredFields(journal: Iterable<Entry>): void {
   const lines: string[] = [];
@@ -221,7 +235,7 @@ export function assertNoIgnoredFields(journal: Iterable<Entry>): void {
     if (!e.ignored?.length) continue;
     carrying++;
     for (const path of e.ignored) {
-      const hint = RENAMED[path.replace(/\[\d+\]/g, "[]")];
+      const hint = RENAMED[e.dialect ?? ""]?.[path.replace(/\[\d+\]/g, "[]")];
       lines.push(`\n\t\t${e.method} over ${e.binding} (entry ${e.seq}, message ${q(e.messageId ?? "")}): ${path}${hint ? ` (${hint})` : ""}`);
     }
   }

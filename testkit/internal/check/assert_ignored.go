@@ -8,26 +8,18 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
-
-// renamed says, for members a v1.0 agent ignores that an earlier dialect
-// defines, what v1.0 calls them: the usual cause of an ignored member is a
-// client written against v0.3. Keys are paths with list indexes as [].
-var renamed = map[string]string{
-	"configuration.blocking":               "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
-	"configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
-	"message.kind":                         "v0.3's discriminator; a v1.0 message has none",
-	"message.parts[].kind":                 "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
-	"message.parts[].file":                 "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
-}
 
 var listIndex = regexp.MustCompile(`\[\d+\]`)
 
 // AssertNoIgnoredFields asserts that no SendMessage or SendStreamingMessage
 // request carried a member its dialect does not define: the agent skips
 // such a member, as servers do, so a setting the client believes it sent
-// (v0.3's configuration.blocking sent to a v1.0 agent) was never read. The
-// journal notes them for v1.0 requests over JSON-RPC and HTTP+JSON.
+// (v0.3's configuration.blocking sent to a v1.0 agent, v1.0's
+// returnImmediately sent to a v0.3 agent) was never read. The journal
+// notes them for v1.0 requests over JSON-RPC and HTTP+JSON and for v0.2
+// and v0.3 requests.
 func AssertNoIgnoredFields(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
@@ -45,7 +37,7 @@ func AssertNoIgnoredFields(t assert.TestingT, journal []server.Entry, msgAndArgs
 		with++
 		for _, path := range e.Ignored {
 			line := fmt.Sprintf("\n\t\t%s over %s (entry %d, message %q): %s", e.Method, e.Binding, e.Seq, e.MessageID, path)
-			if hint := renamed[listIndex.ReplaceAllString(path, "[]")]; hint != "" {
+			if hint := wire.Describe(e.Dialect).ForeignFields[listIndex.ReplaceAllString(path, "[]")]; hint != "" {
 				line += " (" + hint + ")"
 			}
 			lines = append(lines, line)

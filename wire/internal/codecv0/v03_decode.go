@@ -294,7 +294,7 @@ func (c *v03Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire
 		if e != nil {
 			return nil, e
 		}
-		req.Message, req.Metadata = msg, in.Metadata
+		req.Message, req.Metadata, req.Ignored = msg, in.Metadata, ignored03(params)
 		var cfg wire03ConfigIn
 		present, e := wirejson.DecodeObject(in.Configuration, "configuration", false, &cfg)
 		if e != nil {

@@ -82,6 +82,14 @@ func (s *Scanner) Object(member func(key []byte) bool) bool {
 	})
 }
 
+// Members reads an object of any number of members, repeated keys
+// included, calling member with the scanner at each value (which member
+// must read); unlike Object it is for looking at what was sent, not for
+// decoding it as encoding/json would.
+func (s *Scanner) Members(member func(key []byte) bool) bool {
+	return s.object(s.plainAt, member)
+}
+
 // object reads an object whose keys readKey reads, calling member with
 // the scanner at each value.
 func (s *Scanner) object(readKey func() ([]byte, bool), member func(key []byte) bool) bool {

@@ -2,9 +2,12 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var skipCases = []string{
@@ -83,4 +86,24 @@ func TestObjectRefusesWhatEncodingJSONReadsOtherwise(t *testing.T) {
 	s = New([]byte(`{"x":[1,{"y":2}]}`))
 	assert.True(t, s.Object(func(k []byte) bool { return s.SkipUnknown(k, "tenant") }), "x is skipped whole")
 	assert.True(t, s.End())
+}
+
+// Members reads what Object refuses to decode: repeated keys and more
+// than 16 members, in order.
+func TestMembers(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"a":1,"a":2`)
+	for i := range 20 {
+		fmt.Fprintf(&b, `,"k%d":[%d]`, i, i)
+	}
+	b.WriteString("}")
+	s := New([]byte(b.String()))
+	var keys []string
+	require.True(t, s.Members(func(k []byte) bool { keys = append(keys, string(k)); _, ok := s.Skip(); return ok }))
+	assert.Len(t, keys, 22)
+	assert.Equal(t, []string{"a", "a", "k0"}, keys[:3])
+	assert.True(t, s.End())
+	s = New([]byte(b.String()))
+	assert.False(t, s.Object(func([]byte) bool { _, ok := s.Skip(); return ok }), "Object refuses the repeated key")
 }

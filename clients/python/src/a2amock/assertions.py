@@ -243,14 +243,27 @@ def assert_canceled(journal: Iterable[Entry], task_id: str) -> None:
                                   obs + "; task states " + _state_list(s.states)))
 
 
-# What v1.0 calls the fields of an earlier dialect a v1.0 agent ignores
-# (paths with list indexes as []), as the Go testkit says it.
-_RENAMED = {
-    "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
-    "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
-    "message.kind": "v0.3's discriminator; a v1.0 message has none",
-    "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
-    "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+# For a field an agent of a dialect ignores that another dialect defines,
+# what the agent's dialect calls it (paths with list indexes as []), as the
+# Go testkit says it.
+_V10_HABITS = {
+    "configuration.returnImmediately": "v1.0's; v0.3 reads blocking: false instead, and without it a send blocks",
+    "configuration.taskPushNotificationConfig": "v1.0's; v0.3 reads pushNotificationConfig, so no push was registered",
+    "message.parts[].url": "v1.0's; v0.3 reads a file part's file.uri",
+    "message.parts[].raw": "v1.0's; v0.3 reads a file part's file.bytes",
+    "message.parts[].mediaType": "v1.0's; v0.3 reads a file part's file.mimeType",
+    "message.parts[].filename": "v1.0's; v0.3 reads a file part's file.name",
+}
+_RENAMED: dict[str, dict[str, str]] = {
+    "1.0": {
+        "configuration.blocking": "v0.3's; v1.0 reads returnImmediately, its inverse: without it a send blocks",
+        "configuration.pushNotificationConfig": "v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered",
+        "message.kind": "v0.3's discriminator; a v1.0 message has none",
+        "message.parts[].kind": "v0.3's part discriminator; a v1.0 part is told by its member: text, raw, url or data",
+        "message.parts[].file": "v0.3's file part; v1.0 reads raw or url, with filename and mediaType",
+    },
+    "0.3": _V10_HABITS,
+    "0.2": _V10_HABITS,
 }
 
 
@@ -258,7 +271,8 @@ def assert_no_ignored_fields(journal: Iterable[Entry]) -> None:
     """No SendMessage or SendStreamingMessage request carried a field its
     dialect does not define (the entry's ``ignored``): the agent skipped it
     unread, as servers do, so a setting the client believes it sent (v0.3's
-    ``configuration.blocking`` sent to a v1.0 agent) never took effect."""
+    ``configuration.blocking`` sent to a v1.0 agent, v1.0's
+    ``returnImmediately`` sent to a v0.3 one) never took effect."""
     __tracebackhide__ = True  # pytest: the failure points at the test's line
     lines: list[str] = []
     sends = carrying = 0
@@ -271,7 +285,7 @@ def assert_no_ignored_fields(journal: Iterable[Entry]) -> None:
         carrying += 1
         for path in e.ignored:
             line = f"\n\t\t{e.method} over {e.binding} (entry {e.seq}, message {_q(e.message_id)}): {path}"
-            hint = _RENAMED.get(re.sub(r"\[\d+\]", "[]", path))
+            hint = _RENAMED.get(e.dialect, {}).get(re.sub(r"\[\d+\]", "[]", path))
             if hint:
                 line += f" ({hint})"
             lines.append(line)

@@ -1,0 +1,93 @@
+package codecv0
+
+import (
+	"strconv"
+
+	"github.com/a2amock/a2amock/wire/internal/jsonscan"
+)
+
+// maxIgnored bounds the ignored members a request's decoding notes.
+const maxIgnored = 16
+
+// ignored03 lists, by path and in the order sent, the members of a
+// v0.2/v0.3 MessageSendParams that the dialect does not define
+// (encoding/json skipped them), so the journal can say what the client sent
+// that the agent never read: v1.0's configuration.returnImmediately, a
+// part's v1.0 url. The params decoded already; a key with escapes ends the
+// listing there.
+func ignored03(params []byte) []string {
+	l := &ignoredLister{s: jsonscan.New(params)}
+	l.object("", sendKnown, func(key []byte) (bool, bool) {
+		switch string(key) {
+		case "configuration":
+			return l.object("configuration", configKnown, nil), true
+		case "message":
+			return l.object("message", messageKnown, func(key []byte) (bool, bool) {
+				if string(key) == "parts" {
+					return l.parts(), true
+				}
+				return false, false
+			}), true
+		}
+		return false, false
+	})
+	return l.paths
+}
+
+// The members v0.2/v0.3 define in MessageSendParams, its configuration, its
+// message and a part.
+var (
+	sendKnown    = []string{"message", "configuration", "metadata"}
+	configKnown  = []string{"acceptedOutputModes", "historyLength", "blocking", "pushNotificationConfig"}
+	messageKnown = []string{"kind", "messageId", "role", "parts", "contextId", "taskId", "referenceTaskIds", "extensions", "metadata"}
+	partKnown    = []string{"kind", "text", "file", "data", "metadata"}
+)
+
+type ignoredLister struct {
+	s     *jsonscan.Scanner
+	paths []string
+}
+
+// object lists the unknown members of the object at path, handing each
+// known member to into first (which reports whether it read the value, and
+// whether that went well); anything but an object is skipped.
+func (l *ignoredLister) object(path string, known []string, into func(key []byte) (ok, read bool)) bool {
+	if l.s.Peek() != '{' {
+		_, ok := l.s.Skip()
+		return ok
+	}
+	return l.s.Members(func(key []byte) bool {
+		if jsonscan.Unknown(key, known...) {
+			if len(l.paths) < maxIgnored {
+				l.paths = append(l.paths, joinPath(path, string(key)))
+			}
+		} else if into != nil {
+			if ok, read := into(key); read {
+				return ok
+			}
+		}
+		_, ok := l.s.Skip()
+		return ok
+	})
+}
+
+// parts lists the unknown members of each part of message.parts.
+func (l *ignoredLister) parts() bool {
+	if l.s.Peek() != '[' {
+		_, ok := l.s.Skip()
+		return ok
+	}
+	i := 0
+	return l.s.Array(func() bool {
+		ok := l.object("message.parts["+strconv.Itoa(i)+"]", partKnown, nil)
+		i++
+		return ok
+	})
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
