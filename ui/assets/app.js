@@ -171,6 +171,10 @@
       nodes.push(p);
     }
     if (e._checks) nodes.push(el("p", { class: "badge left" }, "✗ failed check: " + e._checks.join(", ")));
+    // Fields the client sent that the agent's dialect does not define: it
+    // skipped them, so what they asked for never took effect.
+    const ignored = group.flatMap((x) => x.ignored || []);
+    if (ignored.length) nodes.push(el("p", { class: "badge left ignored" }, "⚠ fields the agent ignored (its dialect does not define them): " + ignored.join(", ")));
     // Why a configured fault did not fire: out of its scope, or in scope
     // and it left the exchange as it was.
     const quiet = [];

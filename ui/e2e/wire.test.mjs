@@ -110,6 +110,24 @@ test("behaviors that did not act, and why", async () => {
   });
 });
 
+// A send carrying fields its dialect does not define (v0.3's blocking and
+// a part's kind, sent to a v1.0 agent) says so next to the request.
+test("fields the agent ignored", async () => {
+  const url = await serve({ A2AMOCK_CONTROL_TOKEN: "" });
+  const res = await fetch(url + "/", {
+    method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: {
+      message: { messageId: "m1", role: "ROLE_USER", parts: [{ kind: "text", text: "hi" }] }, configuration: { blocking: true } } }),
+  });
+  assert.equal(res.status, 200);
+  await withFirstRequest(url, "", async (page) => {
+    const note = page.locator("#detail p.ignored");
+    await note.waitFor();
+    assert.equal(await note.textContent(),
+      "⚠ fields the agent ignored (its dialect does not define them): message.parts[0].kind, configuration.blocking");
+  });
+});
+
 // field encodes one protobuf field: a length-delimited one (wire type 2) for
 // a string or a message, a varint (wire type 0) for a number; every length
 // and number here is under 128, a one-byte varint.
