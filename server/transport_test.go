@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -84,6 +85,32 @@ func TestCardFetchFaultedWhenScoped(t *testing.T) {
 		entries := cardEntries(h)
 		require.Len(t, entries, 1)
 		assert.Empty(t, entries[0].Detail)
+	})
+	// The behaviors that rewrite or break an answer's body do so to the
+	// card's too: the card is sent with its Content-Length, which is how
+	// they tell a whole answer from a stream.
+	t.Run("body rewrites scoped to the card", func(t *testing.T) {
+		t.Parallel()
+		for spec, check := range map[string]func(hdr http.Header, body []byte){
+			"content-type:op=agent-card,type=text/plain": func(hdr http.Header, body []byte) {
+				assert.Equal(t, "text/plain", hdr.Get("Content-Type"))
+				assert.True(t, json.Valid(body))
+			},
+			"malformed-json:op=agent-card": func(_ http.Header, body []byte) {
+				assert.False(t, json.Valid(body), "%s", body)
+			},
+			"unknown-fields:op=agent-card": func(_ http.Header, body []byte) {
+				assert.Contains(t, string(body), `"futureField":"a field of a later version"`)
+			},
+		} {
+			b, err := behaviors.Parse(spec)
+			require.NoError(t, err)
+			h := start(t, server.Config{StepDelay: -1, Agents: []server.AgentConfig{{Name: "main", Card: testCard(wire.V10, false), Behaviors: []behaviors.Behavior{b}}}})
+			status, hdr, body := h.do(http.MethodGet, "/.well-known/agent-card.json", nil, nil)
+			require.Equal(t, http.StatusOK, status, spec)
+			assert.Equal(t, strconv.Itoa(len(body)), hdr.Get("Content-Length"), spec)
+			check(hdr, body)
+		}
 	})
 	t.Run("latency and truncation scoped to the card", func(t *testing.T) {
 		t.Parallel()

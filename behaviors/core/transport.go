@@ -53,7 +53,7 @@ type Transport interface {
 	// the answer alone.
 	Rewrite(unary func(status int, h textproto.MIMEHeader, body []byte) (int, []byte), stream func(h textproto.MIMEHeader)) bool
 	// Corrupt breaks the encoded answer with f: a unary answer's body or
-	// the nth event (1-based) of a stream, the length announced fixed up
+	// the nth event (1-based; 0 for every event) of a stream, the length announced fixed up
 	// so that the client receives every byte and fails on the content
 	// alone. HTTP: f rewrites the JSON (the unary body, an SSE frame).
 	// gRPC: f is not used: the nth message (a unary answer is message 1)

@@ -21,5 +21,6 @@ func Specs() []core.Spec {
 		restErrorDialectSpec,
 		sendResultEnvelopeSpec,
 		truncatedBodySpec,
+		unknownFieldsSpec,
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -113,6 +114,10 @@ func Write(w http.ResponseWriter, r *http.Request, b []byte, versions *Versions,
 		return
 	}
 	h.Set("Content-Type", "application/json")
+	// A whole answer says its length: the transport behaviors scoped to the
+	// card (content-type, malformed-json, unknown-fields) tell a unary
+	// answer from a stream by it, and rewrite only the former.
+	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(b)

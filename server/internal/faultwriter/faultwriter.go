@@ -285,7 +285,7 @@ func (c *corruptWriter) Write(b []byte) (int, error) {
 	}
 	if bytes.Contains(b, []byte("data:")) {
 		c.frames++
-		if c.frames == c.nth {
+		if c.nth == 0 || c.frames == c.nth {
 			if _, err := c.w.Write(c.corrupt(bytes.Clone(b))); err != nil {
 				return 0, err
 			}

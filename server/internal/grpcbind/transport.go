@@ -282,7 +282,7 @@ type grpcCorruptWriter struct {
 func (w *grpcCorruptWriter) Write(b []byte) (int, error) {
 	if len(b) >= 5 && b[0] == 0 && int(binary.BigEndian.Uint32(b[1:5])) == len(b)-5 {
 		w.n++
-		if w.n == w.nth {
+		if w.nth == 0 || w.n == w.nth {
 			bad := append(append(make([]byte, 0, len(b)+1), b...), 0x07)
 			binary.BigEndian.PutUint32(bad[1:5], uint32(len(bad)-5))
 			if _, err := w.ResponseWriter.Write(bad); err != nil {
