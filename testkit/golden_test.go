@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -214,8 +215,12 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		interfaceCalls("post to no route", u+".well-known/agent-card.json")
 	})
 	run("v0.3 fields sent to a v1.0 agent", nil, func(u string) {
+		// Every v0.3 field v1.0 has a hint for: the golden file holds each
+		// hint's text for the Python and JS mirrors.
 		body := msg("hi", "", "", nil)
-		body["message"].(map[string]any)["parts"] = []any{map[string]any{"kind": "text", "text": "hi"}}
+		m := body["message"].(map[string]any)
+		m["kind"] = "message"
+		m["parts"] = []any{map[string]any{"kind": "text", "text": "hi", "file": map[string]any{"uri": "https://example.example/f"}}}
 		body["configuration"] = map[string]any{"blocking": true, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
 		rpcTo(t, u, "SendMessage", body)
 		rpcTo(t, u, "SendMessage", msg("and one of v1.0 fields only", "", "", nil))
@@ -223,7 +228,7 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 	run("v1.0 fields sent to a v0.3 agent", []testkit.Option{testkit.WithDialect(wire.V03)}, func(u string) {
 		body := msg("hi", "", "", nil)
 		body["configuration"] = map[string]any{"returnImmediately": true, "taskPushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
-		rpcToV03(t, u, body)
+		rpcToV03(t, u, body, map[string]any{"url": "https://example.example/f", "raw": "aGk=", "mediaType": "text/plain", "filename": "f.txt"})
 	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
@@ -258,11 +263,15 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 
 // rpcToV03 sends a v0.3 message/send (worker-3's card is 0.3) and returns
 // the task.
-func rpcToV03(t *testing.T, url string, params map[string]any) map[string]any {
+func rpcToV03(t *testing.T, url string, params map[string]any, partExtra ...map[string]any) map[string]any {
 	t.Helper()
 	m := params["message"].(map[string]any)
 	m["role"], m["kind"] = "user", "message"
-	m["parts"] = []any{map[string]any{"kind": "text", "text": m["parts"].([]any)[0].(map[string]any)["text"]}}
+	part := map[string]any{"kind": "text", "text": m["parts"].([]any)[0].(map[string]any)["text"]}
+	for _, extra := range partExtra {
+		maps.Copy(part, extra)
+	}
+	m["parts"] = []any{part}
 	p, err := json.Marshal(params)
 	require.NoError(t, err)
 	resp, err := http.Post(url, "application/json", bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":`+string(p)+`}`)))
@@ -298,4 +307,17 @@ func TestAssertionMessagesGolden(t *testing.T) {
 		}
 	}
 	assert.Greater(t, failures, 10, "the golden calls must include failing assertions")
+}
+
+// The golden file holds every hint AssertNoIgnoredFields gives (each
+// dialect's ForeignFields), so the Python and JS copies of the hints are
+// checked word for word.
+func TestGoldenHoldsEveryIgnoredFieldHint(t *testing.T) {
+	raw, err := os.ReadFile(goldenPath)
+	require.NoError(t, err)
+	for _, d := range wire.Dialects {
+		for path, hint := range wire.Describe(d).ForeignFields {
+			assert.Contains(t, string(raw), strings.ReplaceAll(hint, `"`, `\"`), "dialect %s: the hint for %s", d, path)
+		}
+	}
 }
