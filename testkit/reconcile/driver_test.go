@@ -464,11 +464,17 @@ func TestDriverNoInputCancels(t *testing.T) {
 	assert.Empty(t, res.Ledger.Unreconciled())
 }
 
-func TestDriverContextCanceled(t *testing.T) {
-	t.Parallel()
+// workingDriver is a polling driver of an agent whose task stays working.
+func workingDriver() (*Driver, *fakeAgent) {
 	f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask { return f.newTask(wire.StateWorking) }, nil)
 	d := newDriver(f, historyDeclared())
 	d.Poll = true
+	return d, f
+}
+
+// endRunWhilePolling runs d and cancels the run's context once the driver
+// waits between polls; it returns Run's error.
+func endRunWhilePolling(d *Driver) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -477,7 +483,13 @@ func TestDriverContextCanceled(t *testing.T) {
 	}()
 	d.Clock.(*timeline.FakeClock).BlockUntil(1)
 	cancel()
-	assert.ErrorIs(t, <-errc, context.Canceled)
+	return <-errc
+}
+
+func TestDriverContextCanceled(t *testing.T) {
+	t.Parallel()
+	d, f := workingDriver()
+	assert.ErrorIs(t, endRunWhilePolling(d), context.Canceled)
 	// The run ended, the task did not: the driver cancels it on the way
 	// out, on a context of its own, rather than leave it orphaned.
 	_, _, cancels := f.counts()
@@ -507,20 +519,11 @@ func TestDriverCancelTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		set, want time.Duration
 	}{{0, 5 * time.Second}, {20 * time.Millisecond, 20 * time.Millisecond}} {
-		f := newFake(false, func(f *fakeAgent, _ *wire.Message) *ftask { return f.newTask(wire.StateWorking) }, nil)
+		d, f := workingDriver()
 		h := deadlineCancel{fakeAgent: f, deadline: make(chan time.Duration, 1)}
-		d := newDriver(f, historyDeclared())
-		d.Agent, d.Poll, d.CancelTimeout = h, true, tc.set
-		ctx, cancel := context.WithCancel(context.Background())
-		errc := make(chan error, 1)
-		go func() {
-			_, err := d.Run(ctx, "plain", userText("go"), nil)
-			errc <- err
-		}()
-		d.Clock.(*timeline.FakeClock).BlockUntil(1)
-		cancel()
+		d.Agent, d.CancelTimeout = h, tc.set
+		assert.ErrorIs(t, endRunWhilePolling(d), context.Canceled)
 		left := <-h.deadline
 		assert.True(t, left > 0 && left <= tc.want, "CancelTimeout %s: the cancel's context had %s left, want at most %s", tc.set, left, tc.want)
-		assert.ErrorIs(t, <-errc, context.Canceled)
 	}
 }
