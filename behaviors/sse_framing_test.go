@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,4 +136,25 @@ func TestSSEFramingRejectsBadParams(t *testing.T) {
 		_, err := behaviorsParse(spec)
 		assert.Error(t, err, spec)
 	}
+}
+
+// A pieces value above the event's length cuts at every byte at most, and
+// quickly: the draw used to go on for 4*pieces tries once every offset was
+// taken, so pieces=1000000000 spun a CPU for minutes per event (after the
+// client had left, too) and the stream sent nothing.
+func TestSSEFramingSplitPiecesBeyondLength(t *testing.T) {
+	t.Parallel()
+	done := make(chan []int, 1)
+	go func() { done <- core.CutPoints(rand.New(rand.NewPCG(7, 1)), 40, 10, 1_000_000_000) }()
+	select {
+	case cuts := <-done:
+		assert.LessOrEqual(t, len(cuts), 39, "at most one cut per byte")
+		assert.IsIncreasing(t, cuts)
+	case <-time.After(5 * time.Second):
+		t.Fatal("CutPoints with pieces far above the length did not return")
+	}
+	body, obs, err := framedStream(t, "sse-framing:variant=split,pieces=1000000000,gap=0s")
+	require.NoError(t, err)
+	assertHonest(t, obs)
+	assert.NotEmpty(t, body)
 }

@@ -27,11 +27,13 @@ func ValidRate(name string, p float64) error {
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 // CutPoints draws pieces-1 distinct cut offsets in (0, n), sorted; the first
-// falls inside the "data:" field name that starts at offset data.
+// falls inside the "data:" field name that starts at offset data. There are
+// only n-1 offsets, so pieces above n cut at most at every byte.
 func CutPoints(r *rand.Rand, n, data, pieces int) []int {
 	if n < 2 {
 		return nil
 	}
+	pieces = min(pieces, n)
 	seen := map[int]bool{}
 	var cuts []int
 	add := func(c int) {

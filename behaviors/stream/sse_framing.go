@@ -51,7 +51,7 @@ type SSEFraming struct {
 	Variants []string      `param:"variant" doc:"one or more of multiline-data, event-field, retry-field, comments, crlf, split, lf-only, no-trailing-blank"`
 	Event    string        `param:"event" doc:"the event: name of event-field"`
 	Retry    int           `param:"retry" doc:"the retry: value (milliseconds) of retry-field"`
-	Pieces   int           `param:"pieces" doc:"how many flushes split cuts each event into"`
+	Pieces   int           `param:"pieces" doc:"how many flushes split cuts each event into (at most one per byte of the event)"`
 	Gap      time.Duration `param:"gap" doc:"pause between the pieces of split, so they travel as separate reads"`
 }
 
