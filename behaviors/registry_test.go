@@ -205,3 +205,21 @@ func TestParseSuggestsTheClosestName(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "did you mean", "nothing is close")
 }
+
+// probability is "that fraction of matching requests": 0 and NaN are
+// refused rather than read as the zero Scope's "always" (probability=0 used
+// to apply the behavior to every request, NaN too, while 1e-300 applied it
+// to almost none).
+func TestParseProbabilityZeroOrNaN(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"http-error:probability=0", "http-error:probability=0.0", "http-error:probability=NaN", "http-error:probability=-0"} {
+		_, err := behaviors.Parse(spec)
+		if assert.Error(t, err, spec) {
+			assert.Contains(t, err.Error(), "is not a probability", spec)
+		}
+	}
+	for _, spec := range []string{"http-error:probability=1", "http-error:probability=0.001"} {
+		_, err := behaviors.Parse(spec)
+		assert.NoError(t, err, spec)
+	}
+}

@@ -58,7 +58,7 @@ var scopeKeyDocs = map[string]string{
 	"text":            "messages whose text matches that regular expression",
 	"call":            "the agent's nth request of the same operation (1-based)",
 	"calls":           "requests n..m of the same operation (n- for n onwards)",
-	"probability":     "that fraction of matching requests, drawn from the run's seed",
+	"probability":     "that fraction of matching requests (above 0, at most 1), drawn from the run's seed",
 }
 
 func oneParagraph(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -110,9 +110,11 @@ func (s *Scope) set(key, val string) (bool, error) {
 		}
 		s.CallFrom, s.CallTo = n, m
 	case "probability":
+		// 0 is refused, not read as the zero Scope's "always": a behavior
+		// for no request at all is left out instead.
 		p, err := strconv.ParseFloat(val, 64)
-		if err != nil || p < 0 || p > 1 {
-			return true, fmt.Errorf("%q is not a probability between 0 and 1", val)
+		if err != nil || !(p > 0 && p <= 1) {
+			return true, fmt.Errorf("%q is not a probability above 0 and at most 1 (to apply a behavior to no request, leave it out)", val)
 		}
 		s.Probability = p
 	default:
