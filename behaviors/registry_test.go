@@ -223,3 +223,18 @@ func TestParseProbabilityZeroOrNaN(t *testing.T) {
 		assert.NoError(t, err, spec)
 	}
 }
+
+// An empty method name matches no request, so method= (or a stray |) would
+// leave the behavior silently inactive; Parse refuses it as it refuses an
+// empty op or dialect.
+func TestParseEmptyMethod(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"http-error:method=", "http-error:method=GetTask|"} {
+		_, err := behaviors.Parse(spec)
+		if assert.Error(t, err, spec) {
+			assert.Contains(t, err.Error(), "scope method", spec)
+		}
+	}
+	_, err := behaviors.Parse("http-error:method=GetTask|message/send")
+	assert.NoError(t, err)
+}

@@ -64,7 +64,12 @@ func (s *Scope) set(key, val string) (bool, error) {
 			s.Ops = append(s.Ops, wire.Op(v))
 		}
 	case "method":
-		s.Methods = append(s.Methods, list()...)
+		for _, v := range list() {
+			if v == "" {
+				return true, fmt.Errorf("%q has an empty method name, which no request has (e.g. message/send|SendMessage)", val)
+			}
+			s.Methods = append(s.Methods, v)
+		}
 	case "dialect":
 		for _, v := range list() {
 			d := wire.Dialect(v)
