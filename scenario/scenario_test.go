@@ -196,6 +196,27 @@ func TestUnknownBehaviorListsValidNames(t *testing.T) {
 	}
 }
 
+// A behavior listed under one agent but scoped to another (or to none that
+// exists) never acts: each agent's behaviors see only its own requests. The
+// file used to validate "ok"; testkit and serve --behavior refuse the same.
+func TestBehaviorScopedToAnotherAgent(t *testing.T) {
+	t.Parallel()
+	got := problemsOf(t, `
+agents:
+  - name: a
+    behaviors:
+      - skip-working:agent=a
+      - never-terminal:agent=b
+      - name: skip-working
+        scope: {agent: nobody}
+  - name: b
+`)
+	assert.Equal(t, []string{
+		`bad.yaml:6:9: agents[0].behaviors[1]: "never-terminal:agent=b" is scoped to agent "b" but listed under agent "a": it would never act (an agent's behaviors see only its own requests)`,
+		`bad.yaml:7:9: agents[0].behaviors[2]: "skip-working:agent=nobody" is scoped to agent "nobody" but listed under agent "a": it would never act (an agent's behaviors see only its own requests)`,
+	}, got)
+}
+
 func TestStructuredAndTextBehaviorsAgree(t *testing.T) {
 	t.Parallel()
 	s, err := scenario.Parse([]byte(`

@@ -95,6 +95,14 @@ func (api *API) behaviorRoutes(g *echo.Group) {
 			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", BehaviorFieldErrors(perr)[0].Field,
 				fmt.Sprintf("%d of %d behaviors did not parse; nothing was changed", len(details), len(*in.Behaviors)), details)
 		}
+		if fe := StrayAgentScopes(a.Name(), bs, func(i int) string { return fmt.Sprintf("behaviors[%d]", i) }); fe != nil {
+			details := make([]string, len(fe))
+			for i, e := range fe {
+				details[i] = e.Field + " " + e.Message
+			}
+			return controlFieldError(c, http.StatusBadRequest, "INVALID_ARGUMENT", fe[0].Field,
+				fmt.Sprintf("%d of %d behaviors would never act; nothing was changed", len(fe), len(*in.Behaviors)), details)
+		}
 		a.SetBehaviors(bs)
 		return list(c, a)
 	})

@@ -97,6 +97,9 @@ func BuildAgent[C any](in *AgentRequest, src AgentSource[C]) (C, FieldErrors) {
 		if err != nil {
 			return none, BehaviorFieldErrors(err)
 		}
+		if fe := StrayAgentScopes(name, bs, func(i int) string { return fmt.Sprintf("behaviors[%d]", i) }); fe != nil {
+			return none, fe
+		}
 		return src.With(none, name, bs), nil
 	}
 	if in.Scenario != "" {
@@ -124,10 +127,18 @@ func BuildAgent[C any](in *AgentRequest, src AgentSource[C]) (C, FieldErrors) {
 		}
 		c := agents[pick]
 		bs := src.Behaviors(c)
+		// The agent is renamed: a behavior the scenario scoped to its old
+		// name would never act under the new one.
+		if fe := StrayAgentScopes(name, bs, func(i int) string { return fmt.Sprintf("scenario.agents[%d].behaviors[%d]", pick, i) }); fe != nil {
+			return none, fe
+		}
 		if present(in.Behaviors) {
 			extra, ferr := loadBehaviors(src, name, in.Behaviors, specs, structured)
 			if ferr != nil {
 				return none, ferr
+			}
+			if fe := StrayAgentScopes(name, extra, func(i int) string { return fmt.Sprintf("behaviors[%d]", i) }); fe != nil {
+				return none, fe
 			}
 			bs = append(bs, extra...)
 		}
@@ -183,4 +194,20 @@ func loadAgentDoc[C any](src AgentSource[C], agentDoc map[string]any) (C, FieldE
 		return none, FieldErrors{{Field: "body", Message: "the scenario loader did not return one agent"}}
 	}
 	return agents[0], nil
+}
+
+// StrayAgentScopes reports, as the fields field(i) names, the behaviors of
+// bs whose scope names an agent other than name: an agent's behaviors see
+// only its own requests, so they would never act. It returns nil when there
+// is none.
+func StrayAgentScopes(name string, bs []behaviors.Behavior, field func(i int) string) FieldErrors {
+	var out FieldErrors
+	for i, b := range bs {
+		sc, ok := b.(*behaviors.Scoped)
+		if !ok || sc.Scope.Agent == "" || sc.Scope.Agent == name {
+			continue
+		}
+		out = append(out, FieldError{Field: field(i), Message: fmt.Sprintf("%q is scoped to agent %q but set on agent %q: it would never act (an agent's behaviors see only its own requests)", sc.Text, sc.Scope.Agent, name)})
+	}
+	return out
 }
