@@ -238,3 +238,17 @@ func TestParseEmptyMethod(t *testing.T) {
 	_, err := behaviors.Parse("http-error:method=GetTask|message/send")
 	assert.NoError(t, err)
 }
+
+// A key given twice is refused: for a parameter or call= the last value
+// used to win, for op= both were kept, and nothing said which.
+func TestParseRefusesARepeatedKey(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"duplicate-terminal:count=2,count=3", "skip-working:call=1,call=2", "skip-working:op=send,op=stream"} {
+		_, err := behaviors.Parse(spec)
+		if assert.Error(t, err, spec) {
+			assert.Contains(t, err.Error(), "is given twice", spec)
+		}
+	}
+	_, err := behaviors.Parse("skip-working:op=send|stream,call=1")
+	assert.NoError(t, err, "a list is one value")
+}

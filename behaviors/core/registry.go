@@ -157,6 +157,7 @@ func (r *Registry) Parse(text string) (*Scoped, error) {
 		}
 	}
 	var errs []error
+	given := map[string]bool{}
 	if strings.TrimSpace(args) != "" {
 		for _, kv := range strings.Split(args, ",") {
 			key, val, found := strings.Cut(strings.TrimSpace(kv), "=")
@@ -165,6 +166,12 @@ func (r *Registry) Parse(text string) (*Scoped, error) {
 				errs = append(errs, fmt.Errorf("behavior %q: %q is not key=value", name, kv))
 				continue
 			}
+			if given[key] {
+				// Which one would win is nobody's guess: lists are a|b.
+				errs = append(errs, fmt.Errorf("behavior %q: %s is given twice; give one value, or a list as a|b where the key takes one", name, key))
+				continue
+			}
+			given[key] = true
 			if f, ok := fields[key]; ok {
 				if err := setValue(f, strings.TrimSpace(val)); err != nil {
 					errs = append(errs, fmt.Errorf("behavior %q: parameter %s: %w", name, key, err))

@@ -13,7 +13,9 @@ var wrongErrorCodeSpec = core.Spec{
 	Doc: `Reproduces agents that answer the right failure with the wrong code, e.g.
 InvalidParams (-32602) where TaskNotFoundError (-32001) is due; the message
 text is kept. Applies to unary answers and to errors refusing a stream before
-it starts. Tests that a client does not branch on the code alone where the
+it starts, of requests the agent could read: an error raised while reading
+one (a parse error, an unknown method, params that do not decode) is
+answered before any behavior sees the request. Tests that a client does not branch on the code alone where the
 spec's code is load-bearing (retry, re-create, give up), and reports the
 mismatch.`,
 	New: func() core.Behavior { return &WrongErrorCode{From: wire.CodeTaskNotFound, To: wire.CodeInvalidParams} },
