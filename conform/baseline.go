@@ -230,7 +230,9 @@ func (b *Baseline) compare(rep *Report) *BaselineResult {
 // WriteBaseline writes the report's failures as an expected-failures file,
 // keeping the reasons of entries the old baseline (may be nil) gave. Of a
 // baseline read as layers, path is one layer: the failures another layer
-// lists are left to it.
+// lists are left to it. The entries path lists for scenarios the run did
+// not include (--scenario) are kept as they were: the run judged none of
+// them.
 func WriteBaseline(path string, rep *Report, old *Baseline) error {
 	return os.WriteFile(path, baselineYAML(rep, old, path), 0o644)
 }
@@ -251,19 +253,35 @@ func baselineYAML(rep *Report, old *Baseline, path string) []byte {
 	buf.WriteString("# Expected failures for a2amock conform (--expected-failures).\n")
 	buf.WriteString("# scenario id → check id → why the failure is accepted for now. A run fails on a\n")
 	buf.WriteString("# failure not listed here and on an entry that passes again (remove it).\n")
+	if old == nil {
+		old = &Baseline{}
+	}
 	ids := make([]string, 0, len(rep.Scenarios))
 	failed := map[string][]*CheckResult{}
 	for _, res := range rep.Scenarios {
 		for _, c := range res.Failed() {
-			if old != nil {
-				if f := old.fileOf(res.ID, c.ID); f != "" && f != path {
-					continue // another layer lists it
-				}
+			if f := old.fileOf(res.ID, c.ID); f != "" && f != path {
+				continue // another layer lists it
 			}
 			failed[res.ID] = append(failed[res.ID], c)
 		}
 		if len(failed[res.ID]) > 0 {
 			ids = append(ids, res.ID)
+		}
+	}
+	// What path lists for scenarios the run did not include stays.
+	for sid, checks := range old.Entries {
+		if slices.ContainsFunc(rep.Scenarios, func(res *ScenarioResult) bool { return res.ID == sid }) {
+			continue
+		}
+		for cid := range checks {
+			if old.fileOf(sid, cid) == path {
+				failed[sid] = append(failed[sid], &CheckResult{ID: cid})
+			}
+		}
+		slices.SortFunc(failed[sid], func(a, b *CheckResult) int { return old.from[sid][a.ID].line - old.from[sid][b.ID].line })
+		if len(failed[sid]) > 0 {
+			ids = append(ids, sid)
 		}
 	}
 	sort.Strings(ids)
@@ -274,10 +292,8 @@ func baselineYAML(rep *Report, old *Baseline, path string) []byte {
 		fmt.Fprintf(&buf, "%s:\n", id)
 		for _, c := range failed[id] {
 			reason := report.OneLine(c.Reason)
-			if old != nil {
-				if r, ok := old.Entries[id][c.ID]; ok {
-					reason = r
-				}
+			if r, ok := old.Entries[id][c.ID]; ok {
+				reason = r
 			}
 			q, _ := yaml.Marshal(reason)
 			fmt.Fprintf(&buf, "  %s: %s", c.ID, q)

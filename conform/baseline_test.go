@@ -92,3 +92,38 @@ func TestLayeredBaseline(t *testing.T) {
 		t.Error("no file: no error")
 	}
 }
+
+// TestRewriteKeepsScenariosNotRun: rewriting a baseline after a run of some
+// scenarios only (--scenario) keeps, as they were, the entries of the
+// scenarios the run did not include; those of the scenarios it ran are the
+// run's failures.
+func TestRewriteKeepsScenariosNotRun(t *testing.T) {
+	suite := DefaultSuite()
+	path := filepath.Join(t.TempDir(), "expected.yaml")
+	text := "never-terminal:\n  no-orphans: no cancel yet\n  exits-in-time: no deadline yet\n" +
+		"honest-v10-jsonrpc:\n  no-crash: it crashed\n  truthful-outcome: it lied\n"
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old, err := LoadBaselines([]string{path}, suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A run of honest-v10-jsonrpc alone, which now fails no-crash only.
+	rep := &Report{Scenarios: []*ScenarioResult{{ID: "honest-v10-jsonrpc", Checks: []*CheckResult{
+		{ID: "no-crash", Reason: "crash"}, {ID: "truthful-outcome", Pass: true}}}}}
+	if err := WriteBaseline(path, rep, old); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "honest-v10-jsonrpc:\n  no-crash: it crashed\nnever-terminal:\n  no-orphans: no cancel yet\n  exits-in-time: no deadline yet\n"
+	if !strings.HasSuffix(string(got), "\n"+want) {
+		t.Errorf("rewritten baseline:\n%s\nwant it to end with:\n%s", got, want)
+	}
+	if _, err := LoadBaseline(path, suite); err != nil {
+		t.Errorf("the rewritten baseline does not load: %v", err)
+	}
+}
