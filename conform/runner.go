@@ -204,6 +204,15 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	proc := cr.Run(ctx)
 	res.Process = proc
 	closeErr := m.close()
+	if ctx.Err() != nil && proc.Killed {
+		// The run was stopped (Ctrl-C, a canceled CI job), not the
+		// client: what it did until then is no verdict.
+		res.Error = "interrupted: the run was stopped (" + ctx.Err().Error() + ") before the client finished; not judged"
+		for _, id := range sc.Checks {
+			res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: res.Error})
+		}
+		return res
+	}
 	r := &judge.Run{Agents: sc.Agents, Deadline: sc.Deadline, MaxPolls: sc.MaxPolls, Outcomes: sc.Outcomes,
 		Journal: m.srv.Journal().Entries(), Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
 	if closeErr != nil {

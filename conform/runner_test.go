@@ -330,3 +330,30 @@ func TestUnknownScenario(t *testing.T) {
 		t.Fatal("the default suite lost never-terminal")
 	}
 }
+
+// TestInterruptedRunIsNotJudged: a run stopped from outside (Ctrl-C, a
+// canceled CI job) kills the client, but that kill is not the deadline's:
+// the scenario says it was interrupted and judges nothing, instead of
+// calling the client a hang.
+func TestInterruptedRunIsNotJudged(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	rep, err := Run(ctx, Options{Client: fakeCommand("hang"), Suite: oneScenario(t, "5s"), Grace: 3 * time.Second, Startup: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the interrupted run took %s", d)
+	}
+	assertNoListener(t, rep)
+	res := rep.Scenarios[0]
+	if !strings.Contains(res.Error, "interrupted") {
+		t.Errorf("scenario error %q does not say the run was interrupted", res.Error)
+	}
+	for _, c := range res.Checks {
+		if c.Pass || !strings.Contains(c.Reason, "interrupted") || strings.Contains(c.Reason, "hang") {
+			t.Errorf("%s: pass=%v reason %q; want a failure that says the run was interrupted, not a hang", c.ID, c.Pass, c.Reason)
+		}
+	}
+}

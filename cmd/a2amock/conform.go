@@ -137,6 +137,15 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return err
 	})
+	if ctx.Err() != nil {
+		// Stopped by a signal: the scenarios it cut short are not judged,
+		// so the run says nothing a baseline could keep.
+		fmt.Fprintln(stderr, "a2amock conform: interrupted: the scenarios it cut short or never started are not judged")
+		if *update {
+			fmt.Fprintf(stderr, "a2amock conform: %s left as it was\n", baselineFiles[len(baselineFiles)-1])
+		}
+		return 1
+	}
 	if *update {
 		path := baselineFiles[len(baselineFiles)-1]
 		if err := conform.WriteBaseline(path, rep, old); err != nil {
