@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/a2amock/a2amock/conform"
 	"github.com/a2amock/a2amock/ui"
@@ -44,6 +45,21 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "a2amock conform: unexpected arguments %q (quote the client command: --client 'python client.py')\n", pos)
+		return 2
+	}
+	// Zero in conform.Options means the default: say so rather than run
+	// with 3s when --timeout 0 asked for none.
+	for _, d := range []struct {
+		flag, what string
+		v          time.Duration
+	}{{"timeout", "the grace period after the deadline", *grace}, {"startup", "the start-up allowance", *startup}} {
+		if d.v <= 0 {
+			fmt.Fprintf(stderr, "a2amock conform: --%s %s: %s must be positive\n", d.flag, d.v, d.what)
+			return 2
+		}
+	}
+	if *parallel < 0 {
+		fmt.Fprintf(stderr, "a2amock conform: --parallel %d: give the number of scenarios run at once (0: the number of CPUs)\n", *parallel)
 		return 2
 	}
 	suite, err := conform.LoadSuite(*suiteName)
