@@ -258,6 +258,11 @@ var idPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 func parseScenario(data []byte, filename string) (*Scenario, error) {
 	f, err := scenario.Parse(data, filename)
 	if err != nil {
+		// Every problem at once, as a2amock validate says them: the
+		// behaviors' too, not only the structural ones.
+		if all := scenario.CheckData(data, filename, nil); all != nil {
+			err = all
+		}
 		return nil, err
 	}
 	var problems []scenario.Problem

@@ -141,3 +141,20 @@ func TestLoadSuiteFileAndDir(t *testing.T) {
 		t.Errorf("default: %v", err)
 	}
 }
+
+// TestSuiteProblemsAtOnce: a suite document with a structural problem (a
+// bad dialect) and a semantic one (an unknown behavior) reports both in
+// one pass, with their positions in the file, as a2amock validate does.
+func TestSuiteProblemsAtOnce(t *testing.T) {
+	text := "agents:\n  - name: a\n    card: {dialect: \"1.0\"}\nconform:\n  id: first\n---\n" +
+		"agents:\n  - name: b\n    card: {dialect: \"9.9\"}\n    behaviors: [not-a-behavior]\nconform:\n  id: second\n"
+	_, err := ParseSuite([]byte(text), "suite.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{`suite.yaml:9:21: agents[0].card.dialect: "9.9" is not valid`, `suite.yaml:10:17: agents[0].behaviors[0]: unknown behavior "not-a-behavior"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the problems do not say %q:\n%v", want, err)
+		}
+	}
+}

@@ -172,7 +172,17 @@ func (s *Scenario) String() string {
 // parameters), the latter also when the file has structural problems, as
 // long as it still decodes. registry nil means behaviors.Catalogue().
 func Check(path string, registry *behaviors.Registry) error {
-	s, err := Load(path)
+	data, err := readBounded(path)
+	if err != nil {
+		return &Error{Problems: []Problem{{File: path, Message: err.Error()}}}
+	}
+	return CheckData(data, path, registry)
+}
+
+// CheckData is Check of a file's text; filename is used in problem
+// positions only.
+func CheckData(data []byte, filename string, registry *behaviors.Registry) error {
+	s, err := Parse(data, filename)
 	if err == nil {
 		_, err = s.Config(registry)
 		return err
