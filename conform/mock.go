@@ -183,7 +183,7 @@ func (m *mock) finish(rec WireRecord, rw *recordingWriter, aborted bool) {
 	if rec.GRPC {
 		grpcOutcome(&rec, rw.Header())
 	}
-	if rec.Faulted {
+	if rec.Faulted || judge.Unreadable(rw.body) {
 		rec.Delivered = rw.body
 	}
 	m.mu.Lock()
@@ -254,7 +254,7 @@ func (w *recordingWriter) Write(b []byte) (int, error) {
 }
 
 // maxDelivered bounds the body kept per exchange.
-const maxDelivered = 16 << 10
+const maxDelivered = judge.MaxDelivered
 
 func (w *recordingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 

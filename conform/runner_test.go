@@ -357,3 +357,19 @@ func TestInterruptedRunIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// A unary answer whose JSON no parser reads (malformed-json on SendMessage)
+// keeps the task's id from the client, so a client that could not read it
+// and reports error is not charged with the orphan, as it is not for an
+// answer cut or reset.
+func TestUnreadableAnswerHidesTheTask(t *testing.T) {
+	rep, err := Run(context.Background(), Options{Client: fakeCommand("naive"), Suite: DefaultSuite(), Scenarios: []string{"malformed-json"}, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Scenarios[0]
+	c := check(t, res, "no-orphans")
+	if !c.Pass || !strings.Contains(c.Reason, "whose id never reached the client (the answer creating it was cut, reset or unreadable)") {
+		t.Errorf("no-orphans: pass=%v reason=%q", c.Pass, c.Reason)
+	}
+}

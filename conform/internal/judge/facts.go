@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -52,7 +53,8 @@ type taskFacts struct {
 	cancels, polls, subscribes, messages []server.Entry
 	// hidden is set when the client cannot have learned the task's id: the
 	// answer that created it was cut or reset before a whole event naming
-	// it was delivered, and the client never named it. via is that answer.
+	// it was delivered, or arrived whole as JSON no parser reads, and the
+	// client never named it. via is that answer.
 	hidden bool
 	via    WireRecord
 }
@@ -150,6 +152,9 @@ func (r *Run) hide(tf *taskFacts) {
 			continue
 		}
 		if !w.Faulted {
+			if Unreadable(w.Delivered) {
+				tf.hidden, tf.via = true, w
+			}
 			return
 		}
 		named := namedInWholeEvent
@@ -161,6 +166,17 @@ func (r *Run) hide(tf *taskFacts) {
 		}
 		return
 	}
+}
+
+// MaxDelivered bounds the body a WireRecord keeps (Delivered).
+const MaxDelivered = 16 << 10
+
+// Unreadable reports whether a whole answer body is JSON no parser reads
+// (malformed-json on a unary answer): a client cannot learn the id in it. A
+// stream's body starts with an SSE field, a gRPC one with a length prefix.
+func Unreadable(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	return len(body) < MaxDelivered && len(b) > 0 && b[0] == '{' && !json.Valid(b)
 }
 
 // namedInWholeEvent reports whether the delivered bytes hold the id inside a

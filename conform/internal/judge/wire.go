@@ -47,7 +47,7 @@ type WireRecord struct {
 	Faulted bool `json:"faulted,omitempty"`
 
 	// Delivered is the start of the body the client was sent (bounded):
-	// what a faulted answer let it learn.
+	// what a faulted or Unreadable answer let it learn.
 	Delivered []byte `json:"-"`
 }
 
