@@ -72,7 +72,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 				ps.add(s.pos.at(bp), bp, "%v", err)
 				continue
 			}
-			if b != nil && b.Scope.Agent != "" && b.Scope.Agent != as.Name {
+			if b != nil && b.ForOtherAgent(as.Name) {
 				// Each agent's behaviors see only its own requests.
 				ps.add(s.pos.at(bp), bp, "%q is scoped to agent %q but listed under agent %q: it would never act (an agent's behaviors see only its own requests)", b.Text, b.Scope.Agent, as.Name)
 				continue

@@ -264,7 +264,7 @@ func buildConfig(opts []Option) (server.Config, error) {
 				errs = append(errs, fmt.Errorf("agent %s: %w", target, err))
 				continue
 			}
-			if sc.Scope.Agent != "" && sc.Scope.Agent != target {
+			if sc.ForOtherAgent(target) {
 				errs = append(errs, fmt.Errorf("agent %s: %q is scoped to agent %q: it would never act", target, p.spec, sc.Scope.Agent))
 				continue
 			}

@@ -138,6 +138,13 @@ type Scoped struct {
 	Text string
 }
 
+// ForOtherAgent reports whether the scope names an agent other than the one
+// the behavior is set on: an agent's behaviors see only its own requests,
+// so such a behavior would never act.
+func (s *Scoped) ForOtherAgent(agent string) bool {
+	return s.Scope.Agent != "" && s.Scope.Agent != agent
+}
+
 // Apply applies the wrapped behavior when x is in scope.
 func (s *Scoped) Apply(x *Exchange) {
 	if s.Scope.Matches(x) {

@@ -204,7 +204,7 @@ func StrayAgentScopes(name string, bs []behaviors.Behavior, field func(i int) st
 	var out FieldErrors
 	for i, b := range bs {
 		sc, ok := b.(*behaviors.Scoped)
-		if !ok || sc.Scope.Agent == "" || sc.Scope.Agent == name {
+		if !ok || !sc.ForOtherAgent(name) {
 			continue
 		}
 		out = append(out, FieldError{Field: field(i), Message: fmt.Sprintf("%q is scoped to agent %q but set on agent %q: it would never act (an agent's behaviors see only its own requests)", sc.Text, sc.Scope.Agent, name)})
