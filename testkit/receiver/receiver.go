@@ -235,18 +235,8 @@ func (w *WebhookReceiver) AssertReceivedStates(t assert.TestingT, taskID string,
 	if h, ok := t.(interface{ Helper() }); ok {
 		h.Helper()
 	}
-	w.WaitFor(5*time.Second, func([]Push) bool { return slices.Equal(compact(w.States(taskID)), states) })
+	w.WaitFor(5*time.Second, func([]Push) bool { return slices.Equal(slices.Compact(w.States(taskID)), states) })
 	return check.AssertReceivedStates(t, w.States(taskID), taskID, states...)
-}
-
-func compact(s []wire.TaskState) []wire.TaskState {
-	var out []wire.TaskState
-	for _, x := range s {
-		if len(out) == 0 || out[len(out)-1] != x {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func (w *WebhookReceiver) serve(rw http.ResponseWriter, r *http.Request) {

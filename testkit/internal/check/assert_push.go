@@ -71,12 +71,7 @@ func AssertReceivedStates(t assert.TestingT, received []wire.TaskState, taskID s
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
-	var distinct []wire.TaskState
-	for _, s := range received {
-		if len(distinct) == 0 || distinct[len(distinct)-1] != s {
-			distinct = append(distinct, s)
-		}
-	}
+	distinct := slices.Compact(slices.Clone(received))
 	if slices.Equal(distinct, expected) {
 		return true
 	}
