@@ -100,9 +100,13 @@ type Request struct {
 	// not define, by path (configuration.blocking, message.parts[0].kind):
 	// the agent skips them, as servers do, and the journal says so. Noted
 	// by the v1.0 codec over JSON-RPC and HTTP+JSON and the v0.2/v0.3
-	// codec, at most 16.
+	// codec, at most MaxIgnored.
 	Ignored []string
 }
+
+// MaxIgnored bounds the ignored members a request's decoding notes: a
+// client sending thousands of unknown keys costs the journal a few lines.
+const MaxIgnored = 16
 
 // Result is the canonical answer to a unary request; which member is set
 // depends on the operation.

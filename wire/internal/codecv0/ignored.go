@@ -3,11 +3,9 @@ package codecv0
 import (
 	"strconv"
 
+	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/internal/jsonscan"
 )
-
-// maxIgnored bounds the ignored members a request's decoding notes.
-const maxIgnored = 16
 
 // ignored03 lists, by path and in the order sent, the members of a
 // v0.2/v0.3 MessageSendParams that the dialect does not define
@@ -58,7 +56,7 @@ func (l *ignoredLister) object(path string, known []string, into func(key []byte
 	}
 	return l.s.Members(func(key []byte) bool {
 		if jsonscan.Unknown(key, known...) {
-			if len(l.paths) < maxIgnored {
+			if len(l.paths) < wire.MaxIgnored {
 				l.paths = append(l.paths, joinPath(path, string(key)))
 			}
 		} else if into != nil {

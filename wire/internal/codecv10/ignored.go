@@ -3,12 +3,9 @@ package codecv10
 import (
 	"strconv"
 
+	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/internal/jsonscan"
 )
-
-// maxIgnored bounds the ignored members a request's decoding notes: a
-// client sending thousands of unknown keys costs the journal a few lines.
-const maxIgnored = 16
 
 // ignoredMembers collects the paths of the members of a SendMessage request
 // that v1.0 does not define (the decoder skips them, as servers do), so the
@@ -25,7 +22,7 @@ func (ig *ignoredMembers) skip(s *jsonscan.Scanner, path string, index int, key 
 	if !jsonscan.Unknown(key, known...) {
 		return false
 	}
-	if len(ig.paths) < maxIgnored {
+	if len(ig.paths) < wire.MaxIgnored {
 		p := path
 		if index >= 0 {
 			p += "[" + strconv.Itoa(index) + "]"

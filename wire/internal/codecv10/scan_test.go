@@ -243,7 +243,7 @@ func TestScanSendTakesTypicalRequests(t *testing.T) {
 }
 
 // The fast path notes the members v1.0 does not define, by path, in the
-// order sent and at most maxIgnored of them; known members in another case
+// order sent and at most wire.MaxIgnored of them; known members in another case
 // are encoding/json's (and so read, not ignored).
 func TestDecodeNotesIgnoredMembers(t *testing.T) {
 	t.Parallel()
@@ -273,9 +273,9 @@ func TestDecodeNotesIgnoredMembers(t *testing.T) {
 	many.WriteString("}")
 	got, e = Codec.DecodeParams(wire.OpSend, []byte(many.String()))
 	require.Nil(t, e)
-	require.Len(t, got.Ignored, maxIgnored)
+	require.Len(t, got.Ignored, wire.MaxIgnored)
 	assert.Equal(t, "configuration.c0", got.Ignored[0])
-	assert.Equal(t, "x5", got.Ignored[maxIgnored-1])
+	assert.Equal(t, "x5", got.Ignored[wire.MaxIgnored-1])
 }
 
 // FuzzScanSend checks the fast path against encoding/json on the fuzzer's
