@@ -156,10 +156,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 }
 
 func aborted(sc *Scenario, err error) *ScenarioResult {
-	res := newResult(sc)
-	res.Error = "not run: " + err.Error()
+	return unjudged(newResult(sc), sc, "not run: "+err.Error())
+}
+
+// unjudged fails every check of res with why the scenario was not judged.
+func unjudged(res *ScenarioResult, sc *Scenario, why string) *ScenarioResult {
+	res.Error = why
 	for _, id := range sc.Checks {
-		res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: res.Error})
+		res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: why})
 	}
 	return res
 }
@@ -207,11 +211,7 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	if ctx.Err() != nil && proc.Killed {
 		// The run was stopped (Ctrl-C, a canceled CI job), not the
 		// client: what it did until then is no verdict.
-		res.Error = "interrupted: the run was stopped (" + ctx.Err().Error() + ") before the client finished; not judged"
-		for _, id := range sc.Checks {
-			res.Checks = append(res.Checks, &CheckResult{ID: id, Reason: res.Error})
-		}
-		return res
+		return unjudged(res, sc, "interrupted: the run was stopped ("+ctx.Err().Error()+") before the client finished; not judged")
 	}
 	r := &judge.Run{Agents: sc.Agents, Deadline: sc.Deadline, MaxPolls: sc.MaxPolls, Outcomes: sc.Outcomes,
 		Journal: m.srv.Journal().Entries(), Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
