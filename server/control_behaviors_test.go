@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -172,6 +173,21 @@ func TestControlBehaviorsListSetClear(t *testing.T) {
 		st, _ = r.do(http.MethodPut, "/_a2amock/behaviors?agent=b", bad)
 		assert.Equal(t, http.StatusBadRequest, st, bad)
 	}
+	// A body that is not JSON by its Content-Type (curl -d sends a form) is
+	// refused as POST /_a2amock/agents refuses it, and changes nothing.
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded"} {
+		req, err := http.NewRequest(http.MethodPut, r.srv.URL()+"/_a2amock/behaviors?agent=b", strings.NewReader(`{"behaviors":["never-terminal"]}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", ct)
+		resp, err := r.client.Do(req)
+		require.NoError(t, err)
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusUnsupportedMediaType, resp.StatusCode, "%s: %s", ct, raw)
+		assert.Contains(t, string(raw), `"field":"body"`, ct)
+	}
+	_, body = r.do(http.MethodGet, "/_a2amock/behaviors?agent=b", nil)
+	assert.Empty(t, body["behaviors"], "a refused body changes nothing")
 }
 
 func TestControlCatalogue(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Every control-API error has one body shape, {"error":{"code","status",
@@ -17,19 +18,30 @@ import (
 func TestControlErrorShape(t *testing.T) {
 	t.Parallel()
 	h := start(t, server.Config{Seed: 1, StepDelay: -1})
-	// These routes are not in openapi.json, by design: skip its check.
+	// These answers are not in openapi.json, by design: skip its check.
 	h.client = &http.Client{}
-	for _, c := range []struct{ method, path string }{
-		{http.MethodGet, "/_a2amock/nope"},
-		{http.MethodGet, "/_a2amock/"},
-		{http.MethodPost, "/_a2amock/journal"},
-		{http.MethodDelete, "/_a2amock/reset"},
-		{http.MethodPost, "/_a2amock/agents/nope"},
-		{http.MethodGet, "/_a2amock/agents/nope"},
-		{http.MethodPost, "/_a2amock/reset?agent=nope"},
+	for _, c := range []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{http.MethodGet, "/_a2amock/nope", http.StatusNotFound, ""},
+		{http.MethodGet, "/_a2amock/", http.StatusNotFound, ""},
+		{http.MethodPost, "/_a2amock/journal", http.StatusMethodNotAllowed, "GET"},
+		{http.MethodDelete, "/_a2amock/reset", http.StatusMethodNotAllowed, "POST"},
+		{http.MethodPost, "/_a2amock/agents/nope", http.StatusMethodNotAllowed, "GET, DELETE"},
+		{http.MethodPatch, "/_a2amock/behaviors", http.StatusMethodNotAllowed, "GET, PUT, DELETE"},
+		{http.MethodHead, "/_a2amock/healthz", http.StatusMethodNotAllowed, "GET"},
+		{"PROPFIND", "/_a2amock/journal", http.StatusNotFound, ""},
+		{http.MethodGet, "/_a2amock/agents/nope", http.StatusNotFound, ""},
+		{http.MethodPost, "/_a2amock/reset?agent=nope", http.StatusNotFound, ""},
 	} {
 		status, hdr, b := h.do(c.method, c.path, nil, nil)
-		assert.Equal(t, http.StatusNotFound, status, "%s %s: %s", c.method, c.path, b)
+		assert.Equal(t, c.status, status, "%s %s: %s", c.method, c.path, b)
+		assert.Equal(t, c.allow, hdr.Get("Allow"), "%s %s", c.method, c.path)
+		if c.method == http.MethodHead {
+			continue // no body
+		}
 		assert.Contains(t, hdr.Get("Content-Type"), "application/json")
 		var body struct {
 			Error map[string]any `json:"error"`
@@ -37,8 +49,11 @@ func TestControlErrorShape(t *testing.T) {
 		require.NoError(t, json.Unmarshal(b, &body), "%s", b)
 		require.NotNil(t, body.Error, "%s %s: %s", c.method, c.path, b)
 		assert.EqualValues(t, status, body.Error["code"], "%s %s", c.method, c.path)
-		assert.Equal(t, "NOT_FOUND", body.Error["status"], "%s %s: %s", c.method, c.path, b)
+		assert.Equal(t, wire.GRPCStatusName(c.status), body.Error["status"], "%s %s: %s", c.method, c.path, b)
 		assert.NotEmpty(t, body.Error["message"], "%s %s", c.method, c.path)
+		if c.allow != "" {
+			assert.Contains(t, body.Error["message"], c.allow+" only, not "+c.method, "%s %s", c.method, c.path)
+		}
 		for k := range body.Error {
 			assert.Contains(t, []string{"code", "status", "message", "field"}, k, "%s %s: %s", c.method, c.path, b)
 		}

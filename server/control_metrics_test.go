@@ -17,6 +17,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/server/internal/control"
 )
 
 // metricLine is one sample line of the text exposition format.
@@ -121,7 +123,7 @@ func TestOpenAPIServedCommittedAndComplete(t *testing.T) {
 	// routed.
 	var routed []string
 	for _, r := range h.srv.Handler().(*echo.Echo).Routes() {
-		if !strings.HasPrefix(r.Path, "/_a2amock/") || r.Method == echo.RouteNotFound {
+		if !strings.HasPrefix(r.Path, "/_a2amock/") || r.Method == echo.RouteNotFound || r.Name == control.MethodNotAllowedRoute {
 			continue
 		}
 		p := regexp.MustCompile(`:([a-zA-Z]+)`).ReplaceAllString(r.Path, "{$1}")

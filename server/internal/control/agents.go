@@ -46,7 +46,7 @@ func (api *API) describeAgent(r *http.Request, a Agent) agentJSON {
 
 // agentRoutes serves the agents created per test: POST, GET and DELETE
 // /_a2amock/agents[/{name}], and the metrics and OpenAPI endpoints.
-func (api *API) agentRoutes(g *echo.Group) {
+func (api *API) agentRoutes(g *methodRouter) {
 	g.GET("/agents", func(c echo.Context) error {
 		out := []agentJSON{}
 		for _, a := range api.host.Agents() {

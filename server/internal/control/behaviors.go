@@ -11,6 +11,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 )
 
 // behaviorsBody is the JSON of GET and PUT /_a2amock/behaviors.
@@ -37,7 +38,7 @@ type catalogueEntry struct {
 }
 
 // behaviorRoutes serves the run-time switch of behaviors and the catalogue.
-func (api *API) behaviorRoutes(g *echo.Group) {
+func (api *API) behaviorRoutes(g *methodRouter) {
 	lookup := func(c echo.Context) (Agent, error) {
 		name := c.QueryParam("agent")
 		if name == "" {
@@ -68,6 +69,11 @@ func (api *API) behaviorRoutes(g *echo.Group) {
 		a, err := lookup(c)
 		if a == nil {
 			return err
+		}
+		// As POST /agents: a form or text body is a mistake to point out,
+		// not a JSON document to guess at.
+		if e := httpbind.CheckContentType(c.Request()); e != nil {
+			return fieldError(c, http.StatusUnsupportedMediaType, "body", e.Message)
 		}
 		raw, e := binding.ReadBody(c.Request(), api.host.MaxBodyBytes())
 		if e != nil {

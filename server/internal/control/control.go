@@ -137,8 +137,11 @@ func (api *API) Guard(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // Routes serves the journal, reset and health endpoints, the
-// behaviors, the agents, the metrics and the OpenAPI description.
-func (api *API) Routes(g *echo.Group) {
+// behaviors, the agents, the metrics and the OpenAPI description; another
+// method on one of their paths is answered 405 with Allow.
+func (api *API) Routes(group *echo.Group) {
+	g := newMethodRouter(group)
+	defer g.refuseOtherMethods()
 	g.GET("/journal", api.serveJournal)
 	g.GET("/journal/stream", api.serveJournalStream)
 	g.GET("/journal/wire", api.serveWire)
