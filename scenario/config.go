@@ -202,8 +202,11 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 	if err := c.Validate(); err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			field, msg, ok := strings.Cut(line, ": ")
-			if !ok || strings.HasPrefix(field, "security[") {
-				continue // undeclared schemes are reported above, with the valid names
+			if !ok || strings.HasPrefix(field, "security[") || skillID.MatchString(field) {
+				// Undeclared schemes, and missing or repeated skill ids, are
+				// reported above in the scenario's words; a second report
+				// of each would count one mistake twice.
+				continue
 			}
 			fp := path + "." + field
 			ps.add(s.pos.at(fp), fp, "card: %s", msg)
@@ -211,6 +214,9 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 	}
 	return c
 }
+
+// skillID matches the field of a card problem about a skill's id.
+var skillID = regexp.MustCompile(`^skills\[\d+\]\.id$`)
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

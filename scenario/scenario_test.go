@@ -163,6 +163,18 @@ agents:
   - name: b
   - name: b
 `, []string{`bad.yaml:4:11: agents[1].name: agent name "b" is already used by agents[0]`}},
+		{"duplicate and missing skill ids, each reported once", `
+agents:
+  - name: a
+    card:
+      skills:
+        - {id: s}
+        - {id: s}
+        - {id: "", name: unnamed}
+`, []string{
+			`bad.yaml:7:16: agents[0].card.skills[1].id: skill id "s" is already used by skills[0]`,
+			`bad.yaml:8:12: agents[0].card.skills[2]: a skill needs an id`,
+		}},
 		{"empty file", "# nothing\n", []string{`bad.yaml:1:1: the file is empty`}},
 		{"no agents key", "server: {seed: 1}\n", []string{`bad.yaml:1:1: missing key "agents"`}},
 		{"security names an undeclared scheme", `
