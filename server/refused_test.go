@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -193,7 +194,11 @@ func TestRefusedOpenStreamIsNotWaitedFor(t *testing.T) {
 	desc := &grpc.StreamDesc{StreamName: "Chat", ClientStreams: true, ServerStreams: true}
 	st, err := conn.NewStream(ctx, desc, "/lf.a2a.v1.A2AService/Chat")
 	require.NoError(t, err)
-	require.NoError(t, st.SendMsg(&a2apb.SendMessageRequest{}))
+	// The refusal may come before the message is sent: SendMsg then
+	// returns io.EOF, and the status is RecvMsg's (grpc.ClientStream).
+	if err := st.SendMsg(&a2apb.SendMessageRequest{}); err != nil {
+		require.ErrorIs(t, err, io.EOF)
+	}
 	// Were the refusal to wait for the client to finish, the call would end
 	// at its deadline instead.
 	err = st.RecvMsg(&a2apb.StreamResponse{})
