@@ -315,7 +315,7 @@ func (s *Server) ServeTLS(ln net.Listener, cfg *tls.Config) {
 
 func (s *Server) serve(ln net.Listener, scheme string) {
 	s.listener = ln
-	s.url = scheme + ln.Addr().String()
+	s.url = scheme + httpserve.DialAddr(ln.Addr().String())
 	s.httpSrv = httpserve.New(s.echo, httpserve.Timeouts{Read: s.cfg.ReadTimeout, Idle: s.cfg.IdleTimeout}, s.ctx, s.log)
 	s.ServeGRPCWith(s.httpSrv.Server)
 	s.streams.Add(1)

@@ -73,7 +73,7 @@ func runGateway(ctx context.Context, cfg server.Config, addr string, names []str
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
-	u := "http://" + ln.Addr().String()
+	u := "http://" + httpserve.DialAddr(ln.Addr().String())
 	logger.Debug("a2amock serving behind the gateway", "url", u, "mock", srv.URL(), "agents", strings.Join(names, ","),
 		"seed", cfg.Seed, "card", u+"/.well-known/agent-card.json")
 	fmt.Fprintf(stdout, "a2amock: serving %d agent(s) behind the id-rewriting gateway at %s (card: %s/.well-known/agent-card.json)\n", len(names), u, u)
