@@ -3,7 +3,8 @@
 #
 #   docker build -t a2amock .
 #   docker run --rm -p 8080:8080 a2amock
-#   docker run --rm -p 8080:8080 a2amock serve --addr 0.0.0.0:8080 --behavior never-terminal --control-token s3cret
+#   docker run --rm -p 8080:8080 a2amock serve --behavior never-terminal --control-token s3cret
+#   docker run --rm -p 9000:9000 -e A2AMOCK_ADDR=0.0.0.0:9000 a2amock   # another port; the healthcheck follows
 
 FROM golang:1.26 AS build
 WORKDIR /src
@@ -21,4 +22,7 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 CMD ["/a2amock","healthcheck"]
 ENTRYPOINT ["/a2amock"]
 # 0.0.0.0 only here, inside the container: the binary's default is 127.0.0.1:8080.
-CMD ["serve","--addr","0.0.0.0:8080"]
+# An environment variable, not a CMD flag, so that arguments replacing the
+# CMD keep it and the healthcheck (which reads it) follows a changed port.
+ENV A2AMOCK_ADDR=0.0.0.0:8080
+CMD ["serve"]

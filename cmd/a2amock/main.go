@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/scenario"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
@@ -306,7 +308,7 @@ func agentNames(v string) ([]string, error) {
 func healthcheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", "http://127.0.0.1:8080", "base URL of the a2amock server")
+	url := fs.String("url", "", "base URL of the a2amock server; default http:// and $A2AMOCK_ADDR (a wildcard host made 127.0.0.1), else http://127.0.0.1:8080")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for an answer")
 	token := fs.String("control-token", "", "bearer token of the control API; default $A2AMOCK_CONTROL_TOKEN, which the image's HEALTHCHECK inherits from the container")
 	pos, code, ok := parseFlags(fs, "healthcheck [--url URL] [--timeout D]", args, stdout)
@@ -322,6 +324,12 @@ func healthcheck(args []string, stdout, stderr io.Writer) int {
 		// it, even on loopback; without this the container never turns
 		// healthy in CI, where a token is always set.
 		*token = os.Getenv("A2AMOCK_CONTROL_TOKEN")
+	}
+	if *url == "" {
+		// The image sets A2AMOCK_ADDR for serve; reading it here keeps the
+		// HEALTHCHECK on the port a user moved the server to.
+		addr := cmp.Or(os.Getenv(envName("addr")), "127.0.0.1:8080")
+		*url = "http://" + httpserve.DialAddr(addr)
 	}
 	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*url, "/")+"/_a2amock/healthz", nil)
 	if err != nil {

@@ -64,7 +64,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + httpserve.DialAddr(ln.Addr().String())
 	fmt.Fprintf(stdout, "a2amock: recording %s through %s (card: %s/.well-known/agent-card.json); Ctrl-C writes %s\n", up, base, base, *out)
 	if ready != nil {
 		ready <- base
@@ -147,16 +147,27 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("replay", "", "recording written by a2amock record (or give it as the argument)")
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address (or $A2AMOCK_ADDR, which the container image sets to 0.0.0.0:8080); 0.0.0.0:8080 listens on every interface")
 	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
 	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
-	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
+	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients (or $A2AMOCK_CONTROL_TOKEN)")
 	exitOnStdinClose := addExitOnStdinClose(fs)
 	var behaviorSpecs stringList
 	fs.Var(&behaviorSpecs, "behavior", "behavior of the catalogue applied to every request the engine replays, e.g. stream-drop-events:rate=0.5 (repeatable)")
 	pos, code, ok := parseFlags(fs, "replay FILE [--addr A] [--speed S] [--splice N:fault] [--behavior SPEC]", args, stdout)
 	if !ok {
 		return code
+	}
+	// The container image sets its address, and CI its token, in the
+	// environment serve reads: a replay run in their place reads the same.
+	if err := flagsFromEnv(fs, func(k string) (string, bool) {
+		if k != envName("addr") && k != envName("control-token") {
+			return "", false
+		}
+		return os.LookupEnv(k)
+	}); err != nil {
+		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
+		return 2
 	}
 	switch {
 	case *file == "" && len(pos) == 1:
@@ -216,7 +227,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	srv := httpserve.New(rp, httpserve.Timeouts{}, nil, nil)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + httpserve.DialAddr(ln.Addr().String())
 	fmt.Fprintf(stdout, "a2amock: replaying %s (%d exchange(s) recorded from %s) at %s\n", *file, len(rec.Exchanges), rec.Upstream, base)
 	if ready != nil {
 		ready <- base

@@ -41,13 +41,17 @@ const (
 	Port = "8080/tcp"
 )
 
-// Entrypoint, Cmd and Healthcheck are the image's run configuration. The Cmd
-// listens on every interface because inside a container loopback is
-// unreachable from the host or from other containers; the binary's own
-// default stays 127.0.0.1:8080.
+// Entrypoint, Env, Cmd and Healthcheck are the image's run configuration.
+// The image listens on every interface because inside a container loopback
+// is unreachable from the host or from other containers; the binary's own
+// default stays 127.0.0.1:8080. The address is set through A2AMOCK_ADDR
+// rather than in Cmd, so that arguments replacing the Cmd (serve
+// --scenario ...) keep it, and the healthcheck, which reads the same
+// variable, checks the port a user moves the server to.
 var (
 	Entrypoint  = []string{BinaryPath}
-	Cmd         = []string{"serve", "--addr", "0.0.0.0:8080"}
+	Env         = []string{"A2AMOCK_ADDR=0.0.0.0:8080"}
+	Cmd         = []string{"serve"}
 	Healthcheck = []string{"CMD", BinaryPath, "healthcheck"}
 )
 
@@ -103,6 +107,7 @@ func Image(opts Options) (v1.Image, error) {
 	cf.OS, cf.Architecture = "linux", arch
 	cf.Created = v1.Time{Time: opts.Created}
 	cf.Config.Entrypoint = Entrypoint
+	cf.Config.Env = append(cf.Config.Env, Env...)
 	cf.Config.Cmd = Cmd
 	cf.Config.User = User
 	cf.Config.WorkingDir = "/"

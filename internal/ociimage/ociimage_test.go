@@ -2,12 +2,14 @@ package ociimage
 
 import (
 	"archive/tar"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/name"
@@ -38,7 +40,8 @@ func TestImageTarball(t *testing.T) {
 	assert.Equal(t, "linux", cf.OS)
 	assert.Equal(t, runtime.GOARCH, cf.Architecture)
 	assert.Equal(t, []string{"/a2amock"}, cf.Config.Entrypoint)
-	assert.Equal(t, []string{"serve", "--addr", "0.0.0.0:8080"}, cf.Config.Cmd)
+	assert.Equal(t, []string{"serve"}, cf.Config.Cmd)
+	assert.Contains(t, cf.Config.Env, "A2AMOCK_ADDR=0.0.0.0:8080")
 	assert.Equal(t, "65532:65532", cf.Config.User)
 	assert.Equal(t, map[string]struct{}{"8080/tcp": {}}, cf.Config.ExposedPorts)
 	require.NotNil(t, cf.Config.Healthcheck)
@@ -85,4 +88,32 @@ func TestBuildRejectsMissingBinaryAndTag(t *testing.T) {
 	assert.Contains(t, err.Error(), "read binary")
 	require.Error(t, Build(io.Discard, Options{Binary: "x"}))
 	require.Error(t, Build(io.Discard, Options{Binary: "x", Tag: "Not A Tag!"}))
+}
+
+// TestDockerfileInStep: the Dockerfile and the image built without a Docker
+// engine run the same way (entrypoint, environment, command, healthcheck,
+// user, port).
+func TestDockerfileInStep(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../Dockerfile")
+	require.NoError(t, err)
+	execForm := func(v []string) string {
+		out, err := json.Marshal(v)
+		require.NoError(t, err)
+		return string(out)
+	}
+	df := string(raw)
+	for _, line := range []string{
+		"ENTRYPOINT " + execForm(Entrypoint),
+		"CMD " + execForm(Cmd),
+		"HEALTHCHECK --interval=10s --timeout=3s --start-period=2s --retries=3 CMD " + execForm(Healthcheck[1:]),
+		"USER " + User,
+		"EXPOSE " + strings.TrimSuffix(Port, "/tcp"),
+	} {
+		assert.Contains(t, df, "\n"+line+"\n", "the Dockerfile says %s", line)
+	}
+	for _, kv := range Env {
+		assert.Contains(t, df, "\nENV "+kv+"\n")
+	}
+	assert.Equal(t, len(Env), strings.Count(df, "\nENV "), "no other ENV in the Dockerfile")
 }
