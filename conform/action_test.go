@@ -29,13 +29,10 @@ type action struct {
 	} `yaml:"runs"`
 }
 
-var inputExpr = regexp.MustCompile(`\$\{\{\s*inputs\.([a-z-]+)\s*\}\}`)
+var inputExpr = regexp.MustCompile(`\$\{\{\s*(inputs\.[a-z-]+|github\.action_ref)\s*\}\}`)
 
-// runAction runs the composite action's shell steps as a GitHub runner
-// does: inputs substituted into env and working-directory, each script run
-// by bash -eo pipefail, $GITHUB_PATH applied between steps. It returns the
-// exit status of the last step run, the job summary and the step outputs.
-func runAction(t *testing.T, repo string, inputs map[string]string) (int, string, string) {
+// loadAction reads action.yml from repo.
+func loadAction(t *testing.T, repo string) *action {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(repo, "action.yml"))
 	if err != nil {
@@ -48,22 +45,42 @@ func runAction(t *testing.T, repo string, inputs map[string]string) (int, string
 	if a.Runs.Using != "composite" {
 		t.Fatalf("runs.using = %q, want composite", a.Runs.Using)
 	}
-	val := func(s string) string {
-		return inputExpr.ReplaceAllStringFunc(s, func(m string) string {
-			name := inputExpr.FindStringSubmatch(m)[1]
-			in, ok := a.Inputs[name]
-			if !ok {
-				t.Fatalf("action.yml uses undeclared input %q", name)
-			}
-			if v, given := inputs[name]; given {
-				return v
-			}
-			if in.Required {
-				t.Fatalf("required input %q not given", name)
-			}
-			return in.Default
-		})
-	}
+	return &a
+}
+
+// expand substitutes the expressions of s as a runner does: inputs given
+// or their defaults, and github.action_ref from inputs["github.action_ref"]
+// (empty when not given, as when the action is used from a path).
+func (a *action) expand(t *testing.T, s string, inputs map[string]string) string {
+	t.Helper()
+	return inputExpr.ReplaceAllStringFunc(s, func(m string) string {
+		expr := inputExpr.FindStringSubmatch(m)[1]
+		if expr == "github.action_ref" {
+			return inputs[expr]
+		}
+		name := strings.TrimPrefix(expr, "inputs.")
+		in, ok := a.Inputs[name]
+		if !ok {
+			t.Fatalf("action.yml uses undeclared input %q", name)
+		}
+		if v, given := inputs[name]; given {
+			return v
+		}
+		if in.Required {
+			t.Fatalf("required input %q not given", name)
+		}
+		return in.Default
+	})
+}
+
+// runAction runs the composite action's shell steps as a GitHub runner
+// does: inputs substituted into env and working-directory, each script run
+// by bash -eo pipefail, $GITHUB_PATH applied between steps. It returns the
+// exit status of the last step run, the job summary and the step outputs.
+func runAction(t *testing.T, repo string, inputs map[string]string) (int, string, string) {
+	t.Helper()
+	a := loadAction(t, repo)
+	val := func(s string) string { return a.expand(t, s, inputs) }
 	tmp := t.TempDir()
 	files := map[string]string{}
 	for _, k := range []string{"GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"} {
@@ -168,5 +185,56 @@ func TestGitHubAction(t *testing.T) {
 	status, summary, _ = runAction(t, repo, inputs)
 	if status != 1 || !strings.Contains(summary, "**never-terminal** `bounded-polling` ("+baseline+")") {
 		t.Errorf("exit %d, job summary with two baseline files:\n%s", status, summary)
+	}
+}
+
+// TestGitHubActionInstallsItsOwnVersion: with no version input, the
+// install step installs the ref the action is used at, so a job pinned to
+// a tag of the action does not get whatever was released since; latest
+// only when the action has no ref. (go is replaced by a script that
+// records what it was asked to install.)
+func TestGitHubActionInstallsItsOwnVersion(t *testing.T) {
+	t.Parallel()
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := loadAction(t, repo)
+	install := a.Runs.Steps[0]
+	if install.Name != "Install a2amock" {
+		t.Fatalf("the first step is %q", install.Name)
+	}
+	for _, c := range []struct {
+		inputs map[string]string
+		want   string
+	}{
+		{map[string]string{"client": "c", "github.action_ref": "v1.2.3"}, "install github.com/a2amock/a2amock/cmd/a2amock@v1.2.3"},
+		{map[string]string{"client": "c", "github.action_ref": "v1"}, "install github.com/a2amock/a2amock/cmd/a2amock@v1"},
+		{map[string]string{"client": "c"}, "install github.com/a2amock/a2amock/cmd/a2amock@latest"},
+		{map[string]string{"client": "c", "github.action_ref": "v1.2.3", "version": "v0.9.0"}, "install github.com/a2amock/a2amock/cmd/a2amock@v0.9.0"},
+		{map[string]string{"client": "c", "github.action_ref": "v1.2.3", "version": "local"}, "install ./cmd/a2amock"},
+	} {
+		tmp := t.TempDir()
+		log := filepath.Join(tmp, "go.log")
+		fake := "#!/bin/sh\nif [ \"$1\" = install ]; then echo \"$*\" >> " + log + "; fi\nif [ \"$1\" = env ]; then echo " + tmp + "; fi\n"
+		if err := os.WriteFile(filepath.Join(tmp, "go"), []byte(fake), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		script := filepath.Join(tmp, "install.sh")
+		if err := os.WriteFile(script, []byte(install.Run), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+		cmd.Env = []string{"PATH=" + tmp + string(os.PathListSeparator) + os.Getenv("PATH"), "GITHUB_PATH=" + filepath.Join(tmp, "github_path")}
+		for k, v := range install.Env {
+			cmd.Env = append(cmd.Env, k+"="+a.expand(t, v, c.inputs))
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", c.inputs, err, out)
+		}
+		got, _ := os.ReadFile(log)
+		if strings.TrimSpace(string(got)) != c.want {
+			t.Errorf("%v: go %q, want %q", c.inputs, strings.TrimSpace(string(got)), c.want)
+		}
 	}
 }
