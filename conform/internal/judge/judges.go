@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,9 +45,9 @@ func judgeNoCrash(r *Run) Verdict {
 	case p.Killed:
 		return fail(Evidence{}, "hang: killed at the deadline plus the grace period; %s", outcomeSummary(p))
 	case p.Signal != "":
-		return fail(Evidence{}, "crash: the client died of signal %s; stderr ends: %s", p.Signal, tail(p.Stderr))
+		return fail(Evidence{}, "crash: the client died of signal %s; stderr: %s", p.Signal, stderrGist(p.Stderr))
 	case p.ExitCode != 0:
-		return fail(Evidence{}, "crash: the client exited %d; stderr ends: %s", p.ExitCode, tail(p.Stderr))
+		return fail(Evidence{}, "crash: the client exited %d; stderr: %s", p.ExitCode, stderrGist(p.Stderr))
 	case p.OutcomeProblem != "":
 		return fail(Evidence{}, "crash: %s (stdout was %d bytes)", p.OutcomeProblem, p.StdoutBytes)
 	}
@@ -60,19 +61,37 @@ func outcomeSummary(p *clientrun.Process) string {
 	return "no outcome line"
 }
 
-// tail returns the last line or so of stderr, for one-line reasons.
-func tail(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
+// errorLine matches a line of stderr that says what went wrong: Python's
+// and Node's "SomeError: …", Go's "panic: …", Java's "Exception in thread
+// …", "fatal: …".
+var errorLine = regexp.MustCompile(`^\s*(?:[\w.$]*(?:Error|Exception)\b|panic:|fatal\b|FATAL\b|Exception in thread)`)
+
+// footer matches what a runtime prints after the error itself: Node ends
+// an uncaught error with its version, go run with the exit status.
+var footer = regexp.MustCompile(`^(?:Node\.js v[\d.]+|exit status \d+)$`)
+
+// stderrGist is the line of stderr a one-line reason should quote: the last
+// one that reads like an error, else the last line that is not a runtime's
+// footer.
+func stderrGist(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for len(lines) > 1 && footer.MatchString(strings.TrimSpace(lines[len(lines)-1])) {
+		lines = lines[:len(lines)-1]
+	}
+	gist := strings.TrimSpace(lines[len(lines)-1])
+	for i := len(lines) - 1; i >= 0; i-- {
+		if errorLine.MatchString(lines[i]) {
+			gist = strings.TrimSpace(lines[i])
+			break
+		}
+	}
+	if gist == "" {
 		return "(empty)"
 	}
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 && len(s)-i < 200 {
-		s = s[i+1:]
+	if r := []rune(gist); len(r) > 200 {
+		gist = string(r[:200]) + "…"
 	}
-	if len(s) > 200 {
-		s = "…" + s[len(s)-200:]
-	}
-	return strconvQuote(s)
+	return strconvQuote(gist)
 }
 
 func strconvQuote(s string) string { return strconv.Quote(s) }
