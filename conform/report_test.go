@@ -223,3 +223,22 @@ func TestKeepJournal(t *testing.T) {
 		t.Error("the JSON report of a run without KeepJournal holds the journal")
 	}
 }
+
+// TestProgressLineKeepsAReasonWhole: a reason in the client-did / declared
+// / observed layout is printed whole, its lines indented under the check,
+// so what was observed (its last part) is not cut off.
+func TestProgressLineKeepsAReasonWhole(t *testing.T) {
+	observed := "observed:   the client went on to use the agent " + strings.Repeat("and more ", 40) + "END"
+	res := &ScenarioResult{ID: "card-signature-tampered", Checks: []*CheckResult{
+		{ID: "ok", Pass: true, Reason: "fine"},
+		{ID: "no-use-after-bad-card-signature", Reason: "agent assistant: used after its card failed\nclient did: SendMessage\ndeclared:   a refused card\n" + observed},
+	}}
+	got := progressLine(res)
+	want := "      ✗ no-use-after-bad-card-signature: agent assistant: used after its card failed\n" +
+		"          client did: SendMessage\n" +
+		"          declared:   a refused card\n" +
+		"          " + observed + "\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("progress line:\n%s\nwant it to end with:\n%s", got, want)
+	}
+}

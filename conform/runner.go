@@ -311,7 +311,7 @@ func progressLine(res *ScenarioResult) string {
 		if c.Expected {
 			mark = "~"
 		}
-		fmt.Fprintf(&b, "      %s %s: %s\n", mark, c.ID, report.OneLine(c.Reason))
+		fmt.Fprintf(&b, "      %s %s: %s\n", mark, c.ID, report.Indented(c.Reason, "          "))
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/a2amock/a2amock/conform/clientrun"
 	"github.com/a2amock/a2amock/conform/internal/judge"
@@ -153,11 +154,24 @@ func (s *ScenarioResult) AllExpected() bool {
 	return true
 }
 
-// OneLine is s on one line, cut at 300 bytes, for summaries and baselines.
+// OneLine is s on one line, cut at 300 bytes (at a character's start),
+// for summaries and baselines.
 func OneLine(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
 	if len(s) > 300 {
-		s = s[:300] + "…"
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// Indented is s whole, its lines after the first indented by indent: a
+// reason in the client-did / declared / observed layout stays readable on
+// a terminal, where OneLine would run its parts together and cut the last,
+// what was observed.
+func Indented(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+indent)
 }

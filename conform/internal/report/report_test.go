@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,4 +35,8 @@ func TestRenderingsAgree(t *testing.T) {
 	assert.True(t, rep.Scenarios[0].AllExpected())
 	assert.Equal(t, "task t1 left working second line", OneLine(rep.Scenarios[0].Checks[1].Reason))
 	assert.Len(t, OneLine(strings.Repeat("x", 400)), 300+len("…"))
+	cut := OneLine(strings.Repeat("é", 200))
+	assert.True(t, utf8.ValidString(cut), "a cut falls between characters: %q", cut[290:])
+	assert.Len(t, cut, 300+len("…"))
+	assert.Equal(t, "a: b\n    c:  d\n    e", Indented("a: b\nc:  d\ne\n", "    "))
 }
