@@ -1,0 +1,198 @@
+// Package wirerec turns one HTTP exchange between the client under test and
+// a scenario's mock into the judge.WireRecord the checks read: what the
+// request asked (its A2A-Version, its JSON-RPC or gRPC method, the tenant
+// of a gRPC call) and how it was answered (status, Retry-After, whether the
+// connection was taken over or a write failed, and the start of the body
+// of an answer the client may not have read whole).
+//
+// It only reads an exchange; the mock of package conform serves it, keeps
+// the records in order and numbers them.
+package wirerec
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/a2amock/a2amock/conform/internal/judge"
+	"github.com/a2amock/a2amock/internal/a2apb"
+)
+
+// maxPeek bounds the start of a request body read to find its method.
+const maxPeek = 1 << 20
+
+// maxDelivered bounds the body kept per exchange.
+const maxDelivered = judge.MaxDelivered
+
+// Begin starts the record of the exchange r, at its arrival: the agent its
+// path addresses (agentOf), its A2A-Version and, for a POST or a gRPC call,
+// the method named at the start of its body. It reads that start, so it
+// replaces r.Body with a body that still reads the whole. A gRPC call is
+// for the agent its tenant names, when isAgent knows that agent (every
+// agent shares the gRPC endpoint).
+func Begin(r *http.Request, agentOf func(path string) string, isAgent func(name string) bool) judge.WireRecord {
+	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: agentOf(r.URL.Path)}
+	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
+		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
+	} else if q := r.URL.Query(); q.Has("A2A-Version") {
+		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
+	}
+	method, isGRPC := grpcMethod(r)
+	if (!isGRPC && r.Method != http.MethodPost) || r.Body == nil {
+		return rec
+	}
+	head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if isGRPC {
+		rec.RPCMethod, rec.GRPC = method, true
+		// The tenant of the request names the agent (none: the root, the
+		// first).
+		rec.Tenant = grpcTenant(method, head)
+		if rec.Tenant != "" && isAgent(rec.Tenant) {
+			rec.Agent = rec.Tenant
+		}
+		return rec
+	}
+	var env struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(head, &env) == nil {
+		rec.RPCMethod = env.Method
+	}
+	return rec
+}
+
+// Finish completes rec with how w answered it, at the end of the exchange;
+// aborted is set when the handler panicked (a reset call over HTTP/2,
+// http.ErrAbortHandler): the exchange is then faulted.
+func Finish(rec *judge.WireRecord, w *Writer, aborted bool) {
+	rec.End = time.Now().UTC()
+	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
+	rec.Faulted = w.hijacked || w.writeErr || aborted
+	if rec.Status == 0 && !w.hijacked && !aborted {
+		rec.Status = http.StatusOK
+	}
+	if rec.GRPC {
+		grpcOutcome(rec, w.Header())
+	}
+	if rec.Faulted || judge.Unreadable(w.body) {
+		rec.Delivered = w.body
+	}
+}
+
+// grpcOutcome notes a gRPC call's status, from the headers of a
+// trailers-only answer or the trailers after messages, and its retry
+// pushback as a Retry-After in whole seconds.
+func grpcOutcome(rec *judge.WireRecord, h http.Header) {
+	code := cmp.Or(h.Get("Grpc-Status"), h.Get(http.TrailerPrefix+"Grpc-Status"))
+	rec.GRPCStatus, _ = strconv.Atoi(code)
+	if ms, err := strconv.Atoi(h.Get("Grpc-Retry-Pushback-Ms")); err == nil && ms >= 0 {
+		rec.RetryAfter = strconv.Itoa(ms / 1000)
+	}
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// Writer is the http.ResponseWriter the mock's handler answers through: it
+// notes the status and Retry-After of an answer, whether it was cut, and
+// keeps the start of the body; Unwrap lets http.ResponseController reach
+// the connection's flusher and hijacker.
+type Writer struct {
+	http.ResponseWriter
+	status     int
+	retryAfter string
+	hijacked   bool
+	writeErr   bool
+	body       []byte
+}
+
+// NewWriter returns a Writer over w.
+func NewWriter(w http.ResponseWriter) *Writer { return &Writer{ResponseWriter: w} }
+
+// WriteHeader implements http.ResponseWriter.
+func (w *Writer) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+		w.retryAfter = w.Header().Get("Retry-After")
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write implements http.ResponseWriter.
+func (w *Writer) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil {
+		w.writeErr = true
+	}
+	if len(w.body) < maxDelivered {
+		w.body = append(w.body, b[:min(n, maxDelivered-len(w.body))]...)
+	}
+	return n, err
+}
+
+// Unwrap returns the writer underneath, for http.ResponseController.
+func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush implements http.Flusher for code that asserts it directly.
+func (w *Writer) Flush() {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if http.NewResponseController(w.ResponseWriter).Flush() != nil {
+		w.writeErr = true
+	}
+}
+
+// Hijack implements http.Hijacker for the transport-fault behaviors.
+func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, b, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil {
+		w.hijacked = true
+	}
+	return c, b, err
+}
+
+// grpcMethod returns the method of a gRPC call (SendMessage for POST
+// /lf.a2a.v1.A2AService/SendMessage).
+func grpcMethod(r *http.Request) (string, bool) {
+	if r.ProtoMajor != 2 || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
+		return "", false
+	}
+	_, method, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	return method, true
+}
+
+// grpcTenant returns the tenant of a gRPC call's request message (body is
+// the length-prefixed message), "" when it has none or does not decode.
+func grpcTenant(method string, body []byte) string {
+	compressed, b, _, ok := a2apb.NextMessage(body)
+	md := a2apb.Method(method)
+	if !ok || compressed || md == nil {
+		return ""
+	}
+	msg := dynamicpb.NewMessage(md.Input())
+	if proto.Unmarshal(b, msg) != nil {
+		return ""
+	}
+	f := md.Input().Fields().ByName("tenant")
+	if f == nil {
+		return ""
+	}
+	return msg.Get(f).String()
+}
