@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/timeline"
 )
 
 // Options configure Run.
@@ -56,10 +58,24 @@ type Options struct {
 	// Env is the environment the client starts with (before the contract's
 	// variables); nil means os.Environ().
 	Env []string
-	// KeepJournal keeps each scenario's whole journal in its result
-	// (ScenarioResult.Journal), for a report that shows every exchange and
-	// not only the entries a check gave as evidence (conform --html).
+	// KeepJournal keeps each scenario's journal, up to the client's exit,
+	// in its result (ScenarioResult.Journal), for a report that shows every
+	// exchange and not only the entries a check gave as evidence (conform
+	// --html).
 	KeepJournal bool
+
+	// hooks reach into every scenario's run, for tests; nil in use.
+	hooks *runHooks
+}
+
+// runHooks let a test decide what timing decides in use: the mock's clock,
+// and what happens between the client's exit and the mock's shutdown.
+type runHooks struct {
+	// clock, if set, is the mock's clock instead of the wall clock.
+	clock timeline.Clock
+	// exited, if set, runs once the client has exited, before the mock is
+	// shut down.
+	exited func(srv *server.Server)
 }
 
 // DefaultGrace is the default time between a scenario's deadline and the
@@ -185,6 +201,9 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	}
 	file.Server.GRPC = file.Server.GRPC || opts.GRPC
 	cfg, err := file.Config(nil)
+	if opts.hooks != nil && opts.hooks.clock != nil {
+		cfg.Clock = opts.hooks.clock
+	}
 	var m *mock
 	if err == nil {
 		m, err = startMock(cfg, sc.CardChange)
@@ -203,18 +222,28 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 		res.Agents = append(res.Agents, AgentRef{Name: name, URL: u})
 	}
 	env := contractEnv(opts.Env, sc, urls)
+	// The run is judged and reported on what the client lived to see: the
+	// journal up to its exit. The agents go on until the mock is shut down,
+	// and how much of that gets journaled depends on how fast that is.
+	var exitSeq int64
 	cr := clientrun.Command{Argv: clientrun.Substitute(argv, urls[0], sc.Prompt, sc.Input), Env: env, Deadline: sc.Deadline, Grace: opts.Grace,
-		Startup: opts.Startup, Ready: m.ready, ReadyAt: m.firstRequest, Marker: clientrun.NewMarker()}
+		Startup: opts.Startup, Ready: m.ready, ReadyAt: m.firstRequest, Marker: clientrun.NewMarker(),
+		Exited: func() { exitSeq = m.srv.Journal().LastSeq() }}
 	proc := cr.Run(ctx)
 	res.Process = proc
+	if opts.hooks != nil && opts.hooks.exited != nil {
+		opts.hooks.exited(m.srv)
+	}
 	closeErr := m.close()
 	if ctx.Err() != nil && proc.Killed {
 		// The run was stopped (Ctrl-C, a canceled CI job), not the
 		// client: what it did until then is no verdict.
 		return unjudged(res, sc, "interrupted: the run was stopped ("+ctx.Err().Error()+") before the client finished; not judged")
 	}
+	whole := m.srv.Journal().Entries()
+	cut := sort.Search(len(whole), func(i int) bool { return whole[i].Seq > exitSeq })
 	r := &judge.Run{Agents: sc.Agents, Deadline: sc.Deadline, MaxPolls: sc.MaxPolls, Outcomes: sc.Outcomes,
-		Journal: m.srv.Journal().Entries(), Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
+		Journal: whole[:cut:cut], AfterExit: whole[cut:], Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
 	if closeErr != nil {
 		res.Error = closeErr.Error()
 	}

@@ -101,6 +101,13 @@ type Command struct {
 	// by which the runner finds what the client left running outside its
 	// process group.
 	Marker string
+	// Exited, if set, is called once, as soon as the client's process has
+	// ended (or could not start), in the goroutine that called Run: before
+	// Run kills what the client left running and reads the rest of its
+	// output, which can take seconds in which the agents go on, so that
+	// the caller can note what the client lived to see (conform cuts the
+	// mock's journal there).
+	Exited func()
 }
 
 // Run starts the client in its own process group, waits for it (killing the
@@ -110,8 +117,15 @@ type Command struct {
 // the pipes.
 func (cr Command) Run(ctx context.Context) *Process {
 	p := &Process{Command: cr.Argv, ExitCode: -1}
+	ended := func() {
+		p.Exited = time.Now()
+		if cr.Exited != nil {
+			cr.Exited()
+		}
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		ended()
 		p.StartError = err.Error()
 		return p
 	}
@@ -119,6 +133,7 @@ func (cr Command) Run(ctx context.Context) *Process {
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		ended()
 		p.StartError = err.Error()
 		return p
 	}
@@ -138,7 +153,7 @@ func (cr Command) Run(ctx context.Context) *Process {
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		p.Exited = time.Now()
+		ended()
 		p.StartError = describeStartError(cr.Argv[0], err)
 		return p
 	}
@@ -153,7 +168,7 @@ func (cr Command) Run(ctx context.Context) *Process {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	werr := cr.wait(ctx, p, pgid, waited)
-	p.Exited = time.Now()
+	ended()
 	p.DurationMS = p.Exited.Sub(p.Started).Milliseconds()
 	// Whatever the client left running dies with it: its process group,
 	// and what carries its marker (a child that called setsid).

@@ -26,9 +26,17 @@ type Run struct {
 	MaxPolls int
 	Outcomes []string
 
-	Journal []server.Entry
-	Wire    []WireRecord
-	Proc    *clientrun.Process
+	// Journal is the agents' journal up to the client's exit: what the
+	// client lived to see, what the checks judge and the report shows.
+	// AfterExit is the rest, journaled until the mock was shut down: the
+	// agents going on without the client, as much of it as the shutdown
+	// let happen, which varies from one run to the next. Only
+	// recovers-after-stream-loss reads it, to learn that a stream was still
+	// open when the client exited.
+	Journal   []server.Entry
+	AfterExit []server.Entry
+	Wire      []WireRecord
+	Proc      *clientrun.Process
 	// Exit is when the client exited (or was killed); states the agent
 	// reached later do not count for it.
 	Exit time.Time

@@ -75,11 +75,17 @@ type ScenarioResult struct {
 	// Error is a problem of the runner itself (the mock could not start);
 	// every check then fails with it.
 	Error string `json:"error,omitempty"`
-	// Journal counts the journal entries the run produced.
+	// JournalEntries counts the entries of the scenario's journal up to
+	// the client's exit (Journal).
 	JournalEntries int `json:"journalEntries"`
-	// Journal is the scenario's whole journal, kept only when the run was
-	// asked to (Options.KeepJournal, conform --html): the JSON report of
-	// such a run then gives a2amock report the same view as the HTML.
+	// Journal is the scenario's journal up to the moment the client's
+	// process ended: what the client lived to see, and all the checks
+	// judge. What the agents journaled later, until the mock was shut down,
+	// is left out: how much of it there is depends on how fast the
+	// shutdown is, and the same suite and seed must give the same journal.
+	// It is kept only when the run was asked to (Options.KeepJournal,
+	// conform --html): the JSON report of such a run then gives a2amock
+	// report the same view as the HTML.
 	Journal []server.Entry `json:"journal,omitempty"`
 }
 

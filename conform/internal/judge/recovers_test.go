@@ -1,0 +1,73 @@
+package judge
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// TestStreamLeftOpenAtExit: a client that exits with a stream open on a
+// task still working has dropped that stream, whatever the mock journaled
+// after the exit. However the stream was closed later (the client gone
+// noticed, the mock shutting down, the timeline running on to completed
+// and the stream delivering it to no one), recovers-after-stream-loss gives
+// one verdict with one reason and one evidence: the stream was still open
+// at the exit, on a working task the client never asked about again.
+func TestStreamLeftOpenAtExit(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	exit := t0.Add(50 * ms)
+	seen := []server.Entry{
+		{Seq: 1, Time: t0, Agent: "a", Kind: server.EntryRequest, Op: wire.OpStream, Request: 1},
+		{Seq: 2, Time: t0, Agent: "a", Kind: server.EntryEvent, TaskID: "t1", ContextID: "c1", State: wire.StateSubmitted},
+		{Seq: 3, Time: t0, Agent: "a", Kind: server.EntryResponse, Op: wire.OpStream, Request: 1, TaskID: "t1", ContextID: "c1", State: wire.StateSubmitted},
+		{Seq: 4, Time: t0.Add(ms), Agent: "a", Kind: server.EntryStreamEvent, Request: 1, TaskID: "t1", State: wire.StateSubmitted},
+		{Seq: 5, Time: t0.Add(20 * ms), Agent: "a", Kind: server.EntryEvent, TaskID: "t1", State: wire.StateWorking},
+		{Seq: 6, Time: t0.Add(20 * ms), Agent: "a", Kind: server.EntryStreamEvent, Request: 1, TaskID: "t1", State: wire.StateWorking},
+	}
+	closed := func(seq int64, at time.Duration, detail string) server.Entry {
+		return server.Entry{Seq: seq, Time: exit.Add(at), Agent: "a", Kind: server.EntryStreamClose, Op: wire.OpStream, Request: 1, TaskID: "t1", Detail: detail}
+	}
+	later := map[string][]server.Entry{
+		"client gone noticed": {closed(7, ms, "client gone")},
+		"mock shutting down":  {closed(7, 5*ms, "server shutting down")},
+		"timeline ran to its end": {
+			{Seq: 7, Time: exit.Add(10 * ms), Agent: "a", Kind: server.EntryEvent, TaskID: "t1", State: wire.StateCompleted},
+			{Seq: 8, Time: exit.Add(10 * ms), Agent: "a", Kind: server.EntryStreamEvent, Request: 1, TaskID: "t1", State: wire.StateCompleted},
+			closed(9, 10*ms, "complete"),
+		},
+	}
+	c, _ := CheckByID("recovers-after-stream-loss")
+	var first *Verdict
+	for name, after := range later {
+		r := &Run{Agents: []string{"a"}, Journal: slices.Clone(seen), AfterExit: after, Exit: exit}
+		r.Analyse()
+		v := c.Apply(r)
+		assert.False(t, v.Pass, "%s: %s", name, v.Reason)
+		assert.Contains(t, v.Reason, "the client exited with the stream of task t1 still open while the task was working", name)
+		for _, e := range v.Evidence.Journal {
+			assert.LessOrEqual(t, e.Seq, int64(len(seen)), "%s: evidence cites #%d, journaled after the client exited", name, e.Seq)
+		}
+		if first == nil {
+			first = &v
+			continue
+		}
+		assert.Equal(t, first.Reason, v.Reason, name)
+		assert.Equal(t, first.Evidence, v.Evidence, name)
+	}
+
+	// A client that dropped the stream while the task was working and then
+	// asked GetTask before it exited recovered.
+	r := &Run{Agents: []string{"a"}, Journal: append(slices.Clone(seen),
+		server.Entry{Seq: 7, Time: t0.Add(30 * ms), Agent: "a", Kind: server.EntryRequest, Op: wire.OpGetTask, Request: 2, TaskID: "t1"}),
+		AfterExit: []server.Entry{closed(8, ms, "client gone")}, Exit: exit}
+	r.Analyse()
+	v := c.Apply(r)
+	assert.True(t, v.Pass, v.Reason)
+}
