@@ -101,6 +101,11 @@ func fakeClient(mode string) int {
 		// TestStartupIsNotCharged, counted from the start.
 		time.Sleep(2200 * time.Millisecond)
 		return onceClient()
+	case "late-start":
+		// A start-up past the allowance of TestNoRequestMeansNone, then an
+		// ordinary quick run.
+		time.Sleep(700 * time.Millisecond)
+		return onceClient()
 	case "slow-start-hang":
 		time.Sleep(1500 * time.Millisecond)
 		if resp, err := http.Get(strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/") + "/.well-known/agent-card.json"); err == nil {

@@ -166,6 +166,34 @@ func TestStartupIsNotCharged(t *testing.T) {
 	wantFail(t, res, "exits-in-time", "counted from its first request")
 }
 
+// TestNoRequestMeansNone: process.noRequest says the client made no request
+// to the agent at all, whatever the reason: it is set for a client that
+// gave up at once, long before the start-up allowance ran out, and not for
+// one whose first request came after the allowance, from whose end its
+// deadline then counted.
+func TestNoRequestMeansNone(t *testing.T) {
+	t.Parallel()
+	res := runOneWith(t, Options{Client: fakeCommand("exit3"), Suite: oneScenario(t, "1s"), Grace: time.Second, Startup: 5 * time.Second})
+	if p := res.Process; !p.NoRequest || p.StartupMS > p.DurationMS {
+		t.Errorf("a client that exited at once without a request: NoRequest %v, StartupMS %d (DurationMS %d), want true and its exit", p.NoRequest, p.StartupMS, p.DurationMS)
+	}
+	if c := check(t, res, "exits-in-time"); !strings.Contains(c.Reason, "it made no request to the agent)") {
+		t.Errorf("exits-in-time reason %q does not say the client made no request", c.Reason)
+	}
+
+	res = runOneWith(t, Options{Client: fakeCommand("late-start"), Suite: oneScenario(t, "1s"), Grace: time.Second, Startup: 300 * time.Millisecond})
+	p := res.Process
+	if p.NoRequest || p.StartupMS < 300 || p.StartupMS >= 700 {
+		t.Errorf("a client whose first request came after the allowance: NoRequest %v, StartupMS %d, want false and the allowance (300)", p.NoRequest, p.StartupMS)
+	}
+	if c := check(t, res, "exits-in-time"); !c.Pass || !strings.Contains(c.Reason, "counted from the end of the start-up allowance") {
+		t.Errorf("exits-in-time: %v %q, want a pass counted from the end of the start-up allowance", c.Pass, c.Reason)
+	}
+	if res.JournalEntries == 0 {
+		t.Error("the late client's requests were not journaled")
+	}
+}
+
 // TestSetsidChildIsKilled: a child that leaves the client's process group
 // and session (setsid) is out of reach of the group kill; the runner finds
 // it by the run marker in its environment, kills it and reports it.

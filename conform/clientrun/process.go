@@ -51,13 +51,20 @@ type Process struct {
 	// DurationMS is the time from start to exit.
 	DurationMS int64 `json:"durationMs"`
 	// StartupMS is the client's start-up as the runner counted it: the
-	// time from start to its first request to the mock, or the start-up
-	// allowance when it made none by then. The deadline (and the kill at
+	// time from start to its first request to the mock (ReadyInTime), or
+	// to the end of the start-up allowance when it made none by then, or
+	// to its exit when that came first. The deadline (and the kill at
 	// deadline plus grace) counts from there.
 	StartupMS int64 `json:"startupMs"`
-	// NoRequest is set when the client made no request to the mock within
-	// the start-up allowance.
+	// NoRequest is set when the client made no request to the mock at all
+	// before it exited, whatever the reason: it crashed or gave up at
+	// once, or hung before its first request until it was killed. A client
+	// that made its first request after the start-up allowance made one.
 	NoRequest bool `json:"noRequest,omitempty"`
+	// ReadyInTime is set when the client made its first request within the
+	// start-up allowance, so that the deadline counted from it (not in the
+	// report: StartupMS and the exits-in-time reason say it).
+	ReadyInTime bool `json:"-"`
 	// Strays counts processes the client left running after it exited: in
 	// its process group, or elsewhere with its run marker in their
 	// environment (A2AMOCK_CONFORM_RUN); the runner killed them.
@@ -92,7 +99,9 @@ type Command struct {
 	Deadline, Grace time.Duration
 	// Startup is the most start-up time not charged to the client: the
 	// deadline counts from its first request (Ready closed), or from
-	// Startup after the start when it made none by then.
+	// Startup after the start when it made none by then. A nil Ready is
+	// no signal: the deadline counts from Startup, and NoRequest is never
+	// set.
 	Startup time.Duration
 	Ready   <-chan struct{}
 	// ReadyAt says when Ready was closed.
@@ -169,6 +178,9 @@ func (cr Command) Run(ctx context.Context) *Process {
 	go func() { waited <- cmd.Wait() }()
 	werr := cr.wait(ctx, p, pgid, waited)
 	ended()
+	// Requests count until the exit: what the client left running may make
+	// some later, and they are not its.
+	p.NoRequest = cr.Ready != nil && !closed(cr.Ready)
 	p.DurationMS = p.Exited.Sub(p.Started).Milliseconds()
 	// Whatever the client left running dies with it: its process group,
 	// and what carries its marker (a child that called setsid).
@@ -225,9 +237,9 @@ func (cr Command) wait(ctx context.Context, p *Process, pgid int, waited <-chan 
 	defer startup.Stop()
 	ready, startupC := cr.Ready, startup.C
 	var kill <-chan time.Time
-	arm := func(at time.Time, noRequest bool) {
+	arm := func(at time.Time, fromRequest bool) {
 		ready, startupC = nil, nil
-		p.StartupMS, p.NoRequest = at.Sub(p.Started).Milliseconds(), noRequest
+		p.StartupMS, p.ReadyInTime = at.Sub(p.Started).Milliseconds(), fromRequest
 		t := time.NewTimer(time.Until(at.Add(cr.Deadline + cr.Grace)))
 		kill = t.C
 	}
@@ -237,17 +249,17 @@ func (cr Command) wait(ctx context.Context, p *Process, pgid int, waited <-chan 
 			if ready != nil {
 				select {
 				case <-ready:
-					arm(cr.ReadyAt(), false)
+					arm(cr.ReadyAt(), true)
 				default:
 					// It exited before any request.
-					arm(time.Now(), true)
+					arm(time.Now(), false)
 				}
 			}
 			return err
 		case <-ready:
-			arm(cr.ReadyAt(), false)
+			arm(cr.ReadyAt(), true)
 		case <-startupC:
-			arm(time.Now(), true)
+			arm(time.Now(), false)
 		case <-kill:
 			p.Killed = true
 			cr.killAll(pgid)
@@ -257,6 +269,16 @@ func (cr Command) wait(ctx context.Context, p *Process, pgid int, waited <-chan 
 			cr.killAll(pgid)
 			return <-waited
 		}
+	}
+}
+
+// closed reports whether c is closed (Ready: a request was made).
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -31,10 +31,13 @@ func judgeExitsInTime(r *Run) Verdict {
 
 // startupText says from when the deadline was counted.
 func startupText(p *clientrun.Process) string {
-	if p.NoRequest {
-		return fmt.Sprintf("counted from %dms after its start (it made no request to the agent before)", p.StartupMS)
+	switch {
+	case p.ReadyInTime:
+		return fmt.Sprintf("counted from its first request, %dms after its start", p.StartupMS)
+	case p.NoRequest:
+		return fmt.Sprintf("counted from %dms after its start (it made no request to the agent)", p.StartupMS)
 	}
-	return fmt.Sprintf("counted from its first request, %dms after its start", p.StartupMS)
+	return fmt.Sprintf("counted from the end of the start-up allowance, %dms after its start (it made no request to the agent before)", p.StartupMS)
 }
 
 func judgeNoCrash(r *Run) Verdict {
