@@ -157,7 +157,11 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 			if c.Expected {
 				tag = " (expected: " + mdEscape(c.BaselineReason) + ")"
 			}
-			fmt.Fprintf(&failures, "- **%s** `%s`%s: %s\n", res.ID, c.ID, tag, mdEscape(OneLine(c.Reason)))
+			// Whole, its lines kept apart: cut to one line, a reason in
+			// the client-did / declared / observed layout lost its end,
+			// what was observed.
+			reason := strings.ReplaceAll(mdEscape(strings.TrimRight(c.Reason, "\n")), "\n", "<br>")
+			fmt.Fprintf(&failures, "- **%s** `%s`%s: %s\n", res.ID, c.ID, tag, reason)
 		}
 	}
 	if failures.Len() > 0 {

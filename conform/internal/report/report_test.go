@@ -25,7 +25,7 @@ func TestRenderingsAgree(t *testing.T) {
 	assert.Contains(t, sum.String(), "s1")
 	var md, junit bytes.Buffer
 	require.NoError(t, WriteMarkdown(&md, rep))
-	assert.Contains(t, md.String(), "no-orphans")
+	assert.Contains(t, md.String(), "- **s1** `no-orphans`: task t1 left working<br>second line\n", "a reason's lines kept apart, whole")
 	require.NoError(t, WriteJUnit(&junit, rep))
 	assert.Contains(t, junit.String(), `<failure`)
 	assert.Contains(t, junit.String(), "task t1 left working")
