@@ -432,3 +432,27 @@ func TestSchemaRejectsBadFiles(t *testing.T) {
 		assert.Error(t, err, src)
 	}
 }
+
+// The schema must accept what the parser accepts: an enum tag on a list
+// field (bindings, conform.outcomes) constrains the list's items, so an
+// editor must not flag a valid list, and must flag a bad item.
+func TestSchemaListEnumsConstrainItems(t *testing.T) {
+	t.Parallel()
+	sch := compileSchema(t)
+	for _, src := range []string{
+		"agents: [{name: a, bindings: [JSONRPC, HTTP+JSON]}]",
+		"agents: [{name: a}]\nconform: {id: x, outcomes: [completed, diverged]}",
+	} {
+		_, err := scenario.Parse([]byte(src), "x.yaml")
+		require.NoError(t, err, src)
+		assert.NoError(t, sch.Validate(yamlAsJSON(t, []byte(src))), src)
+	}
+	for _, src := range []string{
+		"agents: [{name: a, bindings: [JSON-RPC]}]",
+		"agents: [{name: a}]\nconform: {id: x, outcomes: [done]}",
+	} {
+		_, err := scenario.Parse([]byte(src), "x.yaml")
+		require.Error(t, err, src)
+		assert.Error(t, sch.Validate(yamlAsJSON(t, []byte(src))), src)
+	}
+}

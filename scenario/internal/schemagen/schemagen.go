@@ -102,9 +102,16 @@ func (g *generator) typeSchema(t reflect.Type, f *reflect.StructField) map[strin
 					vals = append(vals, x)
 				}
 			}
-			s["enum"] = vals
+			// On a list the tag names the values of its items: an enum on
+			// the array itself would match no array at all, and editors
+			// would flag every valid list.
+			target := s
+			if items, ok := s["items"].(map[string]any); ok && t.Kind() == reflect.Slice {
+				target = items
+			}
+			target["enum"] = vals
 			if len(vals) > len(strings.Split(enum, ",")) {
-				delete(s, "type")
+				delete(target, "type")
 			}
 		}
 		if doc := f.Tag.Get("doc"); doc != "" {
