@@ -100,6 +100,7 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 		// same pass.
 		if partial := decodeLeniently(data, ps.list); partial != nil {
 			partial.file, partial.pos = filename, c.pos
+			c.restoreDialects(partial)
 			err.(*Error).partial = partial
 		}
 		return nil, err
@@ -112,12 +113,21 @@ func Parse(data []byte, filename string) (*Scenario, error) {
 		return nil, ps.err()
 	}
 	s.file, s.pos = filename, c.pos
+	c.restoreDialects(s)
+	return s, nil
+}
+
+// restoreDialects puts back the text of each card dialect as written: an
+// unquoted 1.0 decodes as "1". The partial decode of a file with problems
+// needs it too, or Check reports a valid dialect: 1.0 as unknown.
+func (c *checker) restoreDialects(s *Scenario) {
 	for i := range s.Agents {
 		if cs := s.Agents[i].Card; cs != nil && cs.Dialect != "" {
-			cs.Dialect = c.raw[fmt.Sprintf("agents[%d].card.dialect", i)]
+			if raw, ok := c.raw[fmt.Sprintf("agents[%d].card.dialect", i)]; ok {
+				cs.Dialect = raw
+			}
 		}
 	}
-	return s, nil
 }
 
 // decodeStrict is go-yaml's strict decoding of a vetted file, with a panic

@@ -456,3 +456,14 @@ func TestSchemaListEnumsConstrainItems(t *testing.T) {
 		assert.Error(t, sch.Validate(yamlAsJSON(t, []byte(src))), src)
 	}
 }
+
+// Check (what a2amock validate runs) reports the semantic problems of a file
+// that also has structural ones; an unquoted dialect: 1.0, which is valid,
+// must not be one of them.
+func TestCheckKeepsUnquotedDialectBesideAProblem(t *testing.T) {
+	t.Parallel()
+	src := "agents:\n  - name: a\n    card: {dialect: 1.0}\n  - name: b\n    colour: red\n"
+	err := scenario.CheckData([]byte(src), "bad.yaml", nil)
+	require.Error(t, err)
+	assert.Equal(t, `bad.yaml:5:5: agents[1]: unknown key "colour"; valid keys: name, card, behaviors, enforceAuth, bindings, timelines`, err.Error())
+}
