@@ -260,3 +260,24 @@ func TestPushRetriesAndTimeouts(t *testing.T) {
 		assert.Contains(t, pushEntries(h.srv)[0].Detail, "timed out")
 	})
 }
+
+// The HTTP+JSON ListTaskPushNotificationConfigs reads its query as the
+// JSON-RPC method reads its params: a pageSize that is not a non-negative
+// integer is InvalidParams (400), not a page as if it were absent.
+func TestRESTPushListRefusesBadPageSize(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 34, StepDelay: -1, Agents: agentsFor(dialectCases[0], true)})
+	cl := newClient(t, h, dialectCases[0])
+	tk := cl.mustSend(sendOpts{})
+	_, e := cl.call(wire.OpListPushConfigs, map[string]any{"taskId": tk.ID, "pageSize": -1})
+	require.NotNil(t, e, "JSON-RPC refuses a negative pageSize")
+	assert.Equal(t, wire.CodeInvalidParams, e.Code)
+	base := "/rest/tasks/" + tk.ID + "/pushNotificationConfigs"
+	for _, q := range []string{"?pageSize=-1", "?pageSize=ten", "?pageSize=1.5"} {
+		status, _, b := h.do(http.MethodGet, base+q, nil, map[string]string{"A2A-Version": "1.0"})
+		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", q, b)
+		assert.Contains(t, string(b), "pageSize", q)
+	}
+	status, _, b := h.do(http.MethodGet, base+"?pageSize=5&pageToken=", nil, map[string]string{"A2A-Version": "1.0"})
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+}

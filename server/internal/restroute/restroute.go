@@ -209,6 +209,18 @@ func Query(rt Route, q url.Values) (*wire.Request, *wire.Error) {
 	if req.HistoryLength, e = intParam("historyLength"); e != nil {
 		return nil, e
 	}
+	if rt.Op == wire.OpListPushConfigs {
+		// The JSON-RPC params' pageSize and pageToken, read as strictly.
+		ps, e := intParam("pageSize")
+		if e != nil {
+			return nil, e
+		}
+		if ps != nil {
+			req.List.PageSize = *ps
+		}
+		req.List.PageToken = q.Get("pageToken")
+		return req, nil
+	}
 	if rt.Op != wire.OpListTasks {
 		return req, nil
 	}
