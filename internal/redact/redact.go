@@ -133,9 +133,17 @@ func JSON(b []byte, marks Marks) []byte {
 			// A document cut inside a credential leaves the start of it:
 			// the rest of the bytes go.
 			top := len(stack) - 1
+			q := bytes.IndexByte(b[before:], '"')
 			if top >= 0 && (!stack[top].object && credentialKeys[stack[top].key] || stack[top].object && !stack[top].wantKey && credentialKeys[key]) {
-				if q := bytes.IndexByte(b[before:], '"'); q >= 0 {
+				if q >= 0 {
 					replace(before+q, len(b), marks.Value(len(b)-before-q))
+				}
+			} else if q >= 0 && top >= 0 && !(stack[top].object && stack[top].wantKey) {
+				// A value cut inside its string: a webhook URL's query
+				// is as secret in the first 16 KiB of a body, or in the
+				// frame a stream died in, as in a whole one.
+				if r, ok := cutURL(b[before+q+1:], marks.URL); ok {
+					replace(before+q, len(b), r)
 				}
 			}
 			break
@@ -181,6 +189,22 @@ func JSON(b []byte, marks Marks) []byte {
 		return b
 	}
 	return append(out, b[done:]...)
+}
+
+// cutURL is the text of a JSON string cut short (after its opening quote,
+// with no closing one) redacted as URL redacts it, when it is a URL with
+// user information or a query. An escape cut in the middle is dropped.
+func cutURL(rest []byte, mark string) (string, bool) {
+	if bytes.IndexByte(rest, '"') >= 0 {
+		return "", false // not a string running to the cut
+	}
+	for trim := 0; trim <= 5 && trim <= len(rest); trim++ {
+		var s string
+		if json.Unmarshal(append(append([]byte{'"'}, rest[:len(rest)-trim]...), '"'), &s) == nil {
+			return URL(s, mark)
+		}
+	}
+	return "", false
 }
 
 // EventStream redacts the JSON of every data line of a text/event-stream
