@@ -22,10 +22,18 @@ func Redact(rec *Recording) *Recording {
 		x.Path = redactPath(x.Path)
 		x.Request = redactJSON(x.Request)
 		x.Response = redactJSON(x.Response)
+		// What is kept as text is mostly JSON cut short (a truncated body,
+		// the frame a stream died in) or JSON with a flaw: redact.JSON
+		// redacts it up to where it stops being JSON.
+		x.Body = redactText(x.Body)
+		if x.Tail != "" {
+			x.Tail = string(redact.EventStream([]byte(x.Tail), recordingMarks))
+		}
 		if x.Events != nil {
 			evs := make([]Event, len(x.Events))
 			for j, ev := range x.Events {
 				ev.Data = redactJSON(ev.Data)
+				ev.Text = redactText(ev.Text)
 				evs[j] = ev
 			}
 			x.Events = evs
@@ -48,6 +56,14 @@ func redactURL(s string) string {
 
 // recordingMarks replace credentials with Redacted.
 var recordingMarks = redact.Marks{Value: func(int) string { return Redacted }, URL: Redacted}
+
+// redactText redacts a body or event kept as text as redact.JSON does.
+func redactText(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(redact.JSON([]byte(s), recordingMarks))
+}
 
 // redactJSON redacts a body or event as redact.JSON does, with Redacted.
 func redactJSON(raw json.RawMessage) json.RawMessage {

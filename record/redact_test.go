@@ -60,3 +60,40 @@ func TestRecordingRedactsCredentials(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestRecordingRedactsCutAnswers: an answer cut short (a truncated body, a
+// stream closed mid-frame) or an event that is not JSON is kept as text
+// (Body, Tail, Text), not as JSON; the credentials in it were written to
+// the recording as they were. They are redacted as in whole answers.
+func TestRecordingRedactsCutAnswers(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/stream" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "data: {\"result\":{\"token\":\"tok-in-bad-event\",}}\n\n")
+			_, _ = io.WriteString(w, `data: {"result":{"artifact":{"parts":[{"data":{"access_token":"tok-in-tail","more":"`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"id":"push-1","token":"tok-in-cut-body","url":"http://127.0.0.1:9/h?sig=sig-in-cut-body`)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p := NewProxy(u, ProxyOptions{})
+	defer p.Close()
+	for _, path := range []string{"/", "/stream"} {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage"}`))
+		req.Header.Set("Content-Type", "application/json")
+		p.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	rec := p.Recording()
+	require.Len(t, rec.Exchanges, 2)
+	require.NotEmpty(t, rec.Exchanges[0].Body, "the cut body is kept as text")
+	require.NotEmpty(t, rec.Exchanges[1].Tail, "the cut frame is kept as the tail")
+	b, err := json.Marshal(rec)
+	require.NoError(t, err)
+	for _, s := range []string{"tok-in-cut-body", "sig-in-cut-body", "tok-in-tail", "tok-in-bad-event"} {
+		assert.NotContains(t, string(b), s, "the recording keeps a credential")
+	}
+	assert.Contains(t, rec.Exchanges[1].Tail, `"access_token":"REDACTED"`)
+}
