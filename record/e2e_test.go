@@ -379,6 +379,44 @@ func TestReplaySplice(t *testing.T) {
 	assert.Equal(t, all[:3], got)
 }
 
+// TestReplayStreamJournalSaysWritten: a stream the engine replays is
+// journaled as what its client received. The replay writes the recorded
+// rendering of each event the engine emits; every event was journaled both
+// as a stream-event and as withheld by "replay", so ?kind=withheld listed
+// every event of an intact stream.
+func TestReplayStreamJournalSaysWritten(t *testing.T) {
+	t.Parallel()
+	rec := streamOnly(t)
+	for _, splice := range []string{"", "2:drop"} {
+		opts := replay.Options{}
+		if splice != "" {
+			sp, err := replay.ParseSplice(splice)
+			require.NoError(t, err)
+			opts.Splice = sp
+		}
+		rp, base := replayOf(t, rec, opts)
+		got, err := readStream(t, base, 5*time.Second)
+		require.NoError(t, err)
+		var written int
+		var withheld []server.Entry
+		for _, e := range rp.Journal() {
+			switch e.Kind {
+			case server.EntryStreamEvent:
+				written++
+			case server.EntryWithheld:
+				withheld = append(withheld, e)
+			}
+		}
+		assert.Equal(t, len(got), written, "splice %q: a stream-event entry per event received", splice)
+		if splice == "" {
+			assert.Empty(t, withheld, "nothing was withheld from an intact stream")
+			continue
+		}
+		require.Len(t, withheld, 1, "splice %q: only the dropped event is withheld", splice)
+		assert.Equal(t, []string{"splice:at=2,fault=drop"}, withheld[0].Behaviors)
+	}
+}
+
 // TestReplayUnrecordedAndRepeated: what the recording has no exchange for
 // is answered by the engine from the tasks the replay played. Before, an
 // unrecorded method was answered with MethodNotFound and any GetTask with

@@ -148,7 +148,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			return err
 		}
 		e := d.entry(journal.EntryStreamEvent, ev)
-		if ev == d.ev {
+		if d.isStep(ev) {
 			d.written = true
 		}
 		e.Behaviors = d.ownerList(d.acted)
@@ -159,7 +159,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 	for i := len(hooks) - 1; i >= 0; i-- {
 		h, next := hooks[i], emit
 		emit = func(ev wire.Event) error {
-			if ev == d.ev {
+			if d.isStep(ev) {
 				d.reached = max(d.reached, i)
 			}
 			outs, same := 0, true
@@ -204,6 +204,30 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 		d.ev = wire.Event{}
 		return err
 	}
+}
+
+// isStep reports whether ev is the step's event or stands for it: a hook
+// may pass the event on rendered anew (a replay writes the recording's
+// rendering of the event the engine emitted, with the recorded timestamps
+// and messages), which is that event written, of the same kind for the
+// same task, state, artifact or message; not the event withheld and
+// another one written.
+func (d *delivery) isStep(ev wire.Event) bool {
+	if ev == d.ev {
+		return true
+	}
+	s := d.ev
+	switch {
+	case s.Task != nil:
+		return ev.Task != nil && ev.Task.ID == s.Task.ID && ev.Task.Status.State == s.Task.Status.State
+	case s.Status != nil:
+		return ev.Status != nil && ev.Status.TaskID == s.Status.TaskID && ev.Status.Status.State == s.Status.Status.State
+	case s.Artifact != nil:
+		return ev.Artifact != nil && ev.Artifact.TaskID == s.Artifact.TaskID && ev.Artifact.Artifact.ArtifactID == s.Artifact.Artifact.ArtifactID
+	case s.Message != nil:
+		return ev.Message != nil && ev.Message.MessageID == s.Message.MessageID
+	}
+	return false
 }
 
 // encode notes a frame a hook rendered.
@@ -269,7 +293,7 @@ func (d *delivery) settle(final bool) {
 				continue
 			case j >= 0 && commonPrefix(raw[j:], f.frame) == len(raw)-j:
 				k := len(raw) - j
-				if f.ev == d.ev {
+				if d.isStep(f.ev) {
 					d.written = true
 				}
 				d.partial = &partialFrame{e: e, k: k, n: len(f.frame)}
@@ -278,7 +302,7 @@ func (d *delivery) settle(final bool) {
 			// Rendered and written as other bytes: re-framed.
 			e.Detail = joinDetail(e.Detail, "written with altered framing")
 		}
-		if f.ev == d.ev {
+		if d.isStep(f.ev) {
 			d.written = true // journaled as written
 		}
 		d.record(e)
