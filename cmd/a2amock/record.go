@@ -14,6 +14,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/httpserve"
+	"github.com/a2amock/a2amock/internal/redact"
 	"github.com/a2amock/a2amock/record"
 	"github.com/a2amock/a2amock/record/replay"
 )
@@ -44,7 +45,8 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	}
 	up, err := url.Parse(*upstream)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		fmt.Fprintf(stderr, "a2amock record: --upstream %q: use an http(s) URL such as http://127.0.0.1:9999\n", *upstream)
+		shown, _ := redact.URL(*upstream, redact.URLMark)
+		fmt.Fprintf(stderr, "a2amock record: --upstream %q: use an http(s) URL such as http://127.0.0.1:9999\n", shown)
 		return 2
 	}
 	// Fail before recording anything when the file cannot be written.
@@ -65,7 +67,10 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + httpserve.DialAddr(ln.Addr().String())
-	fmt.Fprintf(stdout, "a2amock: recording %s through %s (card: %s/.well-known/agent-card.json); Ctrl-C writes %s\n", up, base, base, *out)
+	// The upstream as the recording names it: credentials in its user
+	// information or query would otherwise land in the CI log.
+	shown, _ := redact.URL(up.String(), redact.URLMark)
+	fmt.Fprintf(stdout, "a2amock: recording %s through %s (card: %s/.well-known/agent-card.json); Ctrl-C writes %s\n", shown, base, base, *out)
 	if ready != nil {
 		ready <- base
 	}
@@ -228,7 +233,8 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + httpserve.DialAddr(ln.Addr().String())
-	fmt.Fprintf(stdout, "a2amock: replaying %s (%d exchange(s) recorded from %s) at %s\n", *file, len(rec.Exchanges), rec.Upstream, base)
+	from, _ := redact.URL(rec.Upstream, redact.URLMark) // kept whole by record --keep-credentials
+	fmt.Fprintf(stdout, "a2amock: replaying %s (%d exchange(s) recorded from %s) at %s\n", *file, len(rec.Exchanges), from, base)
 	if ready != nil {
 		ready <- base
 	}

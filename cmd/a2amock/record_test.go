@@ -146,3 +146,31 @@ func TestRecordReplayFlagErrors(t *testing.T) {
 	assert.Equal(t, 2, run(context.Background(), []string{"replay", bad}, io.Discard, &errb))
 	assert.Contains(t, errb.String(), "version 9")
 }
+
+// TestRecordPrintsNoCredentials: an upstream given with credentials in its
+// user information or query is printed as the recording names it, redacted,
+// by record and by the replay of a recording that kept them; what the
+// commands print ends up in CI logs.
+func TestRecordPrintsNoCredentials(t *testing.T) {
+	t.Parallel()
+	up := startUpstream(t)
+	withCreds := strings.Replace(up.URL(), "http://", "http://bob:pw-secret@", 1) + "/?api_key=key-secret"
+	out := filepath.Join(t.TempDir(), "rec.json")
+	var stdout, stderr bytes.Buffer
+	_, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return recordCmd(ctx, []string{"--upstream", withCreds, "--out", out, "--keep-credentials"}, &stdout, &stderr, ready)
+	})
+	require.Equal(t, 0, stop(), stderr.String())
+	var replayOut bytes.Buffer
+	_, stop = startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", out}, &replayOut, &stderr, ready)
+	})
+	require.Equal(t, 0, stop(), stderr.String())
+	assert.Equal(t, 2, recordCmd(context.Background(), []string{"--upstream", "ftp://bob:pw-secret@host/?api_key=key-secret", "--out", out}, &stdout, &stderr, nil))
+	for name, printed := range map[string]string{"record": stdout.String(), "replay": replayOut.String(), "errors": stderr.String()} {
+		assert.NotContains(t, printed, "pw-secret", name)
+		assert.NotContains(t, printed, "key-secret", name)
+	}
+	assert.Contains(t, stdout.String(), "redacted", "the upstream is named, its credentials marked")
+	assert.Contains(t, replayOut.String(), "recorded from http://redacted@")
+}
