@@ -3,9 +3,11 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"net"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -38,6 +40,13 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 		cfg.KeepAliveInterval, _ = parseDuration(string(s.Server.KeepAlive))
 	}
 	s.Server.Limits.apply(&cfg)
+	if a := s.Server.Address; a != "" {
+		// Refused here, where the file can say where, rather than by
+		// serve's listen after validate called the file fine.
+		if _, port, err := net.SplitHostPort(a); err != nil || !validPort(port) {
+			ps.add(s.pos.at("server.address"), "server.address", "%q is not a listen address: write host:port, e.g. 127.0.0.1:8080 (port 0 picks a free one)", a)
+		}
+	}
 	if len(s.Agents) == 0 {
 		ps.add(s.pos.at("agents"), "agents", "a scenario needs at least one agent")
 	}
@@ -54,6 +63,10 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 		ac := server.AgentConfig{Name: as.Name, Card: s.card(as, cfg.Seed, path, ps), EnforceAuth: as.EnforceAuth}
 		for j, b := range as.Bindings {
 			bp := fmt.Sprintf("%s.bindings[%d]", path, j)
+			if k := slices.Index(as.Bindings[:j], b); k >= 0 {
+				ps.add(s.pos.at(bp), bp, "%q is already listed as bindings[%d]", b, k)
+				continue
+			}
 			switch wire.Binding(b) {
 			case wire.BindingJSONRPC:
 			case wire.BindingREST:
@@ -213,6 +226,12 @@ func (s *Scenario) card(as AgentSpec, seed uint64, path string, ps *problems) *c
 		}
 	}
 	return c
+}
+
+// validPort reports whether p is a port number net.Listen takes.
+func validPort(p string) bool {
+	n, err := strconv.ParseUint(p, 10, 16)
+	return err == nil && strconv.FormatUint(n, 10) == p
 }
 
 // skillID matches the field of a card problem about a skill's id.

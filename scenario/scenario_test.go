@@ -175,6 +175,17 @@ agents:
 			`bad.yaml:7:16: agents[0].card.skills[1].id: skill id "s" is already used by skills[0]`,
 			`bad.yaml:8:12: agents[0].card.skills[2]: a skill needs an id`,
 		}},
+		{"a listen address without a port", `
+server: {address: nonsense}
+agents:
+  - name: a
+`, []string{`bad.yaml:2:19: server.address: "nonsense" is not a listen address: write host:port`}},
+		{"a port out of range", "server: {address: \"127.0.0.1:70000\"}\nagents: [{name: a}]\n", []string{`bad.yaml:1:19: server.address: "127.0.0.1:70000" is not a listen address`}},
+		{"a binding listed twice", `
+agents:
+  - name: a
+    bindings: [JSONRPC, HTTP+JSON, JSONRPC]
+`, []string{`bad.yaml:4:36: agents[0].bindings[2]: "JSONRPC" is already listed as bindings[0]`}},
 		{"empty file", "# nothing\n", []string{`bad.yaml:1:1: the file is empty`}},
 		{"no agents key", "server: {seed: 1}\n", []string{`bad.yaml:1:1: missing key "agents"`}},
 		{"security names an undeclared scheme", `
