@@ -109,7 +109,7 @@ func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready chan<- string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
+	addr := fs.String("addr", defaultAddr, "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
 	seed := fs.Uint64("seed", 0, "seed for ids, generated cards, content and behaviors' random choices")
 	agentsFlag := fs.String("agents", "agent", "agents to host: a count (3) or comma-separated names (planner,coder); the first is also served at /")
 	dialect := fs.String("dialect", string(wire.Newest()), "card dialect of every agent: "+wire.DialectNames(", ", " or "))
@@ -305,6 +305,10 @@ func agentNames(v string) ([]string, error) {
 	return names, nil
 }
 
+// defaultAddr is where serve and replay listen when not told, and so where
+// healthcheck looks when not told.
+const defaultAddr = "127.0.0.1:8080"
+
 func healthcheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -328,7 +332,7 @@ func healthcheck(args []string, stdout, stderr io.Writer) int {
 	if *url == "" {
 		// The image sets A2AMOCK_ADDR for serve; reading it here keeps the
 		// HEALTHCHECK on the port a user moved the server to.
-		addr := cmp.Or(os.Getenv(envName("addr")), "127.0.0.1:8080")
+		addr := cmp.Or(os.Getenv(envName("addr")), defaultAddr)
 		*url = "http://" + httpserve.DialAddr(addr)
 	}
 	req, err := http.NewRequest(http.MethodGet, strings.TrimRight(*url, "/")+"/_a2amock/healthz", nil)

@@ -152,7 +152,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("replay", "", "recording written by a2amock record (or give it as the argument)")
-	addr := fs.String("addr", "127.0.0.1:8080", "listen address (or $A2AMOCK_ADDR, which the container image sets to 0.0.0.0:8080); 0.0.0.0:8080 listens on every interface")
+	addr := fs.String("addr", defaultAddr, "listen address (or $A2AMOCK_ADDR, which the container image sets to 0.0.0.0:8080); 0.0.0.0:8080 listens on every interface")
 	speed := fs.Float64("speed", 1, "divides the recorded delays: 1 is recorded time, 2 twice as fast, 0 no waiting")
 	spliceSpec := fs.String("splice", "", "fault injected into every replayed stream at event N (from 0): N:end-stream, N:drop or N:hang")
 	token := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients (or $A2AMOCK_CONTROL_TOKEN)")
