@@ -39,7 +39,11 @@ type goldenCall struct {
 	WithinMS int64  `json:"withinMs,omitempty"`
 	// Card is the wire card AssertUsedDeclaredInterface is given.
 	Card json.RawMessage `json:"card,omitempty"`
-	Want string          `json:"want"`
+	// Agent is the agent the card assertions are about.
+	Agent string `json:"agent,omitempty"`
+	// ChangedAt is the journal seq AssertCardRefetchedOnChange is given.
+	ChangedAt int64  `json:"changedAt,omitempty"`
+	Want      string `json:"want"`
 }
 
 type goldenCase struct {
@@ -93,6 +97,20 @@ func runCall(journal []server.Entry, c goldenCall) string {
 			panic(err)
 		}
 		testkit.AssertUsedDeclaredInterface(ft, journal, card)
+	case "AssertContinuationCarriesTaskID":
+		testkit.AssertContinuationCarriesTaskID(ft, journal)
+	case "AssertSentVersionHeader":
+		testkit.AssertSentVersionHeader(ft, journal)
+	case "AssertNoPageTokenLoop":
+		testkit.AssertNoPageTokenLoop(ft, journal)
+	case "AssertRetryReusedMessageID":
+		testkit.AssertRetryReusedMessageID(ft, journal)
+	case "AssertCardRefetchedOnChange":
+		testkit.AssertCardRefetchedOnChange(ft, journal, c.Agent, c.ChangedAt)
+	case "AssertCardSignatureChecked":
+		testkit.AssertCardSignatureChecked(ft, journal, c.Agent)
+	case "AssertNoRequestAfterBadCardSignature":
+		testkit.AssertNoRequestAfterBadCardSignature(ft, journal, c.Agent)
 	default:
 		panic("unknown assertion " + c.Assert)
 	}
@@ -149,11 +167,15 @@ func taskOf(t *testing.T, res map[string]any) (string, string) {
 func freshGoldenCases(t *testing.T) []goldenCase {
 	var cases []goldenCase
 	cardCalls := map[string][]goldenCall{}
-	run := func(name string, opts []testkit.Option, drive func(url string)) {
+	extraCalls := map[string][]goldenCall{}
+	runWith := func(name string, opts []testkit.Option, drive func(m *testkit.Mock, url string) []goldenCall) {
 		m := testkit.Start(t, append([]testkit.Option{testkit.WithStepDelay(-1)}, opts...)...)
-		drive(m.URL + "/")
+		extraCalls[name] = drive(m, m.URL+"/")
 		cases = append(cases, goldenCase{Name: name, Journal: m.Journal()})
 		http.DefaultClient.CloseIdleConnections()
+	}
+	run := func(name string, opts []testkit.Option, drive func(url string)) {
+		runWith(name, opts, func(_ *testkit.Mock, u string) []goldenCall { drive(u); return nil })
 	}
 	// interfaceCalls checks the journal against the card the client read, and
 	// against that card changed to declare only HTTP+JSON.
@@ -234,6 +256,7 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
 		rpcTo(t, u, "SendMessage", msg("hello?", "no-such-task", "", nil))
 	})
+	clientHabitCases(t, runWith)
 	for i := range cases {
 		c := &cases[i]
 		ids := []string{"no-such-task"}
@@ -244,8 +267,21 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 				}
 			}
 		}
-		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"}, goldenCall{Assert: "AssertNoIgnoredFields"})
+		c.Calls = append(c.Calls, goldenCall{Assert: "AssertNoOrphans"}, goldenCall{Assert: "AssertNoIgnoredFields"},
+			goldenCall{Assert: "AssertContinuationCarriesTaskID"}, goldenCall{Assert: "AssertSentVersionHeader"},
+			goldenCall{Assert: "AssertNoPageTokenLoop"}, goldenCall{Assert: "AssertRetryReusedMessageID"})
+		var agents []string
+		for _, e := range c.Journal {
+			if e.Agent != "" && !slices.Contains(agents, e.Agent) {
+				agents = append(agents, e.Agent)
+			}
+		}
+		for _, a := range agents {
+			c.Calls = append(c.Calls, goldenCall{Assert: "AssertCardSignatureChecked", Agent: a},
+				goldenCall{Assert: "AssertNoRequestAfterBadCardSignature", Agent: a})
+		}
 		c.Calls = append(c.Calls, cardCalls[c.Name]...)
+		c.Calls = append(c.Calls, extraCalls[c.Name]...)
 		for _, id := range ids {
 			c.Calls = append(c.Calls,
 				goldenCall{Assert: "AssertPolledAtMost", Task: id, N: 1},

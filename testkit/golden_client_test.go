@@ -1,0 +1,111 @@
+package testkit_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/testkit"
+)
+
+// clientHabitCases adds to the golden file the runs that the assertions
+// about client habits judge (continuations, the version header, page
+// tokens, retries, card refetches and signatures), each with a passing
+// and a failing part, so the Python and JS mirrors are held to the Go
+// messages of every assertion, not only the lifecycle ones.
+func clientHabitCases(t *testing.T, runWith func(string, []testkit.Option, func(*testkit.Mock, string) []goldenCall)) {
+	client := func(u, version string) *rawClient {
+		return &rawClient{t: t, url: u, version: version, failOK: true}
+	}
+	needsInput := testkit.WithCardChange("agent", func(c *cards.Card) {
+		for i := range c.Skills {
+			c.Skills[i].NeedsInput = true
+		}
+	})
+	runWith("input-required answered with its taskId, then with the contextId only", []testkit.Option{testkit.WithSeed(5), needsInput},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			first := c.send("m1", "book it", "", "")
+			c.send("m2", "the blue one", first["id"].(string), first["contextId"].(string))
+			second := c.send("m3", "book another", "", "")
+			c.send("m4", "the red one", "", second["contextId"].(string))
+			third := c.send("m5", "and a third", "", "")
+			c.send("m6", "this one", first["id"].(string), third["contextId"].(string))
+			return nil
+		})
+	runWith("a v1.0 request without A2A-Version", []testkit.Option{testkit.WithSeed(6)},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			c.send("m1", "hi", "", "")
+			c.version = ""
+			c.send("m2", "hi again", "", "")
+			c.call("GetTask", map[string]any{"id": "no-such-task"})
+			return nil
+		})
+	runWith("ListTasks following a nextPageToken that repeats", []testkit.Option{testkit.WithSeed(7), testkit.WithBehavior("agent", "list-pagination-loop")},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			for _, id := range []string{"m1", "m2", "m3"} {
+				c.send(id, "hi "+id, "", "")
+			}
+			token := ""
+			for range 4 {
+				page := c.call("ListTasks", map[string]any{"pageSize": 1, "pageToken": token})
+				token, _ = page["nextPageToken"].(string)
+			}
+			return nil
+		})
+	runWith("a failed send retried with the same and with a new messageId", []testkit.Option{testkit.WithSeed(8),
+		testkit.WithBehavior("agent", "http-error:status=503,op=send,call=1", "http-error:status=503,op=send,call=3")},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			c.send("m1", "charge the card", "", "ctx-1") // fails
+			c.send("m1", "charge the card", "", "ctx-1") // a retry that reuses the id
+			c.send("m2", "charge the card", "", "ctx-1") // fails
+			c.send("m4", "charge the card", "", "ctx-1") // the retry of m2, with a new id
+			return nil
+		})
+	runWith("card changed, fetched again once, then not", []testkit.Option{testkit.WithSeed(9)},
+		func(m *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			fetch := func() { get(t, u+".well-known/agent-card.json") }
+			last := func() int64 { j := m.Journal(); return j[len(j)-1].Seq }
+			fetch()
+			c.send("m1", "hi", "", "")
+			require.NoError(t, m.SetBehavior("agent", "card-underclaims"))
+			first := last()
+			fetch()
+			c.send("m2", "hi", "", "")
+			require.NoError(t, m.SetBehavior("agent"))
+			second := last()
+			c.send("m3", "hi", "", "")
+			return []goldenCall{
+				{Assert: "AssertCardRefetchedOnChange", Agent: "agent", ChangedAt: first},
+				{Assert: "AssertCardRefetchedOnChange", Agent: "agent", ChangedAt: second},
+				{Assert: "AssertCardRefetchedOnChange", Agent: "agent", ChangedAt: last()},
+			}
+		})
+	runWith("signed cards: keys fetched, then not", []testkit.Option{testkit.WithSeed(12), testkit.WithSignedCards(), testkit.WithAgents("agent", "other")},
+		func(m *testkit.Mock, u string) []goldenCall {
+			get(t, m.CardURL("agent"))
+			get(t, m.AgentURL("agent")+"/.well-known/jwks.json")
+			client(m.AgentURL("agent")+"/", "1.0").send("m1", "hi", "", "")
+			get(t, m.CardURL("other"))
+			client(m.AgentURL("other")+"/", "1.0").send("m2", "hi", "", "")
+			return nil
+		})
+	runWith("a card whose signature fails, used anyway", []testkit.Option{testkit.WithSeed(13),
+		testkit.WithBehavior("agent", "card-signature:mode=first-bad,call=1", "card-signature:mode=alg-none,call=2", "card-signature:call=3")},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			get(t, u+".well-known/agent-card.json") // first-bad: a verifier accepts it
+			c.send("m1", "hi", "", "")
+			get(t, u+".well-known/agent-card.json") // alg-none
+			c.send("m2", "hi", "", "")
+			c.send("m3", "hi", "", "")
+			get(t, u+".well-known/agent-card.json") // tampered
+			c.send("m4", "hi", "", "")
+			return nil
+		})
+}
