@@ -95,6 +95,16 @@ func TestAssertContinuationCarriesTaskID(t *testing.T) {
 		"client did: SendMessage", "message m4", "with contextId "+ctx2+" only",
 		"declared:   a continuation of a task in input-required", "carries taskId "+id2,
 		"observed:   no taskId")
+
+	// A third, answered with its taskId but another task's contextId.
+	third := c.send("m5", "book a third", "", "")
+	id3 := third["id"].(string)
+	c.failOK = true
+	c.send("m6", "the green one", id3, ctx2)
+	fails(t, func(rt *recT) bool { return testkit.AssertContinuationCarriesTaskID(rt, m.Journal()) },
+		"2 continuation(s) without the task's ids", `task "`+id3+`": continued with another contextId`,
+		"client did: SendMessage (entry", "message m6)", "declared:   a continuation carries the task's contextId "+third["contextId"].(string)+" (or none)",
+		"observed:   contextId "+ctx2)
 }
 
 func TestAssertSentVersionHeader(t *testing.T) {

@@ -23,7 +23,7 @@ func clientHabitCases(t *testing.T, runWith func(string, []testkit.Option, func(
 			c.Skills[i].NeedsInput = true
 		}
 	})
-	runWith("input-required answered with its taskId, then with the contextId only", []testkit.Option{testkit.WithSeed(5), needsInput},
+	runWith("input-required answered with its taskId, with the contextId only, to another task, with another contextId", []testkit.Option{testkit.WithSeed(5), needsInput},
 		func(_ *testkit.Mock, u string) []goldenCall {
 			c := client(u, "1.0")
 			first := c.send("m1", "book it", "", "")
@@ -32,6 +32,8 @@ func clientHabitCases(t *testing.T, runWith func(string, []testkit.Option, func(
 			c.send("m4", "the red one", "", second["contextId"].(string))
 			third := c.send("m5", "and a third", "", "")
 			c.send("m6", "this one", first["id"].(string), third["contextId"].(string))
+			fourth := c.send("m7", "and a fourth", "", "")
+			c.send("m8", "that one", fourth["id"].(string), second["contextId"].(string))
 			return nil
 		})
 	runWith("a v1.0 request without A2A-Version", []testkit.Option{testkit.WithSeed(6)},

@@ -55,9 +55,12 @@ func AssertContinuationCarriesTaskID(t assert.TestingT, journal []server.Entry, 
 				waiting[c] = wait{task: e.TaskID, state: e.State, seq: e.Seq}
 			}
 		case isSend(e):
+			// A send answers the task waiting in its context; one naming a
+			// waiting task by its taskId answers that task whatever
+			// contextId it carries.
 			ctx := e.ContextID
-			if ctx == "" && e.RefTaskID != "" {
-				ctx = ctxOf[e.RefTaskID]
+			if c := ctxOf[e.RefTaskID]; c != "" && (ctx == "" || waiting[c].task == e.RefTaskID) {
+				ctx = c
 			}
 			w, ok := waiting[ctx]
 			if !ok {
