@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from a2amock import Entry, assertions
+from a2amock import Entry, assertions, assertions_client
 
 GOLDEN = Path(__file__).resolve().parents[3] / "testkit" / "testdata" / "assertions.json"
 CASES = json.loads(GOLDEN.read_text(encoding="utf-8"))["cases"]
@@ -34,6 +34,20 @@ def run(journal: list[Entry], call: dict) -> str:
             assertions.assert_no_ignored_fields(journal)
         elif name == "AssertUsedDeclaredInterface":
             assertions.assert_used_declared_interface(journal, call["card"])
+        elif name == "AssertContinuationCarriesTaskID":
+            assertions_client.assert_continuation_carries_task_id(journal)
+        elif name == "AssertSentVersionHeader":
+            assertions_client.assert_sent_version_header(journal)
+        elif name == "AssertNoPageTokenLoop":
+            assertions_client.assert_no_page_token_loop(journal)
+        elif name == "AssertRetryReusedMessageID":
+            assertions_client.assert_retry_reused_message_id(journal)
+        elif name == "AssertCardRefetchedOnChange":
+            assertions_client.assert_card_refetched_on_change(journal, call.get("agent", ""), call.get("changedAt", 0))
+        elif name == "AssertCardSignatureChecked":
+            assertions_client.assert_card_signature_checked(journal, call.get("agent", ""))
+        elif name == "AssertNoRequestAfterBadCardSignature":
+            assertions_client.assert_no_request_after_bad_card_signature(journal, call.get("agent", ""))
         else:
             raise ValueError(name)
     except AssertionError as e:
@@ -60,12 +74,16 @@ def test_failures_point_at_the_test(pytester: pytest.Pytester) -> None:
     calls = [(c["name"], call) for c in CASES for call in c["calls"] if call["want"]]
     names = {call["assert"] for _, call in calls}
     assert names == {"AssertNoOrphans", "AssertPolledAtMost", "AssertStoppedPollingWithin",
-                     "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface", "AssertNoIgnoredFields"}
+                     "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface", "AssertNoIgnoredFields",
+                     "AssertContinuationCarriesTaskID", "AssertSentVersionHeader", "AssertNoPageTokenLoop",
+                     "AssertRetryReusedMessageID", "AssertCardRefetchedOnChange", "AssertCardSignatureChecked",
+                     "AssertNoRequestAfterBadCardSignature"}
     pytester.makepyfile(test_positions=f'''
 import json
+import re
 from datetime import timedelta
 import pytest
-from a2amock import Entry, Mock, assertions
+from a2amock import Agent, Entry, Mock, assertions, assertions_client
 
 CASES = json.loads(open({str(GOLDEN)!r}, encoding="utf-8").read())["cases"]
 CALLS = [(c, call) for c in CASES for call in c["calls"] if call["want"]]
@@ -78,17 +96,32 @@ def args(call):
         return [call["task"], call.get("n", 0)]
     if name in ("AssertCanceled", "AssertNoContinuationTo"):
         return [call["task"]]
+    if name == "AssertCardRefetchedOnChange":
+        return [call["changedAt"], call["agent"]]
+    if name in ("AssertCardSignatureChecked", "AssertNoRequestAfterBadCardSignature"):
+        return [call["agent"]]
     return []
 
+def direct_args(call):
+    name = call["assert"]
+    if name == "AssertUsedDeclaredInterface":
+        return [call["card"]]
+    if name == "AssertCardRefetchedOnChange":
+        return [call["agent"], call["changedAt"]]
+    return args(call)
+
+def module(name):
+    return assertions if hasattr(assertions, snake(name)) else assertions_client
+
 def snake(name):
-    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+    # AssertRetryReusedMessageID -> assert_retry_reused_message_id
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 @pytest.mark.parametrize("i", range(len(CALLS)))
 def test_direct(i):
     case, call = CALLS[i]
     journal = [Entry.from_json(e) for e in case["journal"]]
-    extra = [call["card"]] if call["assert"] == "AssertUsedDeclaredInterface" else args(call)
-    getattr(assertions, snake(call["assert"]))(journal, *extra)
+    getattr(module(call["assert"]), snake(call["assert"]))(journal, *direct_args(call))
 
 @pytest.mark.parametrize("i", range(len(CALLS)))
 def test_through_a_mock(i):
@@ -96,6 +129,8 @@ def test_through_a_mock(i):
     mock = Mock.__new__(Mock)  # no server: the journal and card are the golden ones
     mock.journal = lambda agent=None: [Entry.from_json(e) for e in case["journal"]]
     mock.card = lambda agent=None: call.get("card")
+    # The golden journals name agents as the server does.
+    mock._agents = {{a: Agent(a, a, "", "", "", (), ()) for a in {{e["agent"] for e in case["journal"]}}}}
     getattr(mock, snake(call["assert"]))(*args(call))
 ''')
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")

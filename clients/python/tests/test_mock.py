@@ -161,6 +161,34 @@ def test_assertions_pass_and_fail_with_the_go_message_shape(a2amock: Mock) -> No
         a2amock.assert_no_continuation_to(tid)
 
 
+def test_client_habit_assertions_on_live_agents(a2amock: Mock) -> None:
+    """The card assertions name the test's agent as the server does (its
+    unique name), and a card change is found by the journal seq."""
+    httpx.get(a2amock.card_url(), trust_env=False).raise_for_status()
+    send(a2amock.url, "hi")
+    a2amock.set_behaviors(None, ["card-underclaims"])
+    changed = a2amock.journal()[-1].seq
+    a2amock.assert_card_refetched_on_change(changed)
+    send(a2amock.url, "hi again")
+    with pytest.raises(AssertionError) as e:
+        a2amock.assert_card_refetched_on_change(changed)
+    assert str(e.value).startswith(f"agent {a2amock.agent().server_name}: card changed but not fetched again\n"
+                                   "\tclient did: SendMessage over JSONRPC (entry ")
+    for passing in (a2amock.assert_sent_version_header, a2amock.assert_retry_reused_message_id,
+                    a2amock.assert_no_page_token_loop, a2amock.assert_continuation_carries_task_id):
+        passing()
+
+    signed = a2amock.add_agent("signed", behaviors=["card-signature:mode=tampered"])
+    httpx.get(signed.card_url, trust_env=False).raise_for_status()
+    send(signed.url, "hi")
+    with pytest.raises(AssertionError, match=rf"agent {signed.server_name}: used after its card failed signature "
+                                             r"verification \(tampered\)"):
+        a2amock.assert_no_request_after_bad_card_signature("signed")
+    with pytest.raises(AssertionError, match=r"observed:   the card was fetched, its signing keys \(JWKS\) never"):
+        a2amock.assert_card_signature_checked("signed")
+    a2amock.assert_no_request_after_bad_card_signature()  # the default agent's card is not signed
+
+
 def test_used_declared_interface_fails_on_an_undeclared_binding(a2amock: Mock) -> None:
     v03 = a2amock.add_agent("old", card={"dialect": "0.3"})
     httpx.post(v03.url, json={"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {

@@ -83,6 +83,14 @@ class Entry:
     #: On a send: the fields its dialect does not define, by path
     #: ("configuration.blocking"), which the agent skipped unread.
     ignored: tuple[str, ...] = ()
+    #: On a request: the A2A-Version it carried (header or query), "" for none.
+    version: str = ""
+    #: On a ListTasks request, the pageToken sent; on its response, the
+    #: nextPageToken answered.
+    page_token: str = ""
+    #: On a send: a digest of the message's text, so a resent message can
+    #: be told without the journal keeping what it said.
+    message_digest: str = ""
 
     @property
     def timestamp(self) -> datetime:
@@ -103,4 +111,5 @@ class Entry:
             skipped=tuple(SkippedBehavior(s["behavior"], s["key"], s["detail"]) for s in d.get("skipped") or ()),
             acted=tuple(ActedBehavior(a["behavior"], a["hook"]) for a in d.get("acted") or ()),
             ignored=tuple(d.get("ignored") or ()),
+            version=d.get("version", ""), page_token=d.get("pageToken", ""), message_digest=d.get("messageDigest", ""),
         )

@@ -11,7 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from . import assertions
+from . import assertions, assertions_client
 from .errors import NotFoundError
 from .journal import Entry
 from .server import Server
@@ -225,3 +225,43 @@ class Mock:
         (the card as served, unless given)."""
         __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions.assert_used_declared_interface(self.journal(agent), card if card is not None else self.card(agent))
+
+    def assert_continuation_carries_task_id(self, agent: str | None = None) -> None:
+        """Every answer to a task waiting for input named the task by its taskId, with its contextId (or none)."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions_client.assert_continuation_carries_task_id(self.journal(agent))
+
+    def assert_sent_version_header(self, agent: str | None = None) -> None:
+        """Every v1.0 request carried A2A-Version: 1.0."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions_client.assert_sent_version_header(self.journal(agent))
+
+    def assert_no_page_token_loop(self, agent: str | None = None) -> None:
+        """The client did not follow a ListTasks nextPageToken that repeated the token it sent."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions_client.assert_no_page_token_loop(self.journal(agent))
+
+    def assert_retry_reused_message_id(self, agent: str | None = None) -> None:
+        """A message resent after its sending failed reused its messageId."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions_client.assert_retry_reused_message_id(self.journal(agent))
+
+    def assert_card_refetched_on_change(self, changed_at: int, agent: str | None = None) -> None:
+        """After the agent's card changed at journal seq ``changed_at`` (take
+        ``mock.journal()[-1].seq`` when the test changes it), the client
+        fetched the card again before its next request to the agent."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        name = self.agent(agent).server_name
+        assertions_client.assert_card_refetched_on_change(self.journal(agent), name, changed_at)
+
+    def assert_card_signature_checked(self, agent: str | None = None) -> None:
+        """The client fetched the card's signing keys (JWKS) after the card and before its first request."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        name = self.agent(agent).server_name
+        assertions_client.assert_card_signature_checked(self.journal(agent), name)
+
+    def assert_no_request_after_bad_card_signature(self, agent: str | None = None) -> None:
+        """The client sent the agent no request after its card failed signature verification."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        name = self.agent(agent).server_name
+        assertions_client.assert_no_request_after_bad_card_signature(self.journal(agent), name)
