@@ -2,6 +2,7 @@ package testkit_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -95,6 +96,29 @@ func clientHabitCases(t *testing.T, runWith func(string, []testkit.Option, func(
 			client(m.AgentURL("agent")+"/", "1.0").send("m1", "hi", "", "")
 			get(t, m.CardURL("other"))
 			client(m.AgentURL("other")+"/", "1.0").send("m2", "hi", "", "")
+			return nil
+		})
+	pushing := func(name string) testkit.Option {
+		return testkit.WithCardChange(name, func(c *cards.Card) { c.Capabilities.PushNotifications = true })
+	}
+	runWith("terminal pushes dropped: one task polled after, one not; another agent's pushes all delivered",
+		[]testkit.Option{testkit.WithSeed(14), testkit.WithAgents("agent", "other"), pushing("agent"), pushing("other"),
+			testkit.WithBehavior("agent", "push-drop:terminal=true")},
+		func(m *testkit.Mock, u string) []goldenCall {
+			hook := testkit.Webhook(t)
+			sendWithPush := func(u, msgID string, delivered int) string {
+				res := client(u, "1.0").call("SendMessage", map[string]any{
+					"message":       map[string]any{"messageId": msgID, "role": "ROLE_USER", "parts": []any{map[string]any{"text": "hi"}}},
+					"configuration": map[string]any{"taskPushNotificationConfig": map[string]any{"url": hook.URL}},
+				})
+				id := res["task"].(map[string]any)["id"].(string)
+				require.Eventually(t, func() bool { return len(testkit.PushedStates(m.Journal(), id)) == delivered }, 10*time.Second, time.Millisecond)
+				return id
+			}
+			polled := sendWithPush(u, "m1", 2)
+			client(u, "1.0").call("GetTask", map[string]any{"id": polled})
+			sendWithPush(u, "m2", 2)
+			sendWithPush(m.AgentURL("other")+"/", "m3", 3)
 			return nil
 		})
 	runWith("a card whose signature fails, used anyway", []testkit.Option{testkit.WithSeed(13),

@@ -111,6 +111,8 @@ func runCall(journal []server.Entry, c goldenCall) string {
 		testkit.AssertCardSignatureChecked(ft, journal, c.Agent)
 	case "AssertNoRequestAfterBadCardSignature":
 		testkit.AssertNoRequestAfterBadCardSignature(ft, journal, c.Agent)
+	case "AssertFellBackToPollingFromJournal":
+		testkit.AssertFellBackToPollingFromJournal(ft, journal, c.Task)
 	default:
 		panic("unknown assertion " + c.Assert)
 	}
@@ -288,7 +290,8 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 				goldenCall{Assert: "AssertStoppedPollingWithin", Task: id, WithinMS: 0},
 				goldenCall{Assert: "AssertStoppedPollingWithin", Task: id, WithinMS: 3_600_000},
 				goldenCall{Assert: "AssertCanceled", Task: id},
-				goldenCall{Assert: "AssertNoContinuationTo", Task: id})
+				goldenCall{Assert: "AssertNoContinuationTo", Task: id},
+				goldenCall{Assert: "AssertFellBackToPollingFromJournal", Task: id})
 		}
 		for j := range c.Calls {
 			c.Calls[j].Want = runCall(c.Journal, c.Calls[j])

@@ -199,3 +199,14 @@ func RequireFellBackToPolling(t requireT, w *WebhookReceiver, journal []server.E
 		t.FailNow()
 	}
 }
+
+// RequireFellBackToPollingFromJournal is AssertFellBackToPollingFromJournal
+// that stops the test on failure.
+func RequireFellBackToPollingFromJournal(t requireT, journal []server.Entry, taskID string, msgAndArgs ...any) {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	if !AssertFellBackToPollingFromJournal(t, journal, taskID, msgAndArgs...) {
+		t.FailNow()
+	}
+}

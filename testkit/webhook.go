@@ -9,6 +9,7 @@ import (
 	"github.com/a2amock/a2amock/testkit/internal/check"
 	"github.com/a2amock/a2amock/testkit/receiver"
 	"github.com/a2amock/a2amock/testkit/reconcile"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // The webhook receiver lives in package receiver; these names are
@@ -41,4 +42,23 @@ func AssertFellBackToPolling(t assert.TestingT, w *WebhookReceiver, journal []se
 		h.Helper()
 	}
 	return check.AssertFellBackToPolling(t, journal, w.States(taskID), taskID, msgAndArgs...)
+}
+
+// AssertFellBackToPollingFromJournal is AssertFellBackToPolling for a
+// client with a webhook of its own: the states pushed are those the
+// journal shows the webhook accepted (PushedStates). The Python and JS
+// clients' assert_fell_back_to_polling / assertFellBackToPolling are this
+// assertion.
+func AssertFellBackToPollingFromJournal(t assert.TestingT, journal []server.Entry, taskID string, msgAndArgs ...any) bool {
+	if h, ok := t.(tHelper); ok {
+		h.Helper()
+	}
+	return check.AssertFellBackToPolling(t, journal, check.PushedStates(journal, taskID), taskID, msgAndArgs...)
+}
+
+// PushedStates returns the states the mock pushed for the task that a
+// webhook accepted (answered 2xx), in the order the journal recorded the
+// deliveries, from its push entries.
+func PushedStates(journal []server.Entry, taskID string) []wire.TaskState {
+	return check.PushedStates(journal, taskID)
 }

@@ -141,8 +141,20 @@ func TestAssertFellBackToPolling(t *testing.T) {
 	id := res["task"].(map[string]any)["id"].(string)
 	require.True(t, w.WaitForState(id, wire.StateWorking, 5*time.Second))
 
+	// The journal records a delivery once the webhook has answered it.
+	require.Eventually(t, func() bool { return len(testkit.PushedStates(mock.Journal(), id)) == 2 }, 5*time.Second, time.Millisecond)
+	assert.Equal(t, w.States(id), testkit.PushedStates(mock.Journal(), id), "the journal's deliveries are what the webhook received")
+	fromJournal := &stopT{}
+	assert.False(t, testkit.AssertFellBackToPollingFromJournal(fromJournal, mock.Journal(), id, "client %s", "A"), "no GetTask yet")
+
 	r := &stopT{}
 	assert.False(t, testkit.AssertFellBackToPolling(r, w, mock.Journal(), id, "client %s", "A"), "no GetTask yet")
+	afterTrace := func(errs []string) string {
+		_, msg, _ := strings.Cut(strings.Join(errs, "\n"), "\tError:")
+		return msg
+	}
+	assert.Equal(t, afterTrace(r.errs), afterTrace(fromJournal.errs), "the journal's form says the same")
+	assert.NotEmpty(t, afterTrace(r.errs))
 	msg := strings.Join(r.errs, "\n")
 	assert.Contains(t, msg, "client A", "the caller's message is part of the failure")
 	assert.Contains(t, msg, "did not fall back to polling")
@@ -155,6 +167,8 @@ func TestAssertFellBackToPolling(t *testing.T) {
 
 	rpc("GetTask", map[string]any{"id": id})
 	assert.True(t, testkit.AssertFellBackToPolling(t, w, mock.Journal(), id))
+	assert.True(t, testkit.AssertFellBackToPollingFromJournal(t, mock.Journal(), id))
+	testkit.RequireFellBackToPollingFromJournal(t, mock.Journal(), id)
 	r = &stopT{}
 	testkit.RequireFellBackToPolling(r, w, mock.Journal(), id)
 	assert.False(t, r.stopped)

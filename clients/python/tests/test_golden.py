@@ -48,6 +48,8 @@ def run(journal: list[Entry], call: dict) -> str:
             assertions_client.assert_card_signature_checked(journal, call.get("agent", ""))
         elif name == "AssertNoRequestAfterBadCardSignature":
             assertions_client.assert_no_request_after_bad_card_signature(journal, call.get("agent", ""))
+        elif name == "AssertFellBackToPollingFromJournal":
+            assertions_client.assert_fell_back_to_polling(journal, call.get("task", ""))
         else:
             raise ValueError(name)
     except AssertionError as e:
@@ -77,7 +79,7 @@ def test_failures_point_at_the_test(pytester: pytest.Pytester) -> None:
                      "AssertCanceled", "AssertNoContinuationTo", "AssertUsedDeclaredInterface", "AssertNoIgnoredFields",
                      "AssertContinuationCarriesTaskID", "AssertSentVersionHeader", "AssertNoPageTokenLoop",
                      "AssertRetryReusedMessageID", "AssertCardRefetchedOnChange", "AssertCardSignatureChecked",
-                     "AssertNoRequestAfterBadCardSignature"}
+                     "AssertNoRequestAfterBadCardSignature", "AssertFellBackToPollingFromJournal"}
     pytester.makepyfile(test_positions=f'''
 import json
 import re
@@ -94,7 +96,7 @@ def args(call):
         return [call["task"], timedelta(milliseconds=call.get("withinMs", 0))]
     if name == "AssertPolledAtMost":
         return [call["task"], call.get("n", 0)]
-    if name in ("AssertCanceled", "AssertNoContinuationTo"):
+    if name in ("AssertCanceled", "AssertNoContinuationTo", "AssertFellBackToPollingFromJournal"):
         return [call["task"]]
     if name == "AssertCardRefetchedOnChange":
         return [call["changedAt"], call["agent"]]
@@ -113,6 +115,10 @@ def direct_args(call):
 def module(name):
     return assertions if hasattr(assertions, snake(name)) else assertions_client
 
+def python_name(name):
+    # The Python client has one form, the journal's.
+    return snake(name.removesuffix("FromJournal"))
+
 def snake(name):
     # AssertRetryReusedMessageID -> assert_retry_reused_message_id
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
@@ -121,7 +127,7 @@ def snake(name):
 def test_direct(i):
     case, call = CALLS[i]
     journal = [Entry.from_json(e) for e in case["journal"]]
-    getattr(module(call["assert"]), snake(call["assert"]))(journal, *direct_args(call))
+    getattr(module(call["assert"]), python_name(call["assert"]))(journal, *direct_args(call))
 
 @pytest.mark.parametrize("i", range(len(CALLS)))
 def test_through_a_mock(i):
@@ -131,7 +137,7 @@ def test_through_a_mock(i):
     mock.card = lambda agent=None: call.get("card")
     # The golden journals name agents as the server does.
     mock._agents = {{a: Agent(a, a, "", "", "", (), ()) for a in {{e["agent"] for e in case["journal"]}}}}
-    getattr(mock, snake(call["assert"]))(*args(call))
+    getattr(mock, python_name(call["assert"]))(*args(call))
 ''')
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(failed=2 * len(calls))

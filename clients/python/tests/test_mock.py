@@ -189,6 +189,46 @@ def test_client_habit_assertions_on_live_agents(a2amock: Mock) -> None:
     a2amock.assert_no_request_after_bad_card_signature()  # the default agent's card is not signed
 
 
+def test_fell_back_to_polling_reads_the_pushes_from_the_journal(a2amock: Mock) -> None:
+    """With the terminal push dropped, the assertion fails until the client
+    polls; the states pushed are the deliveries the journal records."""
+    import http.server
+    import threading
+
+    class Hook(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    try:
+        a2amock.add_agent("pusher", card={"capabilities": {"pushNotifications": True}},
+                          behaviors=["push-drop:terminal=true"])
+        url = a2amock.agent_url("pusher")
+        resp = call(url, "SendMessage", {
+            "message": {"messageId": "m-push", "role": "ROLE_USER", "parts": [{"text": "hi"}]},
+            "configuration": {"taskPushNotificationConfig": {"url": f"http://127.0.0.1:{hook.server_address[1]}/hook"}}})
+        tid = task_of(resp)["id"]
+        deadline = time.monotonic() + 10
+        while a2amock.pushed_states(tid, "pusher") != ["submitted", "working"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert a2amock.pushed_states(tid, "pusher") == ["submitted", "working"]
+        with pytest.raises(AssertionError, match=r"the client did not fall back to polling[\s\S]*"
+                                                 r"the client waited for a push that never came; pushed states "
+                                                 r"submitted → working"):
+            a2amock.assert_fell_back_to_polling(tid, "pusher")
+        call(url, "GetTask", {"id": tid})
+        a2amock.assert_fell_back_to_polling(tid, "pusher")
+    finally:
+        hook.shutdown()
+        hook.server_close()
+
+
 def test_used_declared_interface_fails_on_an_undeclared_binding(a2amock: Mock) -> None:
     v03 = a2amock.add_agent("old", card={"dialect": "0.3"})
     httpx.post(v03.url, json={"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {

@@ -64,6 +64,20 @@ func AssertFellBackToPolling(t assert.TestingT, journal []server.Entry, pushed [
 	return assert.Fail(t, failure(s.subject("the client did not fall back to polling"), s.did(), rule, observed, ""), msgAndArgs...)
 }
 
+// PushedStates returns the states the agent pushed for the task that a
+// webhook accepted (answered 2xx), in the order the journal recorded the
+// deliveries: what a webhook of the client's own received, as far as the
+// mock can tell.
+func PushedStates(journal []server.Entry, taskID string) []wire.TaskState {
+	var out []wire.TaskState
+	for _, e := range journal {
+		if e.Kind == server.EntryPush && e.TaskID == taskID && e.State != "" && e.HTTP >= 200 && e.HTTP < 300 {
+			out = append(out, e.State)
+		}
+	}
+	return out
+}
+
 // AssertReceivedStates asserts that the distinct consecutive states a
 // webhook received for the task (received, in arrival order, repeats
 // included) are exactly expected.

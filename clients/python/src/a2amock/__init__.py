@@ -23,10 +23,12 @@ from .assertions_client import (
     assert_card_refetched_on_change,
     assert_card_signature_checked,
     assert_continuation_carries_task_id,
+    assert_fell_back_to_polling,
     assert_no_page_token_loop,
     assert_no_request_after_bad_card_signature,
     assert_retry_reused_message_id,
     assert_sent_version_header,
+    pushed_states,
 )
 from .errors import (
     A2amockError,
@@ -45,8 +47,9 @@ __all__ = [
     "A2amockError", "ActedBehavior", "Agent", "BinaryNotFoundError", "ConflictError", "ControlAPIError", "Entry",
     "InvalidRequestError", "Mock", "NotFoundError", "Server", "ServerStartError", "SkippedBehavior",
     "assert_canceled", "assert_card_refetched_on_change", "assert_card_signature_checked",
-    "assert_continuation_carries_task_id", "assert_no_continuation_to", "assert_no_ignored_fields",
-    "assert_no_orphans", "assert_no_page_token_loop", "assert_no_request_after_bad_card_signature",
-    "assert_polled_at_most", "assert_retry_reused_message_id", "assert_sent_version_header",
-    "assert_stopped_polling_within", "assert_used_declared_interface", "find_binary",
+    "assert_continuation_carries_task_id", "assert_fell_back_to_polling", "assert_no_continuation_to",
+    "assert_no_ignored_fields", "assert_no_orphans", "assert_no_page_token_loop",
+    "assert_no_request_after_bad_card_signature", "assert_polled_at_most", "assert_retry_reused_message_id",
+    "assert_sent_version_header", "assert_stopped_polling_within", "assert_used_declared_interface", "find_binary",
+    "pushed_states",
 ]

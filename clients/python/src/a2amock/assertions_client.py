@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .assertions import _failure, _q
-from .journal import INTERRUPTED_STATES, Entry
+from .assertions import _failure, _q, _state_list, _stories
+from .journal import INTERRUPTED_STATES, TERMINAL_STATES, Entry
 
 #: The dialects whose requests must carry A2A-Version (v1.0 §1.6); the
 #: others may omit it.
@@ -282,3 +282,48 @@ def assert_no_request_after_bad_card_signature(journal: Iterable[Entry], agent: 
             bad = ""  # one report per bad card
     if msgs:
         raise AssertionError("\n".join(msgs))
+
+
+def pushed_states(journal: Iterable[Entry], task_id: str) -> list[str]:
+    """The states the agent pushed for the task that a webhook accepted
+    (answered 2xx), in the order the journal recorded the deliveries."""
+    return [e.state for e in journal
+            if e.kind == "push" and e.task_id == task_id and e.state and 200 <= e.http < 300]
+
+
+def assert_fell_back_to_polling(journal: Iterable[Entry], task_id: str) -> None:
+    """A client whose terminal push never came fell back to GetTask: the
+    agent reached a terminal state for the task, no terminal state reached
+    the webhook (the journal's push deliveries, ``pushed_states``), and the
+    journal holds a GetTask for the task after that terminal state, answered
+    with a terminal task. The Go testkit's AssertFellBackToPollingFromJournal."""
+    __tracebackhide__ = True  # pytest: the failure points at the test's line
+    entries = list(journal)
+    rule = ("the agent ends the task; a client whose terminal push does not come polls GetTask "
+            "until it sees the terminal state")
+    pushed = pushed_states(entries, task_id)
+    by_id, _ = _stories(entries)
+    s = by_id.get(task_id)
+    if s is None:
+        raise AssertionError(_failure(f"task {_q(task_id)}: not in the journal", "nothing about this task", rule,
+                                      "no entry names the task"))
+    terminal = next((e for e in entries if e.kind == "event" and e.task_id == task_id and e.state in TERMINAL_STATES),
+                    None)
+    if terminal is None:
+        raise AssertionError(_failure(s.subject("never reached a terminal state, so nothing was left to poll for"),
+                                      s.did(), rule, "task states " + _state_list(s.states)))
+    for p in pushed:
+        if p in TERMINAL_STATES:
+            raise AssertionError(_failure(s.subject("its terminal push was delivered, so nothing forced a fallback"),
+                                          s.did(), rule,
+                                          f"the webhook received {p}; pushed states {_state_list(pushed)}"))
+    polled = {e.request for e in entries
+              if e.seq > terminal.seq and e.kind == "request" and e.op == "get-task" and e.task_id == task_id}
+    if any(e.kind == "response" and e.request in polled and e.state in TERMINAL_STATES for e in entries):
+        return
+    observed = (f"no GetTask for the task after its terminal state {terminal.state} (journal #{terminal.seq}): "
+                f"the client waited for a push that never came; pushed states {_state_list(pushed)}")
+    if polled:
+        observed = (f"{len(polled)} GetTask for the task after its terminal state {terminal.state} "
+                    f"(journal #{terminal.seq}), none answered with a terminal task")
+    raise AssertionError(_failure(s.subject("the client did not fall back to polling"), s.did(), rule, observed))

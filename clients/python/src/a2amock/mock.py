@@ -246,6 +246,15 @@ class Mock:
         __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions_client.assert_retry_reused_message_id(self.journal(agent))
 
+    def assert_fell_back_to_polling(self, task_id: str, agent: str | None = None) -> None:
+        """The client polled GetTask to the task's terminal state when its terminal push did not come."""
+        __tracebackhide__ = True  # pytest: the failure points at the test's line
+        assertions_client.assert_fell_back_to_polling(self.journal(agent), task_id)
+
+    def pushed_states(self, task_id: str, agent: str | None = None) -> list[str]:
+        """The states the agent pushed for the task that the webhook accepted (2xx), in delivery order."""
+        return assertions_client.pushed_states(self.journal(agent), task_id)
+
     def assert_card_refetched_on_change(self, changed_at: int, agent: str | None = None) -> None:
         """After the agent's card changed at journal seq ``changed_at`` (take
         ``mock.journal()[-1].seq`` when the test changes it), the client
