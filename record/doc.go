@@ -9,6 +9,14 @@
 // the proxy. What passed is kept, with timings, as a [Recording] that
 // [Recording.Save] writes as JSON or YAML and [Load] reads back.
 //
+// A recording may be written or edited by hand. [Load] and [LoadFile]
+// refuse unknown fields, wrong types and cut files with a [LoadError] that
+// says where: file:line:col and the path of the value, e.g.
+// exchanges[2] for the third exchange. An exchange with a response (which
+// holds JSON only) and no contentType is taken as application/json, the
+// type the proxy records for it, so replay serves and journals it as JSON;
+// a body that is not JSON goes in body, with the contentType it needs.
+//
 // Package record/replay serves a recording as a fake agent (the engine
 // plays it); this package's Classify, RewriteCard and the format are what
 // both halves share.

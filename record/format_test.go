@@ -2,6 +2,9 @@ package record
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,4 +84,103 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, "GET /agents/x/.well-known/agent.json", m)
 	_, m, _ = Classify("GET", "/rest/tasks/t1/pushNotificationConfigs/c9", nil)
 	assert.Equal(t, "GET /rest/tasks/{id}/pushNotificationConfigs/{id}", m)
+}
+
+// threeExchanges is a recording as Save writes it (indented JSON) and as
+// SaveYAML does, with three exchanges.
+func threeExchanges(t *testing.T) (js, ym string) {
+	t.Helper()
+	rec := &Recording{Version: FormatVersion, Upstream: "http://127.0.0.1:9"}
+	for i := range 3 {
+		rec.Exchanges = append(rec.Exchanges, Exchange{Kind: KindJSONRPC, Method: "SendMessage", HTTPMethod: "POST", Path: "/",
+			Status: 200, ContentType: "application/json", Response: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i))})
+	}
+	var jb, yb strings.Builder
+	require.NoError(t, rec.Save(&jb))
+	require.NoError(t, rec.SaveYAML(&yb))
+	return jb.String(), yb.String()
+}
+
+// lineOf is the 1-based line of the nth (from 0) line containing sub.
+func lineOf(t *testing.T, text, sub string, nth int) int {
+	t.Helper()
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, sub) {
+			if nth == 0 {
+				return i + 1
+			}
+			nth--
+		}
+	}
+	t.Fatalf("%q not found", sub)
+	return 0
+}
+
+// TestLoadSaysWhere: a mistake in a recording file is reported at
+// file:line:col with the exchange it is in, as scenario files are.
+func TestLoadSaysWhere(t *testing.T) {
+	t.Parallel()
+	js, ym := threeExchanges(t)
+	third := func(s, old, repl string) string {
+		i := strings.Index(s, `"id": 2`)
+		if i < 0 {
+			i = strings.Index(s, "id: 2")
+		}
+		j := strings.LastIndex(s[:i], old)
+		require.GreaterOrEqual(t, j, 0)
+		return s[:j] + repl + s[j+len(old):]
+	}
+	truncated := js[:strings.Index(js, `"id": 2`)+3]
+	cases := []struct {
+		name, in, want string
+		line           int
+	}{
+		{"JSON unknown field", third(js, `"response"`, `"respone"`),
+			`exchanges[2]: unknown field "respone"`, lineOf(t, js, `"response"`, 2)},
+		{"JSON wrong type", third(js, `"status": 200`, `"status": "200"`),
+			"exchanges[2].status: a string where a whole number belongs", lineOf(t, js, `"status"`, 2)},
+		{"JSON truncated", truncated,
+			"exchanges[2].response: the file ends early (truncated?)", strings.Count(truncated, "\n") + 1},
+		{"JSON bad syntax", third(js, `"status": 200,`, `"status": 200,,`),
+			"exchanges[2]: invalid character ','", lineOf(t, js, `"status"`, 2)},
+		{"JSON invalid value", third(js, `"kind": "jsonrpc"`, `"kind": "grpc"`),
+			`exchanges[2].kind: kind "grpc"`, lineOf(t, js, `"kind"`, 2)},
+		{"JSON bad duration", third(js, `"at": "0s"`, `"at": "soon"`),
+			`exchanges[2].at: duration "soon"`, lineOf(t, js, `"at"`, 2)},
+		{"YAML unknown field", third(ym, "response:", "respone:"),
+			`exchanges[2]: unknown field "respone"`, lineOf(t, ym, "response:", 2)},
+		{"YAML wrong type", third(ym, "status: 200", "status: [200]"),
+			"exchanges[2].status: a list where a whole number belongs", lineOf(t, ym, "status:", 2)},
+		{"YAML invalid value", third(ym, "status: 200", "status: 9"),
+			"exchanges[2].status: status 9", lineOf(t, ym, "status:", 2)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "rec.json")
+			require.NoError(t, os.WriteFile(path, []byte(tc.in), 0o600))
+			_, err := LoadFile(path)
+			require.Error(t, err)
+			var le *LoadError
+			require.ErrorAs(t, err, &le)
+			require.Len(t, le.Problems, 1, err.Error())
+			assert.Equal(t, tc.line, le.Problems[0].Line, err.Error())
+			assert.Greater(t, le.Problems[0].Column, 0, err.Error())
+			assert.Contains(t, err.Error(), fmt.Sprintf("%s:%d:%d: %s", path, le.Problems[0].Line, le.Problems[0].Column, tc.want))
+		})
+	}
+}
+
+// TestLoadInfersJSONContentType: a hand-written exchange whose response is
+// JSON but has no contentType is served as application/json.
+func TestLoadInfersJSONContentType(t *testing.T) {
+	t.Parallel()
+	rec, err := Load(strings.NewReader(`{"version":1,"upstream":"u","exchanges":[
+		{"kind":"jsonrpc","method":"m","httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s","status":200,"response":{"jsonrpc":"2.0","id":1,"result":{}}},
+		{"kind":"rest","method":"GET /x","httpMethod":"GET","path":"/x","at":"0s","headersAfter":"0s","status":503,"body":"busy"},
+		{"kind":"rest","method":"GET /y","httpMethod":"GET","path":"/y","at":"0s","headersAfter":"0s","status":200,"contentType":"application/problem+json","response":{}}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, "application/json", rec.Exchanges[0].ContentType)
+	assert.Empty(t, rec.Exchanges[1].ContentType, "a body that is not JSON stays untyped")
+	assert.Equal(t, "application/problem+json", rec.Exchanges[2].ContentType, "a recorded type is kept")
 }

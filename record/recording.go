@@ -1,12 +1,9 @@
 package record
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/goccy/go-yaml"
@@ -194,77 +191,4 @@ func (r *Recording) SaveYAML(w io.Writer) error {
 	}
 	_, err = w.Write(y)
 	return err
-}
-
-// Load reads a recording written by Save or SaveYAML (JSON is recognised by
-// its leading '{'). Unknown fields are errors, so a typo in a hand-edited
-// recording is not silently ignored.
-func Load(rd io.Reader) (*Recording, error) {
-	b, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, fmt.Errorf("record: read: %w", err)
-	}
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 {
-		return nil, errors.New("record: empty recording")
-	}
-	if trimmed[0] != '{' {
-		j, err := yaml.YAMLToJSON(b)
-		if err != nil {
-			return nil, fmt.Errorf("record: YAML: %s", yaml.FormatError(err, false, true))
-		}
-		b = j
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var r Recording
-	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("record: %w", err)
-	}
-	if err := r.Validate(); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// Validate reports a recording this version cannot replay: an unknown
-// format version, or an exchange without the fields replay matches on.
-func (r *Recording) Validate() error {
-	var errs []error
-	if r.Version != FormatVersion {
-		errs = append(errs, fmt.Errorf("version %d: this a2amock reads version %d", r.Version, FormatVersion))
-	}
-	for i, x := range r.Exchanges {
-		at := func(format string, a ...any) {
-			errs = append(errs, fmt.Errorf("exchanges[%d]: %s", i, fmt.Sprintf(format, a...)))
-		}
-		switch x.Kind {
-		case KindCard, KindJSONRPC, KindREST:
-		default:
-			at("kind %q: use card, jsonrpc or rest", x.Kind)
-		}
-		if strings.TrimSpace(x.Method) == "" {
-			at("method is empty")
-		}
-		if x.Status < 100 || x.Status > 599 {
-			at("status %d is not an HTTP status", x.Status)
-		}
-		switch x.End {
-		case "", EndEOF, EndTruncated, EndClientGone, EndError:
-		default:
-			at("end %q: use eof, truncated, client-gone or error", x.End)
-		}
-		if x.End == "" && len(x.Events) > 0 {
-			at("events without end: a streamed answer says how it ended")
-		}
-		for j, ev := range x.Events {
-			if len(ev.Data) > 0 && ev.Text != "" {
-				at("events[%d]: data and text are exclusive", j)
-			}
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("record: invalid recording: %w", err)
-	}
-	return nil
 }

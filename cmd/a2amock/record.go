@@ -206,15 +206,12 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		}
 		opts.Behaviors = append(opts.Behaviors, b)
 	}
-	f, err := os.Open(*file)
+	rec, err := record.LoadFile(*file)
 	if err != nil {
-		fmt.Fprintf(stderr, "a2amock replay: %v\n", err)
-		return 2
-	}
-	rec, err := record.Load(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintf(stderr, "a2amock replay: %s: %v\n", *file, err)
+		// One problem a line, each at file:line:col.
+		for line := range strings.SplitSeq(err.Error(), "\n") {
+			fmt.Fprintf(stderr, "a2amock replay: %s\n", line)
+		}
 		return 2
 	}
 	rp, err := replay.New(rec, opts)

@@ -144,7 +144,14 @@ func TestRecordReplayFlagErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte(`{"version":9,"exchanges":[]}`), 0o600))
 	var errb bytes.Buffer
 	assert.Equal(t, 2, run(context.Background(), []string{"replay", bad}, io.Discard, &errb))
-	assert.Contains(t, errb.String(), "version 9")
+	assert.Contains(t, errb.String(), "a2amock replay: "+bad+":1:12: version: version 9")
+
+	// A mistake in the second exchange: the line and column of the key,
+	// and which exchange.
+	require.NoError(t, os.WriteFile(bad, []byte("{\"version\":1,\"exchanges\":[\n{},\n {\"respone\":{}}]}"), 0o600))
+	errb.Reset()
+	assert.Equal(t, 2, run(context.Background(), []string{"replay", bad}, io.Discard, &errb))
+	assert.Contains(t, errb.String(), "a2amock replay: "+bad+`:3:3: exchanges[1]: unknown field "respone"`)
 }
 
 // TestRecordPrintsNoCredentials: an upstream given with credentials in its
