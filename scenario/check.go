@@ -210,7 +210,7 @@ func (c *checker) walk(n ast.Node, t reflect.Type, path string, field *reflect.S
 		}
 	case reflect.Uint64, reflect.Int, reflect.Int64:
 		if _, ok := n.(*ast.IntegerNode); !ok || strings.HasPrefix(yamlnode.ScalarText(n), "-") && t.Kind() == reflect.Uint64 {
-			c.ps.add(where, path, "expected a non-negative integer, found %s", yamlnode.Describe(n))
+			c.ps.add(where, path, "%s", yamlnode.IntegerProblem(n, t.Kind() == reflect.Uint64))
 		}
 	}
 }

@@ -64,6 +64,14 @@ agents:
 			`bad.yaml:6:33: agents[0].card.capabilities.streaming: expected true or false, found the string "yes"`,
 			`bad.yaml:7:16: agents[0].card.skills: expected a list, found a mapping`,
 		}},
+		{"seed out of range", `
+server:
+  seed: 99999999999999999999999
+agents:
+  - {name: a}
+`, []string{`bad.yaml:3:9: server.seed: 99999999999999999999999 is out of range: use 0 to 18446744073709551615`}},
+		{"negative seed", "server: {seed: -1}\nagents: [{name: a}]\n",
+			[]string{`bad.yaml:1:16: server.seed: -1 is out of range: use 0 to 18446744073709551615`}},
 		{"unknown behavior", `
 agents:
   - name: a

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -173,4 +175,34 @@ func closest(s string, candidates []string) string {
 		return candidates[i]
 	}
 	return ""
+}
+
+// seedFlag defines the uint64 flag --seed. flag.Uint64 refuses a seed past
+// 64 bits as "value out of range", and through the environment the message
+// became "not a whole number": this one names the range a seed takes.
+func seedFlag(fs *flag.FlagSet, usage string) *uint64 {
+	p := new(uint64)
+	fs.Var((*seedValue)(p), "seed", usage+" (a `uint`, 0 to 18446744073709551615)")
+	return p
+}
+
+// seedValue is a flag.Value that is not a flag.Getter, so valueError keeps
+// its message.
+type seedValue uint64
+
+func (v *seedValue) String() string { return strconv.FormatUint(uint64(*v), 10) }
+
+func (v *seedValue) Set(s string) error {
+	// Base 0, as flag.Uint64: 0x1f and 1_000 are seeds too.
+	n, err := strconv.ParseUint(s, 0, 64)
+	if err == nil {
+		*v = seedValue(n)
+		return nil
+	}
+	// A whole number ParseUint refuses is too large or negative.
+	_, ierr := strconv.ParseInt(s, 0, 64)
+	if errors.Is(err, strconv.ErrRange) || ierr == nil || errors.Is(ierr, strconv.ErrRange) {
+		return fmt.Errorf("out of range: a seed is 0 to %d", uint64(math.MaxUint64))
+	}
+	return fmt.Errorf("not a whole number: a seed is 0 to %d", uint64(math.MaxUint64))
 }

@@ -31,7 +31,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	grace := fs.Duration("timeout", conform.DefaultGrace, "grace period: the client is killed this long after the scenario's deadline")
 	startup := fs.Duration("startup", conform.DefaultStartup, "start-up allowance: the deadline counts from the client's first request to the agent, or from this long after its start when it has made none")
 	parallel := fs.Int("parallel", 0, "scenarios run at once (default: the number of CPUs)")
-	seed := fs.Uint64("seed", 0, "replace every scenario's seed (ids, cards, random choices)")
+	seed := seedFlag(fs, "replace every scenario's seed (ids, cards, random choices)")
 	reportJSON := fs.String("report-json", "", "write the JSON report (schema in docs/conformance.md) to this file")
 	junit := fs.String("junit", "", "write a JUnit XML report to this file")
 	markdown := fs.String("markdown", "", "write a Markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY)")

@@ -23,3 +23,16 @@ func TestConformRefusesNonPositiveDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestConformSeedOutOfRange: a seed past 64 bits is refused with the range
+// a seed takes, not flag's bare "value out of range".
+func TestConformSeedOutOfRange(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	all := []string{"conform", "--quiet", "--client", "true", "--scenario", "honest-v10-jsonrpc", "--seed", "99999999999999999999999"}
+	if code := run(context.Background(), all, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-seed: out of range: a seed is 0 to 18446744073709551615") {
+		t.Errorf("exit %d, stderr %q; want 2 and the range of a seed", code, stderr.String())
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("a scenario ran: %s", stdout.String())
+	}
+}

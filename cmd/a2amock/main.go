@@ -110,7 +110,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", defaultAddr, "listen address; use 0.0.0.0:8080 to listen on every interface (containers)")
-	seed := fs.Uint64("seed", 0, "seed for ids, generated cards, content and behaviors' random choices")
+	seed := seedFlag(fs, "seed for ids, generated cards, content and behaviors' random choices")
 	agentsFlag := fs.String("agents", "agent", "agents to host: a count (3) or comma-separated names (planner,coder); the first is also served at /")
 	dialect := fs.String("dialect", string(wire.Newest()), "card dialect of every agent: "+wire.DialectNames(", ", " or "))
 	stepDelay := fs.Duration("step-delay", 20*time.Millisecond, "time between two states of the honest lifecycle (0 for none)")

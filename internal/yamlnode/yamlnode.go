@@ -4,9 +4,14 @@
 package yamlnode
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/token"
 )
 
 // Unwrap returns the value under n's tags and anchors (nil when a tag has
@@ -93,4 +98,26 @@ func ScalarText(n ast.Node) string {
 		return tk.Value
 	}
 	return ""
+}
+
+// IntegerProblem says what is wrong with n where a non-negative 64-bit
+// integer belongs (unsigned: a uint64, else an int64). An integer written
+// unquoted that the field cannot hold is out of range, with the range
+// given: go-yaml reads one past 64 bits as a plain string, which
+// "found the string" would misname. Anything else is not an integer.
+func IntegerProblem(n ast.Node, unsigned bool) string {
+	tk := n.GetToken()
+	if tk != nil && IsScalar(n) && tk.Type != token.DoubleQuoteType && tk.Type != token.SingleQuoteType {
+		text := ScalarText(n)
+		v, err := strconv.ParseInt(text, 0, 64)
+		if unsigned {
+			_, uerr := strconv.ParseUint(strings.TrimPrefix(text, "-"), 0, 64)
+			if err == nil && v < 0 || errors.Is(uerr, strconv.ErrRange) {
+				return fmt.Sprintf("%s is out of range: use 0 to %d", text, uint64(math.MaxUint64))
+			}
+		} else if errors.Is(err, strconv.ErrRange) {
+			return fmt.Sprintf("%s is out of range: use %d to %d", text, math.MinInt64, math.MaxInt64)
+		}
+	}
+	return "expected a non-negative integer, found " + Describe(n)
 }
