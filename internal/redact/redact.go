@@ -125,6 +125,13 @@ func JSON(b []byte, marks Marks) []byte {
 		out = appendJSONString(out, v)
 		done = end
 	}
+	// replaceCut replaces a string cut short, from its opening quote to
+	// the end of b, with v left as open as the string was: a closing quote
+	// would show a whole string where the body was cut.
+	replaceCut := func(start int, v string) {
+		replace(start, len(b), v)
+		out = out[:len(out)-1]
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	for {
 		before := int(dec.InputOffset())
@@ -136,14 +143,14 @@ func JSON(b []byte, marks Marks) []byte {
 			q := bytes.IndexByte(b[before:], '"')
 			if top >= 0 && (!stack[top].object && credentialKeys[stack[top].key] || stack[top].object && !stack[top].wantKey && credentialKeys[key]) {
 				if q >= 0 {
-					replace(before+q, len(b), marks.Value(len(b)-before-q))
+					replaceCut(before+q, marks.Value(len(b)-before-q))
 				}
 			} else if q >= 0 && top >= 0 && !(stack[top].object && stack[top].wantKey) {
 				// A value cut inside its string: a webhook URL's query
 				// is as secret in the first 16 KiB of a body, or in the
 				// frame a stream died in, as in a whole one.
 				if r, ok := cutURL(b[before+q+1:], marks.URL); ok {
-					replace(before+q, len(b), r)
+					replaceCut(before+q, r)
 				}
 			}
 			break

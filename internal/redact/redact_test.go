@@ -30,11 +30,11 @@ func TestJSON(t *testing.T) {
 			`{"credentials":["a","bb"],"other":["c"]}`,
 			`{"credentials":["[redacted: 1 bytes]","[redacted: 2 bytes]"],"other":["c"]}`},
 		{"a key that names a credential is not a value", `{"token":{"id":"x"},"id":"token"}`, `{"token":{"id":"x"},"id":"token"}`},
-		{"cut short", `{"token":"abc","authentication":{"credentials":"de`, `{"token":"[redacted: 3 bytes]","authentication":{"credentials":"[redacted: 3 bytes]"`},
-		{"cut inside an array of credentials", `{"credentials":["abc","de`, `{"credentials":["[redacted: 3 bytes]","[redacted: 3 bytes]"`},
-		{"a URL cut short", `{"url":"http://bob:pw@127.0.0.1:9/hook?sig=ab`, `{"url":"http://redacted@127.0.0.1:9/hook?sig=redacted"`},
-		{"a URL with an escaped & cut short", `{"url":"https://h.example/a?x=1\u0026sig=se`, `{"url":"https://h.example/a?sig=redacted&x=redacted"`},
-		{"a URL cut inside an escape", `{"url":"https://h.example/a?sig=se\u00`, `{"url":"https://h.example/a?sig=redacted"`},
+		{"cut short", `{"token":"abc","authentication":{"credentials":"de`, `{"token":"[redacted: 3 bytes]","authentication":{"credentials":"[redacted: 3 bytes]`},
+		{"cut inside an array of credentials", `{"credentials":["abc","de`, `{"credentials":["[redacted: 3 bytes]","[redacted: 3 bytes]`},
+		{"a URL cut short", `{"url":"http://bob:pw@127.0.0.1:9/hook?sig=ab`, `{"url":"http://redacted@127.0.0.1:9/hook?sig=redacted`},
+		{"a URL with an escaped & cut short", `{"url":"https://h.example/a?x=1\u0026sig=se`, `{"url":"https://h.example/a?sig=redacted&x=redacted`},
+		{"a URL cut inside an escape", `{"url":"https://h.example/a?sig=se\u00`, `{"url":"https://h.example/a?sig=redacted`},
 		{"other text cut short is kept", `{"text":"see http://h.example/?sig=`, `{"text":"see http://h.example/?sig=`},
 		{"not JSON", `token=abc`, `token=abc`},
 		{"empty value", `{"token":""}`, `{"token":""}`},
@@ -47,8 +47,24 @@ func TestJSON(t *testing.T) {
 			if json.Valid([]byte(tc.in)) {
 				assert.True(t, json.Valid([]byte(got)), "still JSON: %s", got)
 			}
+			assert.Equal(t, endsInString(tc.in), endsInString(got), "as cut as the input: %s", got)
 		})
 	}
+}
+
+// endsInString reports whether JSON text b ends inside a string: cut
+// before the string's closing quote.
+func endsInString(b string) bool {
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case in && b[i] == '\\':
+			i++
+		case b[i] == '"':
+			in = !in
+		}
+	}
+	return in
 }
 
 func TestEventStream(t *testing.T) {
