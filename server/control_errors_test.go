@@ -27,11 +27,14 @@ func TestControlErrorShape(t *testing.T) {
 	}{
 		{http.MethodGet, "/_a2amock/nope", http.StatusNotFound, ""},
 		{http.MethodGet, "/_a2amock/", http.StatusNotFound, ""},
-		{http.MethodPost, "/_a2amock/journal", http.StatusMethodNotAllowed, "GET"},
+		{http.MethodPost, "/_a2amock/journal", http.StatusMethodNotAllowed, "GET, HEAD"},
 		{http.MethodDelete, "/_a2amock/reset", http.StatusMethodNotAllowed, "POST"},
-		{http.MethodPost, "/_a2amock/agents/nope", http.StatusMethodNotAllowed, "GET, DELETE"},
-		{http.MethodPatch, "/_a2amock/behaviors", http.StatusMethodNotAllowed, "GET, PUT, DELETE"},
-		{http.MethodHead, "/_a2amock/healthz", http.StatusMethodNotAllowed, "GET"},
+		{http.MethodHead, "/_a2amock/reset", http.StatusMethodNotAllowed, "POST"},
+		{http.MethodPost, "/_a2amock/agents/nope", http.StatusMethodNotAllowed, "GET, HEAD, DELETE"},
+		{http.MethodPatch, "/_a2amock/behaviors", http.StatusMethodNotAllowed, "GET, HEAD, PUT, DELETE"},
+		{http.MethodPost, "/_a2amock/ui", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{http.MethodDelete, "/_a2amock/ui", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{http.MethodPost, "/_a2amock/ui/x", http.StatusNotFound, ""},
 		{"PROPFIND", "/_a2amock/journal", http.StatusNotFound, ""},
 		{http.MethodGet, "/_a2amock/agents/nope", http.StatusNotFound, ""},
 		{http.MethodPost, "/_a2amock/reset?agent=nope", http.StatusNotFound, ""},
@@ -56,6 +59,34 @@ func TestControlErrorShape(t *testing.T) {
 		}
 		for k := range body.Error {
 			assert.Contains(t, []string{"code", "status", "message", "field"}, k, "%s %s: %s", c.method, c.path, b)
+		}
+	}
+}
+
+// TestControlHeadIsGet: HEAD on a GET route of the control API (the UI page
+// included) is answered as GET without the body, as net/http answers it;
+// on the journal's event stream it ends with the header, and the
+// connection serves the next request.
+func TestControlHeadIsGet(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 1, StepDelay: -1})
+	for _, path := range []string{"/_a2amock/healthz", "/_a2amock/journal", "/_a2amock/journal/stream", "/_a2amock/ui",
+		"/_a2amock/behaviors", "/_a2amock/catalogue", "/_a2amock/agents", "/_a2amock/agents/agent", "/_a2amock/metrics",
+		"/_a2amock/openapi.json", "/_a2amock/agents/nope"} {
+		status, hdr, b := h.do(http.MethodHead, path, nil, nil)
+		assert.Empty(t, b, "HEAD %s", path)
+		assert.Empty(t, hdr.Get("Allow"), "HEAD %s", path)
+		want := http.StatusOK
+		if path == "/_a2amock/agents/nope" {
+			want = http.StatusNotFound
+		}
+		assert.Equal(t, want, status, "HEAD %s", path)
+		if path != "/_a2amock/journal/stream" {
+			gs, ghdr, _ := h.do(http.MethodGet, path, nil, nil)
+			assert.Equal(t, gs, status, "HEAD %s answers as GET", path)
+			assert.Equal(t, ghdr.Get("Content-Type"), hdr.Get("Content-Type"), "HEAD %s", path)
+		} else {
+			assert.Equal(t, "text/event-stream", hdr.Get("Content-Type"))
 		}
 	}
 }

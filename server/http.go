@@ -35,7 +35,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HTTPErrorHandler = control.ErrorHandler
 	api := control.New(controlHost{s}, control.Config{Token: s.cfg.ControlToken, FrontSecret: s.cfg.ControlFrontSecret})
 	api.Routes(e.Group(controlPrefix, api.Guard))
-	e.GET(controlPrefix+"/ui", api.ServeUI, api.GuardUIPage)
+	api.UIRoutes(e)
 	// One catch-all route: agents are routed here rather than by echo, which
 	// keeps Start cheap (each echo route costs a tree insertion per method).
 	e.Any("/*", s.dispatch)

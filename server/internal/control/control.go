@@ -153,6 +153,15 @@ func (api *API) Routes(group *echo.Group) {
 	})
 }
 
+// UIRoutes serves the live timeline page at Prefix/ui on e, guarded by
+// GuardUIPage rather than by the control group's Guard; another method is
+// answered 405 with Allow, as on the group's paths.
+func (api *API) UIRoutes(e *echo.Echo) {
+	r := newMethodRouter(e, api.GuardUIPage)
+	r.GET(Prefix+"/ui", api.ServeUI)
+	r.refuseOtherMethods()
+}
+
 // ServeUI is GET /_a2amock/ui: the live timeline page. It holds no data;
 // everything it shows it reads from the journal's event stream.
 func (api *API) ServeUI(c echo.Context) error {
