@@ -107,6 +107,20 @@ func (p *Proxy) target(r *http.Request) *url.URL {
 	return &u
 }
 
+// upstreamError is the text of an error about the upstream request with
+// the URL it names redacted, as the recording names the upstream:
+// net/http masks a password there, but not a user name that is a token,
+// nor the query (an API key). Redacted even with KeepCredentials: the text
+// is no recording, it goes to the client and its logs.
+func upstreamError(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		shown := *ue
+		shown.URL = redactURL(ue.URL)
+		return shown.Error()
+	}
+	return err.Error()
+}
+
 func proxyError(w http.ResponseWriter, status int, msg string) {
 	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": status, "message": msg}})
 	w.Header().Set("Content-Type", "application/json")
@@ -153,7 +167,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target(r).String(), bytes.NewReader(body))
 	if err != nil {
-		proxyError(w, http.StatusBadGateway, "build upstream request: "+err.Error())
+		proxyError(w, http.StatusBadGateway, "build upstream request: "+upstreamError(err))
 		return
 	}
 	out.Header = r.Header.Clone()
@@ -164,7 +178,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// Not an answer of the agent: nothing to replay.
 		p.drop(sl)
-		proxyError(w, http.StatusBadGateway, "upstream: "+err.Error())
+		proxyError(w, http.StatusBadGateway, "upstream: "+upstreamError(err))
 		return
 	}
 	defer resp.Body.Close()

@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -96,4 +97,35 @@ func TestRecordingRedactsCutAnswers(t *testing.T) {
 		assert.NotContains(t, string(b), s, "the recording keeps a credential")
 	}
 	assert.Contains(t, rec.Exchanges[1].Tail, `"access_token":"REDACTED"`)
+}
+
+// TestProxyErrorsNameNoCredentials: when the upstream cannot be reached,
+// the error the client gets names the URL the proxy dialled; net/http masks
+// a password there but not a user name that is a token, nor the query.
+// Credentials must not reach a client's logs this way.
+func TestProxyErrorsNameNoCredentials(t *testing.T) {
+	t.Parallel()
+	// A port nothing listens on: listen, note the address, close.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	for _, keep := range []bool{false, true} {
+		for _, upstream := range []string{"http://tok-in-user@" + addr + "/?api_key=key-in-upstream", "http://bob:pw-in-userinfo@" + addr + "/agents/a?api_key=key-in-upstream"} {
+			u, err := url.Parse(upstream)
+			require.NoError(t, err)
+			p := NewProxy(u, ProxyOptions{KeepCredentials: keep})
+			req := httptest.NewRequest(http.MethodPost, "/?api_key=key-in-query", strings.NewReader(`{}`))
+			w := httptest.NewRecorder()
+			p.ServeHTTP(w, req)
+			p.Close()
+			require.Equal(t, http.StatusBadGateway, w.Code)
+			assert.Contains(t, w.Body.String(), "upstream: ", "the error still says what failed")
+			assert.Contains(t, w.Body.String(), addr, "and where")
+			for _, s := range []string{"tok-in-user", "pw-in-userinfo", "key-in-upstream", "key-in-query"} {
+				assert.NotContains(t, w.Body.String(), s, "%s (keep %v)", upstream, keep)
+			}
+			assert.Empty(t, p.Recording().Exchanges, "a failed exchange is not recorded")
+		}
+	}
 }
