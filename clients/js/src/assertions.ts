@@ -345,3 +345,285 @@ export function assertUsedDeclaredInterface(journal: Iterable<Entry>, card: Card
       `sent ${n} A2A requests`, declared.join("; "), bad.join("")));
   }
 }
+
+// The assertions below catch client-side bugs reported against real A2A
+// clients (the Go testkit's assert_client.go and assert_cards.go), from the
+// journal alone. Filter the journal by agent when the mock hosts several.
+
+const isSend = (e: Entry): boolean => e.kind === "request" && (e.op === "send" || e.op === "stream");
+
+const INTERRUPTED_STATES: ReadonlySet<string> = new Set(["input-required", "auth-required"]);
+
+/**
+ * Every message the client sent in answer to a task waiting for it
+ * (input-required or auth-required) named the task by its taskId, with the
+ * task's contextId (or none). The message answering the task is the
+ * client's next send in the task's context after the task was interrupted.
+ * Clients seen sending the contextId only (the Vercel AI SDK provider, the
+ * AG-UI adapter and ADK: adk-python#4934, adcp-client#729) start a new task
+ * instead of continuing.
+ */
+export function assertContinuationCarriesTaskID(journal: Iterable<Entry>): void {
+  const entries = [...journal];
+  const ctxOf = new Map<string, string>();
+  for (const e of entries) {
+    if (e.taskId && e.contextId && e.kind !== "request" && !ctxOf.has(e.taskId)) ctxOf.set(e.taskId, e.contextId);
+  }
+  // waiting maps a context to the interrupted task awaiting an answer.
+  const waiting = new Map<string, { task: string; state: string; seq: number }>();
+  const msgs: string[] = [];
+  for (const e of entries) {
+    if ((e.kind === "event" || e.kind === "response") && INTERRUPTED_STATES.has(e.state ?? "") && e.taskId) {
+      const c = ctxOf.get(e.taskId) ?? "";
+      if (c) waiting.set(c, { task: e.taskId, state: e.state!, seq: e.seq });
+    } else if (isSend(e)) {
+      const ref = e.refTaskId ?? "";
+      let ctx = e.contextId ?? "";
+      if (!ctx && ref) ctx = ctxOf.get(ref) ?? "";
+      const w = waiting.get(ctx);
+      if (!w) continue;
+      waiting.delete(ctx);
+      const method = e.method ?? "";
+      const msg = e.messageId ?? "";
+      if (!ref) {
+        msgs.push(failure(`task ${q(w.task)}: its ${w.state} was answered without its taskId`,
+          `${method} (entry ${e.seq}, message ${msg}) with contextId ${e.contextId ?? ""} only`,
+          `a continuation of a task in ${w.state} (entry ${w.seq}) carries taskId ${w.task}`,
+          "no taskId: the agent starts a new task in the same context"));
+      } else if (ref !== w.task) {
+        msgs.push(failure(`task ${q(w.task)}: its ${w.state} was answered to another task`,
+          `${method} (entry ${e.seq}, message ${msg}) naming task ${ref}`,
+          `a continuation carries taskId ${w.task}`, `taskId ${ref}`));
+      } else if (e.contextId && e.contextId !== ctx) {
+        msgs.push(failure(`task ${q(w.task)}: continued with another contextId`,
+          `${method} (entry ${e.seq}, message ${msg})`,
+          `a continuation carries the task's contextId ${ctx} (or none)`, `contextId ${e.contextId}`));
+      }
+    }
+  }
+  if (msgs.length) throw new A2amockAssertionError(`${msgs.length} continuation(s) without the task's ids:\n${msgs.join("\n")}`);
+}
+
+// The dialects a2amock speaks, and whether a request of each may omit
+// A2A-Version (the Go wire package's Descriptor.VersionHeaderOptional).
+const VERSION_HEADER_OPTIONAL: Readonly<Record<string, boolean>> = { "1.0": false, "0.3": true, "0.2": true, "0.1": true };
+
+/** The dialect of an A2A-Version ("1.0.2" is "1.0"), and whether it is one a2amock speaks. */
+function dialectOfVersion(v: string): [string, boolean] {
+  let d = v;
+  const i = v.indexOf(".");
+  if (i >= 0) {
+    const j = v.indexOf(".", i + 1);
+    if (j >= 0) d = v.slice(0, j);
+  }
+  return [d, Object.hasOwn(VERSION_HEADER_OPTIONAL, d)];
+}
+
+/**
+ * Every v1.0 request in the journal carried an A2A-Version of 1.0 (header
+ * or query parameter). A v1.0 request without one is a v0.3 request by the
+ * spec's rule (§1.6), which a strict agent refuses.
+ */
+export function assertSentVersionHeader(journal: Iterable<Entry>): void {
+  const bad: string[] = [];
+  let n = 0;
+  for (const e of journal) {
+    // The requests of a dialect that may not omit the header (v1.0) must
+    // name that dialect in it.
+    const dialect = e.dialect ?? "";
+    if (e.kind !== "request" || !Object.hasOwn(VERSION_HEADER_OPTIONAL, dialect) || VERSION_HEADER_OPTIONAL[dialect]) continue;
+    n++;
+    const [d, known] = dialectOfVersion(e.version ?? "");
+    if (known && d === dialect) continue;
+    const v = e.version ? q(e.version) : "none";
+    const id = e.taskId || e.refTaskId || "";
+    bad.push(`\n\t\t${e.method ?? ""} over ${e.binding ?? ""} (entry ${e.seq}, task ${q(id)}): A2A-Version ${v}`);
+  }
+  if (bad.length === 0) return;
+  throw new A2amockAssertionError(failure(`${bad.length} of ${n} v1.0 request(s) without A2A-Version: 1.0`,
+    `sent ${n} v1.0 requests`, "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", bad.join("")));
+}
+
+/**
+ * The client never sent ListTasks the same pageToken again after the agent
+ * had answered that very token with it as nextPageToken: a listing that does
+ * not advance (see the behavior list-pagination-loop) must end, not be
+ * followed for ever.
+ */
+export function assertNoPageTokenLoop(journal: Iterable<Entry>): void {
+  const sent = new Map<number, Entry>();
+  // looped holds the tokens an answer repeated back, by agent.
+  const looped = new Map<string, number>();
+  const reported = new Set<string>();
+  const msgs: string[] = [];
+  for (const e of journal) {
+    if (e.op !== "list-tasks") continue;
+    const token = e.pageToken ?? "";
+    const key = `${e.agent}\x00${token}`;
+    if (e.kind === "request") {
+      sent.set(e.request ?? 0, e);
+      const at = looped.get(key);
+      if (at !== undefined && token && !reported.has(key)) {
+        reported.add(key);
+        msgs.push(failure(`agent ${e.agent}: ListTasks followed a nextPageToken that repeated`,
+          `sent pageToken ${q(token)} again (entry ${e.seq})`,
+          "a client stops (or reports the agent) when nextPageToken repeats the pageToken it sent",
+          `the answer at entry ${at} gave back pageToken ${q(token)} as its nextPageToken`));
+      }
+    } else if (e.kind === "response") {
+      const req = sent.get(e.request ?? 0);
+      if (req && token && token === (req.pageToken ?? "") && !looped.has(key)) looped.set(key, e.seq);
+    }
+  }
+  if (msgs.length) throw new A2amockAssertionError(msgs.join("\n"));
+}
+
+// The behaviors after which a client has no usable answer to its send, and
+// may retry.
+const ANSWER_BREAKERS: ReadonlySet<string> = new Set(["http-error", "connection-reset", "empty-response", "malformed-json",
+  "truncated-body", "stream-eof-mid-frame", "stream-error-as-json", "stream-hang", "send-result-envelope", "auth-flaky",
+  "content-type", "sse-framing"]);
+
+const breaksAnswer = (behavior: string): boolean => ANSWER_BREAKERS.has(behavior.split(":", 1)[0]);
+
+/**
+ * When the client resent a message after its first sending failed, it
+ * reused the messageId, so the agent can recognise the retry instead of
+ * acting twice (A2A#928, #1893, #1987). A sending failed when the agent
+ * answered it with an error, never answered it, or a behavior that breaks
+ * the answer acted on it (http-error, connection-reset, empty-response and
+ * the like). The resent message is the client's next send with the same
+ * text (the journal keeps a digest of it, `messageDigest`) to the same task
+ * or context.
+ */
+export function assertRetryReusedMessageID(journal: Iterable<Entry>): void {
+  const entries = [...journal];
+  const failed = new Map<number, boolean>();
+  for (const e of entries) {
+    if (isSend(e)) failed.set(e.request ?? 0, true); // until an answer says otherwise
+    else if (e.kind === "response" && !e.errorCode && failed.has(e.request ?? 0)) failed.set(e.request ?? 0, false);
+  }
+  for (const e of entries) {
+    if (isSend(e) && (e.behaviors ?? []).some(breaksAnswer)) failed.set(e.request ?? 0, true);
+  }
+  const last = new Map<string, Entry>();
+  const msgs: string[] = [];
+  for (const e of entries) {
+    if (!isSend(e) || !e.messageDigest) continue;
+    const key = [e.agent, e.refTaskId ?? "", e.contextId ?? "", e.messageDigest].join("\x00");
+    const prev = last.get(key);
+    last.set(key, e);
+    if (!prev || !failed.get(prev.request ?? 0) || (prev.messageId ?? "") === (e.messageId ?? "")) continue;
+    const subject = e.refTaskId
+      ? `task ${q(e.refTaskId)}: a failed message to it was resent with a new messageId`
+      : `agent ${e.agent}: a failed message was resent with a new messageId`;
+    const bs = (prev.behaviors ?? []).filter(breaksAnswer);
+    const why = bs.length ? `failed (${bs.join(", ")})` : "failed";
+    msgs.push(failure(subject,
+      `${prev.method ?? ""} (entry ${prev.seq}) ${why}, then ${e.method ?? ""} (entry ${e.seq}) with the same text`,
+      `a retry reuses the messageId ${prev.messageId ?? ""}`, `messageId ${e.messageId ?? ""}`));
+  }
+  if (msgs.length) throw new A2amockAssertionError(msgs.join("\n"));
+}
+
+/**
+ * After the agent's card changed (at journal sequence number changedAt: take
+ * the last entry's seq when the test changes the card) the client fetched
+ * the card again before its next A2A request to that agent. The mock serves
+ * cards with an ETag and Cache-Control: no-cache, so a client that honours
+ * HTTP caching revalidates; one that caches the card for the process's
+ * lifetime keeps using what the card no longer says. `agent` is the agent's
+ * name in the journal (a Mock agent's `serverName`).
+ */
+export function assertCardRefetchedOnChange(journal: Iterable<Entry>, agent: string, changedAt: number): void {
+  for (const e of journal) {
+    if (e.seq <= changedAt || e.agent !== agent) continue;
+    if (e.kind === "card") return;
+    if (e.kind === "request") {
+      const id = e.taskId || e.refTaskId || "";
+      throw new A2amockAssertionError(failure(`agent ${agent}: card changed but not fetched again`,
+        `${e.method ?? ""} over ${e.binding ?? ""} (entry ${e.seq}, task ${q(id)})`,
+        `the card changed at entry ${changedAt} (ETag changed, Cache-Control: no-cache): refetch it before using the agent`,
+        "no card fetch between the change and this request"));
+    }
+  }
+}
+
+// The card-signature modes whose card a verifying client must refuse.
+const BAD_SIGNATURE_MODES: ReadonlySet<string> = new Set(["tampered", "wrong-canonical-form", "unknown-kid", "alg-none",
+  "hs256", "expired-key", "jku-unreachable"]);
+
+/** The card-signature mode of a card fetch that served a signature a verifier must refuse, or "". */
+function badSignature(e: Entry): string {
+  for (const b of e.behaviors ?? []) {
+    if (!b.startsWith("card-signature")) continue;
+    let rest = b.slice("card-signature".length);
+    if (rest.startsWith(":")) rest = rest.slice(1);
+    let mode = "tampered"; // the behavior's default
+    for (const kv of rest.split(",")) {
+      if (kv.startsWith("mode=")) mode = kv.slice("mode=".length);
+    }
+    if (BAD_SIGNATURE_MODES.has(mode)) return mode;
+  }
+  return "";
+}
+
+/**
+ * The client fetched the agent's signing keys (its JWKS, the jku of the
+ * card's signatures) after fetching the card and before its first A2A
+ * request: the visible part of verifying a signed card (a2a-js#605,
+ * a2a-go#368). Use it with a mock that signs cards (the behavior
+ * card-signature). A client that caches keys across agents or runs may skip
+ * the fetch legitimately; this assertion is for the first contact. `agent`
+ * is the agent's name in the journal (a Mock agent's `serverName`).
+ */
+export function assertCardSignatureChecked(journal: Iterable<Entry>, agent: string): void {
+  let cardSeen = false;
+  let keysSeen = false;
+  for (const e of journal) {
+    if (e.agent !== agent) continue;
+    if (e.kind === "card") {
+      cardSeen = true;
+      keysSeen = false;
+    } else if (e.kind === "jwks") {
+      keysSeen = keysSeen || cardSeen;
+    } else if (e.kind === "request") {
+      if (cardSeen && keysSeen) return;
+      const obs = cardSeen ? "the card was fetched, its signing keys (JWKS) never" : "no card fetch before it";
+      throw new A2amockAssertionError(failure(`agent ${agent}: card signature not checked before use`,
+        `${e.method ?? ""} over ${e.binding ?? ""} (entry ${e.seq})`,
+        "a client verifying signed cards fetches the card, then the JWKS its signature names, before its first request",
+        obs));
+    }
+  }
+  throw new A2amockAssertionError(failure(`agent ${agent}: no A2A request in the journal`, "sent no request",
+    "a card fetch, a JWKS fetch, then requests", "nothing to check"));
+}
+
+/**
+ * After the agent served a card whose signature a verifier must refuse (the
+ * behavior card-signature in mode tampered, wrong-canonical-form,
+ * unknown-kid, alg-none, hs256, expired-key or jku-unreachable), the client
+ * sent that agent no A2A request, until it fetched a card again that was not
+ * bad. `agent` is the agent's name in the journal (a Mock agent's
+ * `serverName`).
+ */
+export function assertNoRequestAfterBadCardSignature(journal: Iterable<Entry>, agent: string): void {
+  let bad = "";
+  let at = 0;
+  const msgs: string[] = [];
+  for (const e of journal) {
+    if (e.agent !== agent) continue;
+    if (e.kind === "card") {
+      bad = badSignature(e);
+      at = e.seq;
+    } else if (e.kind === "request" && bad) {
+      msgs.push(failure(`agent ${agent}: used after its card failed signature verification (${bad})`,
+        `${e.method ?? ""} over ${e.binding ?? ""} (entry ${e.seq}, task ${q((e.taskId ?? "") + (e.refTaskId ?? ""))})`,
+        `a card whose signature does not verify (card-signature:mode=${bad}, entry ${at}) is refused, and the agent not used`,
+        "the client went on to use the agent"));
+      bad = ""; // one report per bad card
+    }
+  }
+  if (msgs.length) throw new A2amockAssertionError(msgs.join("\n"));
+}

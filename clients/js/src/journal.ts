@@ -12,7 +12,7 @@ export interface Entry {
   seq: number;
   time: string;
   agent: string;
-  kind: "request" | "response" | "decision" | "event" | "stream-close" | "card" | "jwks" | "push" | "dropped" | "stream-event" | "withheld";
+  kind: "request" | "response" | "decision" | "event" | "stream-close" | "card" | "jwks" | "push" | "dropped" | "stream-event" | "withheld" | "note";
   op?: string;
   method?: string;
   dialect?: string;
@@ -26,6 +26,13 @@ export interface Entry {
   errorCode?: number;
   http?: number;
   detail?: string;
+  /** On a ListTasks request, the pageToken the client sent; on its response, the nextPageToken the agent answered. */
+  pageToken?: string;
+  /** A fingerprint of a request message's text (the first 8 bytes of its SHA-256, hex), so a resent message can be recognised without the journal keeping what it said. */
+  messageDigest?: string;
+  /** The A2A-Version a request carried (header or query); absent when it sent none. */
+  version?: string;
+  /** The HTTP path of card fetches and REST requests. */
   path?: string;
   metadataKeys?: string[];
   /** Behaviors applied to the request (in its scope); on a stream-event or withheld entry, the stream behaviors that shaped it. */

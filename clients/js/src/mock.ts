@@ -204,4 +204,43 @@ export class Mock {
   async assertUsedDeclaredInterface(agent?: string, card?: Record<string, any>): Promise<void> {
     A.assertUsedDeclaredInterface(await this.journal({ agent }), card ?? (await this.card(agent)));
   }
+
+  /** Every message answering a task waiting for the client (input-required, auth-required) named the task by its taskId. */
+  async assertContinuationCarriesTaskID(agent?: string): Promise<void> {
+    A.assertContinuationCarriesTaskID(await this.journal({ agent }));
+  }
+
+  /** Every v1.0 request carried A2A-Version: 1.0 (header or query parameter). */
+  async assertSentVersionHeader(agent?: string): Promise<void> {
+    A.assertSentVersionHeader(await this.journal({ agent }));
+  }
+
+  /** The client did not send ListTasks a pageToken again after the agent answered it with that token as nextPageToken. */
+  async assertNoPageTokenLoop(agent?: string): Promise<void> {
+    A.assertNoPageTokenLoop(await this.journal({ agent }));
+  }
+
+  /** A message resent after its first sending failed reused its messageId. */
+  async assertRetryReusedMessageID(agent?: string): Promise<void> {
+    A.assertRetryReusedMessageID(await this.journal({ agent }));
+  }
+
+  /**
+   * After the agent's card changed (at journal seq changedAt: the last
+   * entry's seq when the test changed the card) the client fetched the card
+   * again before its next request to the agent.
+   */
+  async assertCardRefetchedOnChange(changedAt: number, agent?: string): Promise<void> {
+    A.assertCardRefetchedOnChange(await this.journal({ agent }), this.agent(agent).serverName, changedAt);
+  }
+
+  /** The client fetched the agent's card, then its signing keys (JWKS), before its first request. */
+  async assertCardSignatureChecked(agent?: string): Promise<void> {
+    A.assertCardSignatureChecked(await this.journal({ agent }), this.agent(agent).serverName);
+  }
+
+  /** The client sent the agent no request after it served a card whose signature must be refused. */
+  async assertNoRequestAfterBadCardSignature(agent?: string): Promise<void> {
+    A.assertNoRequestAfterBadCardSignature(await this.journal({ agent }), this.agent(agent).serverName);
+  }
 }

@@ -159,6 +159,40 @@ test("the assertions pass and fail with the Go testkit's message shape", () =>
       /1 continuation\(s\) sent to a dead task[\s\S]*it died when the client canceled it/);
   }));
 
+test("the client-habit and signed-card assertions read the test's agents under their server names", () =>
+  withMock(async (m) => {
+    const name = m.agent().serverName;
+    await send(m.url, "with the header");
+    await m.assertSentVersionHeader();
+    await fetch(m.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "GetTask", params: { id: "no-such-task" } }),
+    });
+    await expect(m.assertSentVersionHeader()).rejects.toThrow(
+      '1 of 2 v1.0 request(s) without A2A-Version: 1.0\n\tclient did: sent 2 v1.0 requests');
+    await m.assertContinuationCarriesTaskID();
+    await m.assertNoPageTokenLoop();
+    await m.assertRetryReusedMessageID();
+
+    const signed = await m.addAgent("signed", { behaviors: ["card-signature:mode=alg-none"] });
+    await m.assertNoRequestAfterBadCardSignature("signed");
+    await expect(m.assertCardSignatureChecked("signed")).rejects.toThrow(`agent ${signed.serverName}: no A2A request in the journal`);
+    await m.card("signed");
+    const fetched = (await m.journal({ agent: "signed" })).at(-1)!.seq;
+    await send(signed.url, "unverified");
+    await expect(m.assertCardSignatureChecked("signed")).rejects.toThrow(
+      `agent ${signed.serverName}: card signature not checked before use\n\tclient did: SendMessage over JSONRPC`);
+    await expect(m.assertNoRequestAfterBadCardSignature("signed")).rejects.toThrow(
+      `agent ${signed.serverName}: used after its card failed signature verification (alg-none)`);
+    await m.assertCardRefetchedOnChange(fetched - 1, "signed");
+    await expect(m.assertCardRefetchedOnChange(fetched, "signed")).rejects.toThrow(
+      `agent ${signed.serverName}: card changed but not fetched again`);
+    // The default agent's journal holds no card fetch, nor the other agent's.
+    await m.assertCardRefetchedOnChange(fetched);
+    await expect(m.assertCardSignatureChecked()).rejects.toThrow(`agent ${name}: card signature not checked before use`);
+  }));
+
 test("every control-API operation the client calls is in docs/openapi.json", () => {
   const doc = JSON.parse(readFileSync(new URL("../../../docs/openapi.json", import.meta.url), "utf8"));
   const dir = new URL("../src/", import.meta.url);
