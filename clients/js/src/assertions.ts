@@ -378,8 +378,12 @@ export function assertContinuationCarriesTaskID(journal: Iterable<Entry>): void 
       if (c) waiting.set(c, { task: e.taskId, state: e.state!, seq: e.seq });
     } else if (isSend(e)) {
       const ref = e.refTaskId ?? "";
+      // A send is looked up by the context of the task it names when that
+      // task is the one waiting there, so a continuation carrying another
+      // contextId is still found (and reported); otherwise by its contextId.
       let ctx = e.contextId ?? "";
-      if (!ctx && ref) ctx = ctxOf.get(ref) ?? "";
+      const refCtx = ref ? ctxOf.get(ref) ?? "" : "";
+      if (refCtx && (!ctx || waiting.get(refCtx)?.task === ref)) ctx = refCtx;
       const w = waiting.get(ctx);
       if (!w) continue;
       waiting.delete(ctx);
@@ -626,4 +630,59 @@ export function assertNoRequestAfterBadCardSignature(journal: Iterable<Entry>, a
     }
   }
   if (msgs.length) throw new A2amockAssertionError(msgs.join("\n"));
+}
+
+/**
+ * The states the agent pushed for the task that a webhook accepted
+ * (answered 2xx), in the order the journal recorded the deliveries: what a
+ * webhook of the client's own received, as far as the mock can tell.
+ */
+export function pushedStates(journal: Iterable<Entry>, taskId: string): string[] {
+  const out: string[] = [];
+  for (const e of journal) {
+    const code = e.http ?? 0;
+    if (e.kind === "push" && e.taskId === taskId && e.state && code >= 200 && code < 300) out.push(e.state);
+  }
+  return out;
+}
+
+/**
+ * A client whose terminal push never came fell back to GetTask: the agent
+ * reached a terminal state for the task, no terminal state reached the
+ * webhook (the journal's push deliveries, pushedStates), and the journal
+ * holds a GetTask for the task after that terminal state, answered with a
+ * terminal task. The Go testkit's AssertFellBackToPollingFromJournal.
+ */
+export function assertFellBackToPolling(journal: Iterable<Entry>, taskId: string): void {
+  const entries = [...journal];
+  const rule = "the agent ends the task; a client whose terminal push does not come polls GetTask until it sees the terminal state";
+  const pushed = pushedStates(entries, taskId);
+  const s = stories(entries).get(taskId);
+  if (!s) {
+    throw new A2amockAssertionError(failure(`task ${q(taskId)}: not in the journal`, "nothing about this task", rule,
+      "no entry names the task"));
+  }
+  const terminal = entries.find((e) => e.kind === "event" && e.taskId === taskId && TERMINAL_STATES.has(e.state ?? ""));
+  if (!terminal) {
+    throw new A2amockAssertionError(failure(s.subject("never reached a terminal state, so nothing was left to poll for"),
+      s.did(), rule, `task states ${stateList(s.states)}`));
+  }
+  for (const p of pushed) {
+    if (TERMINAL_STATES.has(p)) {
+      throw new A2amockAssertionError(failure(s.subject("its terminal push was delivered, so nothing forced a fallback"),
+        s.did(), rule, `the webhook received ${p}; pushed states ${stateList(pushed)}`));
+    }
+  }
+  const polled = new Set<number>();
+  for (const e of entries) {
+    if (e.seq > terminal.seq && e.kind === "request" && e.op === "get-task" && e.taskId === taskId) polled.add(e.request ?? 0);
+  }
+  if (entries.some((e) => e.kind === "response" && polled.has(e.request ?? 0) && TERMINAL_STATES.has(e.state ?? ""))) return;
+  let observed = `no GetTask for the task after its terminal state ${terminal.state} (journal #${terminal.seq}): ` +
+    `the client waited for a push that never came; pushed states ${stateList(pushed)}`;
+  if (polled.size > 0) {
+    observed = `${polled.size} GetTask for the task after its terminal state ${terminal.state} ` +
+      `(journal #${terminal.seq}), none answered with a terminal task`;
+  }
+  throw new A2amockAssertionError(failure(s.subject("the client did not fall back to polling"), s.did(), rule, observed));
 }

@@ -234,6 +234,16 @@ export class Mock {
     A.assertCardRefetchedOnChange(await this.journal({ agent }), this.agent(agent).serverName, changedAt);
   }
 
+  /** The client polled GetTask to the task's terminal state when its terminal push did not come. */
+  async assertFellBackToPolling(taskId: string, agent?: string): Promise<void> {
+    A.assertFellBackToPolling(await this.journal({ agent }), taskId);
+  }
+
+  /** The states the agent pushed for the task that the webhook accepted (2xx), in delivery order. */
+  async pushedStates(taskId: string, agent?: string): Promise<string[]> {
+    return A.pushedStates(await this.journal({ agent }), taskId);
+  }
+
   /** The client fetched the agent's card, then its signing keys (JWKS), before its first request. */
   async assertCardSignatureChecked(agent?: string): Promise<void> {
     A.assertCardSignatureChecked(await this.journal({ agent }), this.agent(agent).serverName);

@@ -18,6 +18,7 @@ import {
   assertPolledAtMost,
   assertRetryReusedMessageID,
   assertSentVersionHeader,
+  assertFellBackToPolling,
   assertStoppedPollingWithin,
   assertUsedDeclaredInterface,
   type Entry,
@@ -41,7 +42,7 @@ const ASSERTIONS = [
   "AssertNoOrphans", "AssertPolledAtMost", "AssertStoppedPollingWithin", "AssertCanceled", "AssertNoContinuationTo",
   "AssertNoIgnoredFields", "AssertUsedDeclaredInterface", "AssertContinuationCarriesTaskID", "AssertSentVersionHeader",
   "AssertNoPageTokenLoop", "AssertRetryReusedMessageID", "AssertCardRefetchedOnChange", "AssertCardSignatureChecked",
-  "AssertNoRequestAfterBadCardSignature",
+  "AssertNoRequestAfterBadCardSignature", "AssertFellBackToPollingFromJournal",
 ];
 
 function run(journal: Entry[], c: Call): string {
@@ -58,6 +59,7 @@ function run(journal: Entry[], c: Call): string {
       case "AssertUsedDeclaredInterface": assertUsedDeclaredInterface(journal, c.card!); break;
       case "AssertContinuationCarriesTaskID": assertContinuationCarriesTaskID(journal); break;
       case "AssertSentVersionHeader": assertSentVersionHeader(journal); break;
+      case "AssertFellBackToPollingFromJournal": assertFellBackToPolling(journal, task); break;
       case "AssertNoPageTokenLoop": assertNoPageTokenLoop(journal); break;
       case "AssertRetryReusedMessageID": assertRetryReusedMessageID(journal); break;
       case "AssertCardRefetchedOnChange": assertCardRefetchedOnChange(journal, agent, c.changedAt ?? 0); break;

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { type AddressInfo } from "node:net";
+import { createServer } from "node:http";
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
@@ -191,6 +193,38 @@ test("the client-habit and signed-card assertions read the test's agents under t
     // The default agent's journal holds no card fetch, nor the other agent's.
     await m.assertCardRefetchedOnChange(fetched);
     await expect(m.assertCardSignatureChecked()).rejects.toThrow(`agent ${name}: card signature not checked before use`);
+  }));
+
+test("assertFellBackToPolling reads the pushes a webhook of the test's own accepted from the journal", () =>
+  withMock(async (m) => {
+    const hook = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(200).end());
+    });
+    await new Promise<void>((ok) => hook.listen(0, "127.0.0.1", ok));
+    try {
+      const port = (hook.address() as AddressInfo).port;
+      const pusher = await m.addAgent("pusher", {
+        card: { capabilities: { pushNotifications: true } },
+        behaviors: ["push-drop:terminal=true"],
+      });
+      const r = await call(pusher.url, "SendMessage", {
+        message: { messageId: `m-${++rpcId}`, role: "ROLE_USER", parts: [{ text: "hi" }] },
+        configuration: { taskPushNotificationConfig: { url: `http://127.0.0.1:${port}/hook` } },
+      });
+      const id: string = (r.result.task ?? r.result).id;
+      const deadline = Date.now() + 10_000;
+      while ((await m.pushedStates(id, "pusher")).length < 2 && Date.now() < deadline) {
+        await new Promise((ok) => setTimeout(ok, 10));
+      }
+      expect(await m.pushedStates(id, "pusher")).toEqual(["submitted", "working"]);
+      await expect(m.assertFellBackToPolling(id, "pusher")).rejects.toThrow(
+        /the client did not fall back to polling[\s\S]*the client waited for a push that never came; pushed states submitted → working/);
+      await call(pusher.url, "GetTask", { id });
+      await m.assertFellBackToPolling(id, "pusher");
+    } finally {
+      await new Promise((ok) => hook.close(ok));
+    }
   }));
 
 test("every control-API operation the client calls is in docs/openapi.json", () => {
