@@ -71,7 +71,7 @@ func (s *Scenario) Config(registry *behaviors.Registry) (server.Config, error) {
 			case wire.BindingJSONRPC:
 			case wire.BindingREST:
 				if ac.Card != nil && !slices.Contains(wire.Describe(ac.Card.Dialect).Bindings, wire.BindingREST) {
-					ps.add(s.pos.at(bp), bp, "HTTP+JSON is served for v1.0 cards only (this card's dialect is %s)", ac.Card.Dialect)
+					ps.add(s.pos.at(bp), bp, "HTTP+JSON is served for v1.0 and v0.3 cards only (this card's dialect is %s)", ac.Card.Dialect)
 				}
 			default:
 				ps.add(s.pos.at(bp), bp, "%q is not a binding (JSONRPC, HTTP+JSON)", b)

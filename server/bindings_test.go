@@ -60,7 +60,7 @@ func TestBindingsDeclaredAndServed(t *testing.T) {
 func TestBindingsRefused(t *testing.T) {
 	t.Parallel()
 	for name, ac := range map[string]server.AgentConfig{
-		"HTTP+JSON on a v0.3 card": {Name: "a", Card: testCard(wire.V03, false), Bindings: []wire.Binding{wire.BindingREST}},
+		"HTTP+JSON on a v0.2 card": {Name: "a", Card: testCard(wire.V02, false), Bindings: []wire.Binding{wire.BindingREST}},
 		"unknown binding":          {Name: "a", Card: testCard(wire.V10, false), Bindings: []wire.Binding{"GRPC"}},
 	} {
 		_, err := server.New(server.Config{Agents: []server.AgentConfig{ac}})

@@ -17,6 +17,7 @@ import (
 	"github.com/a2amock/a2amock/server/internal/control"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
+	"github.com/a2amock/a2amock/server/internal/rest03"
 	"github.com/a2amock/a2amock/server/internal/restroute"
 	"github.com/a2amock/a2amock/server/internal/streaming"
 	"github.com/a2amock/a2amock/server/internal/wirecap"
@@ -87,6 +88,8 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 		return s.serveCard(w, r, a, base, rest)
 	case rest == cardserve.JWKSPath:
 		return s.serveJWKS(w, r, a)
+	case rest03.Claims(rest): // v0.3 HTTP+JSON: {agent}/v0.3/v1/...
+		return rest03.Serve(s.host, w, r, a, base, rest, s.declares(a, wire.BindingREST))
 	case !s.declares(a, wire.BindingREST):
 		if rest == restPrefix || strings.HasPrefix(rest, restPrefix+"/") {
 			return s.refuseUndeclared(w, r, a, wire.BindingREST, base)

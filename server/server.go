@@ -164,8 +164,8 @@ type AgentConfig struct {
 	// securitySchemes declare (see auth.go); card paths stay public.
 	EnforceAuth bool
 	// Bindings are the bindings the card declares and the agent serves:
-	// wire.BindingJSONRPC and/or wire.BindingREST (v1.0 cards only); empty
-	// means both for a v1.0 card, JSON-RPC for the others. A request of a
+	// wire.BindingJSONRPC and/or wire.BindingREST (v1.0 and v0.3 cards);
+	// empty means both for those, JSON-RPC for the others. A request of a
 	// binding not listed is answered 404.
 	Bindings []wire.Binding
 }

@@ -12,9 +12,11 @@ import (
 // internal/schemacheck/schema under the descriptor's SchemaFile. Only a new
 // card shape needs more: a CardShape constant here and its parser and
 // renderer in the cards package (checkRequired, fromWire, Render). The
-// HTTP+JSON and gRPC bindings serve one dialect each, the newest that lists
-// them (ForBinding); serving two dialects on one of them would need version
-// negotiation there. testkit.Client speaks v1.0 and v0.3 with its own
+// gRPC binding and the HTTP+JSON binding at an agent's REST base serve one
+// dialect each, the newest that lists them (ForBinding); serving two
+// dialects on one of them would need version negotiation there. An older
+// dialect's HTTP+JSON binding has its own base (Descriptor.RESTPath) and
+// its own codec (codecs.ForREST). testkit.Client speaks v1.0 and v0.3 with its own
 // shapes, on purpose, and is taught a dialect separately if at all.
 // TestNoDialectRulesOutsideWire keeps dialect comparisons out of the rest
 // of the tree.
@@ -50,6 +52,13 @@ type Descriptor struct {
 	// GRPC reports whether the dialect is served over gRPC when the server
 	// enables that binding (then the card also declares a GRPC interface).
 	GRPC bool
+	// RESTPath, when set, is where below an agent's base URL the dialect's
+	// own HTTP+JSON binding is served and declared, for a dialect other
+	// than the one ForBinding(BindingREST) names (whose base is the
+	// server's): v0.3's /v1/... routes live under it, where no route of the
+	// v1.0 binding's /{tenant}/... forms can be (a v1.0 path never has v1
+	// after its tenant).
+	RESTPath string
 
 	// VersionHeaderOptional reports whether a request may omit A2A-Version:
 	// no header means version 0.3 (v1.0 §1.6), which a strict agent accepts
@@ -196,7 +205,7 @@ var descriptors = []Descriptor{
 		Dialect: V03, Major: 0, Methods: v03Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
-		Bindings:              []Binding{BindingJSONRPC},
+		Bindings: []Binding{BindingJSONRPC, BindingREST}, RESTPath: "/v0.3",
 		VersionHeaderOptional: true, Advertised: true,
 		FinalFlag:     true,
 		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",

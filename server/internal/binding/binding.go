@@ -210,7 +210,7 @@ func CheckBindings(bs []wire.Binding, d wire.Dialect) error {
 			return fmt.Errorf("bindings: %q is not a binding (JSONRPC, HTTP+JSON)", b)
 		}
 		if !slices.Contains(served, b) {
-			return fmt.Errorf("bindings: %s is not served for %s cards (the card's dialect); HTTP+JSON is served for v1.0 cards only", b, d)
+			return fmt.Errorf("bindings: %s is not served for %s cards (the card's dialect); HTTP+JSON is served for v1.0 and v0.3 cards only", b, d)
 		}
 	}
 	return nil

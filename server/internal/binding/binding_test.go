@@ -87,6 +87,7 @@ func TestCheckSizesNamesTheField(t *testing.T) {
 func TestCheckBindings(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, CheckBindings([]wire.Binding{wire.BindingJSONRPC, wire.BindingREST}, wire.V10))
-	assert.ErrorContains(t, CheckBindings([]wire.Binding{wire.BindingREST}, wire.V03), "HTTP+JSON is served for v1.0 cards only")
+	assert.NoError(t, CheckBindings([]wire.Binding{wire.BindingREST}, wire.V03))
+	assert.ErrorContains(t, CheckBindings([]wire.Binding{wire.BindingREST}, wire.V02), "HTTP+JSON is served for v1.0 and v0.3 cards only")
 	assert.ErrorContains(t, CheckBindings([]wire.Binding{"SOAP"}, wire.V10), "is not a binding")
 }

@@ -184,6 +184,9 @@ func Render(c *cards.Card, dialect wire.Dialect, origin, base string, in Interfa
 		url := origin + base + "/"
 		if b == wire.BindingREST {
 			url = origin + base + in.RESTPath
+			if desc.RESTPath != "" {
+				url = origin + base + desc.RESTPath
+			}
 		}
 		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: url, Binding: b, Version: cc.Dialect})
 	}
