@@ -202,7 +202,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 		x.Signing = a.cards.Signer.Signing(httpbind.Origin(r), base)
 	}
 	hooks := x.Hooks()
-	if strings.HasSuffix(req.Method, " "+LegacySubscribeRoute) {
+	if strings.HasSuffix(req.Method, LegacySubscribeRoute) { // v0.3 HTTP+JSON: "GET /v1/tasks/{id}/subscribe"
 		if !hooks.LegacySubscribe {
 			e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
 			s.rec.Response(a.name, req, reqNo, nil, e)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/journal"
@@ -343,4 +344,52 @@ func rest03OnlyWhereDeclared(t *testing.T) {
 	for _, in := range c.Interfaces {
 		assert.Equal(t, wire.BindingJSONRPC, in.Binding)
 	}
+}
+
+// The HTTP+JSON behaviors act on the v0.3 binding as on v1.0's:
+// subscribe-method refuses the other method at :subscribe, and
+// rest-error-dialect rewrites the error body (the Status and the v0.3 type
+// beside it) while the status stays.
+func TestREST03Behaviors(t *testing.T) {
+	t.Parallel()
+	parse := func(spec string) behaviors.Behavior {
+		b, err := behaviors.Catalogue().Parse(spec)
+		require.NoError(t, err)
+		return b
+	}
+	h := start(t, server.Config{Seed: 9, StepDelay: -1, Agents: []server.AgentConfig{
+		{Name: "sub", Card: testCard(wire.V03, false), Behaviors: []behaviors.Behavior{parse("subscribe-method:serve=get")}},
+		{Name: "errs", Card: testCard(wire.V03, false), Behaviors: []behaviors.Behavior{parse("rest-error-dialect:mode=problem")}},
+		{Name: "legacy", Card: testCard(wire.V03, false), Behaviors: []behaviors.Behavior{parse("subscribe-method:serve=legacy")}},
+	}})
+	status, _, b := h.post("/agents/sub/v0.3/v1/message:send", []byte(`{"message":{"messageId":"m1","role":"ROLE_USER","content":[{"text":"hi"}]}}`), v03hdr)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	var res struct{ Task p03Task }
+	require.NoError(t, json.Unmarshal(b, &res))
+	path := "/agents/sub/v0.3/v1/tasks/" + res.Task.ID + ":subscribe"
+	status, hdr, b := h.do(http.MethodPost, path, nil, v03hdr)
+	assert.Equal(t, http.StatusMethodNotAllowed, status, "%s", b)
+	assert.Equal(t, "GET", hdr.Get("Allow"))
+	require.NotEmpty(t, subscribe03(t, h, http.MethodGet, path))
+
+	// serve=legacy: only /v1/tasks/{id}/subscribe, as on v1.0.
+	status, _, b = h.post("/agents/legacy/v0.3/v1/message:send", []byte(`{"message":{"messageId":"m2","role":"ROLE_USER","content":[{"text":"hi"}]}}`), v03hdr)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	require.NoError(t, json.Unmarshal(b, &res))
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		status, _, b = h.do(m, "/agents/legacy/v0.3/v1/tasks/"+res.Task.ID+":subscribe", nil, v03hdr)
+		assert.Equal(t, http.StatusNotFound, status, "%s :subscribe: %s", m, b)
+		assert.NotEmpty(t, subscribe03(t, h, m, "/agents/legacy/v0.3/v1/tasks/"+res.Task.ID+"/subscribe"))
+	}
+	// Without the behavior the legacy path is not a route.
+	status, _, b = h.do(http.MethodGet, path[:len(path)-len(":subscribe")]+"/subscribe", nil, v03hdr)
+	assert.Equal(t, http.StatusNotFound, status, "%s", b)
+
+	status, hdr, b = h.do(http.MethodGet, "/agents/errs/v0.3/v1/tasks/no-such-task", nil, v03hdr)
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "application/problem+json", hdr.Get("Content-Type"))
+	var p map[string]any
+	require.NoError(t, json.Unmarshal(b, &p), "%s", b)
+	assert.Equal(t, "TASK_NOT_FOUND", p["reason"], "%s", b)
+	assert.NotContains(t, p, "error")
 }

@@ -20,7 +20,9 @@ POST /tasks/{id}:subscribe, the proto's HTTP annotation says GET
 The honest mock serves both methods at :subscribe. serve=get answers a POST
 with 405 (Allow: GET), serve=post answers a GET with 405 (Allow: POST),
 serve=legacy serves only /tasks/{id}/subscribe (either method) and answers
-:subscribe with 404. HTTP+JSON binding (v1.0) only. Tests that a client
+:subscribe with 404. HTTP+JSON binding only, v1.0's and v0.3's (where the
+paths are below /v1: serve=legacy serves /v1/tasks/{id}/subscribe). Tests
+that a client
 reports the refusal clearly (and, ideally, tries the other method) instead
 of hanging or treating the error body as an event stream. Evidence:
 a2a-go#380, a2a-js#569, a2a-python#843.`,

@@ -23,8 +23,10 @@ mode=string a bare JSON string holding the message; mode=no-details the
 Status without its details (no ErrorInfo, so no A2A reason); mode=
 reason-mismatch an ErrorInfo.reason that disagrees with the HTTP status
 (task-not-found answers say UNSUPPORTED_OPERATION, every other error says
-TASK_NOT_FOUND). The HTTP status is always kept. HTTP+JSON binding only
-(v1.0): JSON-RPC errors are shaped by error-data-shape. Tests that a client
+TASK_NOT_FOUND). The HTTP status is always kept. HTTP+JSON binding only,
+v1.0's and v0.3's (whose honest body also carries the v0.3 error name as
+type and the message beside the Status; each mode's body replaces it
+whole): JSON-RPC errors are shaped by error-data-shape. Tests that a client
 still reports an error with the right meaning, at least from the HTTP
 status, rather than a decode failure or, worse, success. Evidence:
 a2a-java#695, #719 and #730, A2A#1748.`,

@@ -27,12 +27,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/internal/codecv0"
 	"github.com/a2amock/a2amock/wire/internal/codecv10"
+	"github.com/a2amock/a2amock/wire/internal/httpstatus"
 )
 
 // Codec is the v0.3 HTTP+JSON codec. DecodeParams takes the proto request
@@ -208,7 +208,7 @@ func EncodeError(e *wire.Error) (status int, body []byte) {
 	}{status10, ErrorName(e.Code), e.Message}
 	b, err := json.Marshal(&out)
 	if err != nil {
-		return http.StatusInternalServerError, []byte(`{"message":"error could not be rendered"}`)
+		return httpstatus.InternalServerError, []byte(`{"message":"error could not be rendered"}`)
 	}
 	return status, b
 }

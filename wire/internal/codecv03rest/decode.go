@@ -2,10 +2,10 @@ package codecv03rest
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/a2amock/a2amock/wire"
+	"github.com/a2amock/a2amock/wire/internal/httpstatus"
 )
 
 // DecodeParams implements wire.Codec: it rewrites the proto request
@@ -18,7 +18,7 @@ func (c *codec) DecodeParams(op wire.Op, body []byte) (*wire.Request, *wire.Erro
 		v, err := decode(body)
 		var ok bool
 		if m, ok = v.(obj); err != nil || !ok {
-			return nil, wire.Errorf(wire.CodeParseError, "request body is not a JSON object").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.Errorf(wire.CodeParseError, "request body is not a JSON object").WithHTTPStatus(httpstatus.BadRequest)
 		}
 	}
 	var params obj
@@ -47,7 +47,7 @@ func (c *codec) DecodeParams(op wire.Op, body []byte) (*wire.Request, *wire.Erro
 		}
 		task, cfg, ok := strings.Cut(name, "/pushNotificationConfigs/")
 		if !ok || task == "" || cfg == "" {
-			return nil, wire.ErrInvalidParams("name", "must be tasks/{id}/pushNotificationConfigs/{configId}").WithHTTPStatus(http.StatusBadRequest)
+			return nil, wire.ErrInvalidParams("name", "must be tasks/{id}/pushNotificationConfigs/{configId}").WithHTTPStatus(httpstatus.BadRequest)
 		}
 		params = obj{"id": task, "pushNotificationConfigId": cfg}
 	case wire.OpSetPushConfig:
@@ -58,11 +58,11 @@ func (c *codec) DecodeParams(op wire.Op, body []byte) (*wire.Request, *wire.Erro
 	case wire.OpExtendedCard:
 		params = obj{}
 	default:
-		return nil, wire.Errorf(wire.CodeMethodNotFound, "operation %s does not exist in the A2A v0.3 HTTP+JSON binding", op).WithHTTPStatus(http.StatusNotFound)
+		return nil, wire.Errorf(wire.CodeMethodNotFound, "operation %s does not exist in the A2A v0.3 HTTP+JSON binding", op).WithHTTPStatus(httpstatus.NotFound)
 	}
 	b, err := json.Marshal(params)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidParams, "request: %v", err).WithHTTPStatus(http.StatusBadRequest)
+		return nil, wire.Errorf(wire.CodeInvalidParams, "request: %v", err).WithHTTPStatus(httpstatus.BadRequest)
 	}
 	req, e := c.rpc.DecodeParams(op, b)
 	if e != nil {
@@ -77,7 +77,7 @@ func resourceID(m obj, key, prefix string) (string, *wire.Error) {
 	name, _ := m[key].(string)
 	id, ok := strings.CutPrefix(name, prefix)
 	if !ok || id == "" {
-		return "", wire.ErrInvalidParams(key, "must be "+prefix+"{id}").WithHTTPStatus(http.StatusBadRequest)
+		return "", wire.ErrInvalidParams(key, "must be "+prefix+"{id}").WithHTTPStatus(httpstatus.BadRequest)
 	}
 	return id, nil
 }
