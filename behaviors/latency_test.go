@@ -58,6 +58,19 @@ func TestLatencyDistributions(t *testing.T) {
 		_, err := behaviorsParse(bad)
 		assert.Error(t, err, bad)
 	}
+	// A configured delay past the bound is refused, not cut to it; a draw
+	// from a tail is cut.
+	for _, bad := range []string{"latency:delay=11m", "latency:dist=uniform,min=1s,max=1h", "slow-stream:delay=24h", "latency:dist=lognormal,delay=20m"} {
+		_, err := behaviorsParse(bad)
+		assert.ErrorContains(t, err, "is longer than the longest delay a2amock waits, 10m0s", bad)
+	}
+	for _, ok := range []string{"latency:delay=10m", "latency:dist=uniform,min=1s,max=10m"} {
+		_, err := behaviorsParse(ok)
+		assert.NoError(t, err, ok)
+	}
+	for _, d := range drawDelays(t, "latency:dist=lognormal,delay=9m,sigma=3", 42, 50) {
+		assert.LessOrEqual(t, d, 10*time.Minute)
+	}
 }
 
 func TestLatencyOverHTTP(t *testing.T) {

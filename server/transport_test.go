@@ -73,7 +73,7 @@ func TestCardFetchFaultedWhenScoped(t *testing.T) {
 	t.Run("unscoped leaves the card alone", func(t *testing.T) {
 		t.Parallel()
 		var list []behaviors.Behavior
-		for _, spec := range []string{"http-error:status=503", "latency:delay=1h", "connection-reset", "truncated-body", "empty-response", "malformed-json"} {
+		for _, spec := range []string{"http-error:status=503", "latency:delay=10m", "connection-reset", "truncated-body", "empty-response", "malformed-json"} {
 			b, err := behaviors.Parse(spec)
 			require.NoError(t, err)
 			list = append(list, b)
@@ -295,7 +295,7 @@ func TestGRPCTransportMeanings(t *testing.T) {
 	t.Run("latency past the deadline is DEADLINE_EXCEEDED from the server", func(t *testing.T) {
 		t.Parallel()
 		clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
-		h, c := grpcClockRig(t, clk, "latency:delay=1h")
+		h, c := grpcClockRig(t, clk, "latency:delay=10m")
 		ctx, cancel := context.WithTimeout(grpcCtx(t), 15*time.Second)
 		defer cancel()
 		got := make(chan error, 1)
@@ -305,7 +305,7 @@ func TestGRPCTransportMeanings(t *testing.T) {
 		}()
 		require.NoError(t, clk.BlockUntilContext(ctx, 1))
 		// The call's deadline (grpc-timeout, ~15s) is due long before the
-		// hour: the server ends the call there, on its clock, with the
+		// ten minutes: the server ends the call there, on its clock, with the
 		// wall's deadline still far away.
 		clk.Advance(16 * time.Second)
 		err := <-got
@@ -321,7 +321,7 @@ func TestGRPCTransportMeanings(t *testing.T) {
 	t.Run("latency phase=body past the deadline ends with DEADLINE_EXCEEDED trailers", func(t *testing.T) {
 		t.Parallel()
 		clk := timeline.NewFakeClock(time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC))
-		_, c := grpcClockRig(t, clk, "latency:delay=1h,phase=body")
+		_, c := grpcClockRig(t, clk, "latency:delay=10m,phase=body")
 		ctx, cancel := context.WithTimeout(grpcCtx(t), 15*time.Second)
 		defer cancel()
 		got := make(chan error, 1)

@@ -13,8 +13,19 @@ import (
 // request for hours.
 const MaxDelay = 10 * time.Minute
 
-// ValidateDist checks the parameters of a delay distribution.
+// ValidateDist checks the parameters of a delay distribution. A
+// configured delay (fixed, the mean, the median or uniform's max) above
+// MaxDelay is refused rather than silently cut: only a draw from a
+// distribution's tail is cut to MaxDelay.
 func ValidateDist(dist string, delay, lo, hi, stddev time.Duration, sigma float64) error {
+	for _, p := range []struct {
+		name string
+		d    time.Duration
+	}{{"delay", delay}, {"max", hi}} {
+		if p.d > MaxDelay {
+			return fmt.Errorf("%s %v is longer than the longest delay a2amock waits, %v", p.name, p.d, MaxDelay)
+		}
+	}
 	switch dist {
 	case "fixed", "normal":
 		if delay < 0 || stddev < 0 {

@@ -33,7 +33,7 @@ call cleanly.`,
 // Latency delays answers by a seeded random duration.
 type Latency struct {
 	Dist   string        `param:"dist" doc:"distribution: fixed, uniform, normal or lognormal"`
-	Delay  time.Duration `param:"delay" doc:"the delay (fixed), the mean (normal) or the median (lognormal); every delay drawn is cut to 10m (core.MaxDelay)"`
+	Delay  time.Duration `param:"delay" doc:"the delay (fixed), the mean (normal) or the median (lognormal); at most 10m (core.MaxDelay), to which every delay drawn is cut"`
 	Min    time.Duration `param:"min" doc:"lower bound of uniform"`
 	Max    time.Duration `param:"max" doc:"upper bound of uniform"`
 	StdDev time.Duration `param:"stddev" doc:"standard deviation of normal (draws below zero mean no delay)"`
