@@ -94,12 +94,14 @@ type Entry struct {
 	// Metadata holds the message metadata keys (values are not kept, so
 	// no credential ends up in the journal).
 	MetadataKeys []string `json:"metadataKeys,omitempty"`
-	// Ignored lists, on a SendMessage or SendStreamingMessage request, the
-	// members its dialect does not define, by path: the agent skipped them,
-	// as servers do, so a field the client believes it sent
-	// (configuration.blocking, v0.3's, under v1.0) is one the agent never
-	// read (and v1.0's returnImmediately under v0.3). Noted for v1.0 over
-	// JSON-RPC and HTTP+JSON, and for v0.2 and v0.3; at most 16.
+	// Ignored lists, on a request, the members of its params (its body
+	// over HTTP+JSON) that its dialect does not define, by path: the agent
+	// skipped them, as servers do, so a field the client believes it sent
+	// (configuration.blocking, v0.3's, under v1.0; ListTasks' page_size,
+	// the proto's name where v1.0's JSON reads pageSize) is one the agent
+	// never read (and v1.0's returnImmediately or tenant under v0.3).
+	// Noted for v1.0 over JSON-RPC and HTTP+JSON, and for v0.2 and v0.3;
+	// at most 16.
 	Ignored []string `json:"ignored,omitempty"`
 	// Behaviors lists the behaviors applied to the request, those in its
 	// scope (their spec text); Skipped those configured on the agent that

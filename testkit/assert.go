@@ -156,12 +156,13 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndAr
 	return check.AssertSentVersionHeader(t, journal, msgAndArgs...)
 }
 
-// AssertNoIgnoredFields asserts that no SendMessage or SendStreamingMessage
-// request carried a field its dialect does not define (the journal entry's
-// Ignored): the agent skipped it, as servers do, so a setting the client
-// believes it sent was never read — v0.3's configuration.blocking or
-// pushNotificationConfig sent to a v1.0 agent, say. A failure names each
-// field and, for a field of an earlier dialect, what v1.0 calls it.
+// AssertNoIgnoredFields asserts that no request carried a field its
+// dialect does not define (the journal entry's Ignored): the agent skipped
+// it, as servers do, so a setting the client believes it sent was never
+// read — v0.3's configuration.blocking or pushNotificationConfig sent to a
+// v1.0 agent, or a ListTasks page_size where v1.0's JSON reads pageSize,
+// say. A failure names each field and, for a field of an earlier dialect,
+// what v1.0 calls it.
 func AssertNoIgnoredFields(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()

@@ -25,8 +25,8 @@ func TestAssertNoIgnoredFields(t *testing.T) {
 		"configuration": map[string]any{"blocking": false, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}},
 	})
 	msg := fails(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, m.Journal(), "the %s client", "v0.3") },
-		"1 of 2 send(s) carried fields the agent ignored",
-		"client did: sent 2 SendMessage or SendStreamingMessage request(s)",
+		"1 of 2 request(s) carried fields the agent ignored",
+		"client did: sent 2 request(s)",
 		`SendMessage over JSONRPC (entry `, `message "m2"): configuration.blocking (v0.3's; v1.0 reads returnImmediately, its inverse`,
 		"configuration.pushNotificationConfig (v0.3's; v1.0 reads taskPushNotificationConfig, so no push was registered)",
 		"message.kind (v0.3's discriminator", "message.parts[0].kind (v0.3's part discriminator",
@@ -36,6 +36,21 @@ func TestAssertNoIgnoredFields(t *testing.T) {
 	st := &stoppingT{}
 	testkit.RequireNoIgnoredFields(st, m.Journal())
 	assert.True(t, st.stopped)
+
+	// Any request, not only a send: the proto's page_size where v1.0's
+	// JSON reads pageSize, v0.3's metadata on GetTask.
+	other := testkit.Start(t, testkit.WithSeed(8), testkit.WithStepDelay(-1))
+	c = &rawClient{t: t, url: other.AgentURL("agent") + "/", version: "1.0"}
+	task := c.send("m1", "hi", "", "")
+	c.call("ListTasks", map[string]any{"pageSize": 1})
+	c.call("GetTask", map[string]any{"id": task["id"]})
+	passes(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, other.Journal()) })
+	c.call("ListTasks", map[string]any{"page_size": 1})
+	c.call("GetTask", map[string]any{"id": task["id"], "metadata": map[string]any{}})
+	msg = fails(t, func(rt *recT) bool { return testkit.AssertNoIgnoredFields(rt, other.Journal()) },
+		"2 of 5 request(s) carried fields the agent ignored", "client did: sent 5 request(s)",
+		"ListTasks over JSONRPC (entry ", "): page_size", "GetTask over JSONRPC (entry ", "): metadata")
+	assert.NotContains(t, msg, "message \"", "a request without a message names none")
 
 	// The other way round: v1.0's returnImmediately sent to a v0.3 agent.
 	v03 := testkit.Start(t, testkit.WithSeed(8), testkit.WithStepDelay(-1), testkit.WithDialect(wire.V03))

@@ -248,6 +248,8 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		body["configuration"] = map[string]any{"blocking": true, "pushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
 		rpcTo(t, u, "SendMessage", body)
 		rpcTo(t, u, "SendMessage", msg("and one of v1.0 fields only", "", "", nil))
+		// Not only sends: the proto's name where v1.0's JSON reads pageSize.
+		rpcTo(t, u, "ListTasks", map[string]any{"page_size": 1})
 	})
 	run("v1.0 fields sent to a v0.3 agent", []testkit.Option{testkit.WithDialect(wire.V03)}, func(u string) {
 		body := msg("hi", "", "", nil)

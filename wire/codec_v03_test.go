@@ -513,3 +513,34 @@ func TestDecodeV03NotesIgnoredMembers(t *testing.T) {
 		assert.Empty(t, req.Ignored, "%s", d)
 	}
 }
+
+// The other v0.2/v0.3 operations note the members their params do not
+// define too (v1.0 habits: tenant, GetTask's historyLength on
+// tasks/cancel, a push config's v1.0 scheme).
+func TestDecodeV03NotesIgnoredParams(t *testing.T) {
+	t.Parallel()
+	for _, d := range []wire.Dialect{wire.V03, wire.V02} {
+		for _, tc := range []struct {
+			op           wire.Op
+			clean, dirty string
+			want         []string
+		}{
+			{wire.OpGetTask, `{"id":"t","historyLength":2,"metadata":{}}`, `{"id":"t","tenant":"a"}`, []string{"tenant"}},
+			{wire.OpCancelTask, `{"id":"t","metadata":{}}`, `{"id":"t","historyLength":2}`, []string{"historyLength"}},
+			{wire.OpSubscribe, `{"id":"t"}`, `{"taskId":"x","id":"t"}`, []string{"taskId"}},
+			{wire.OpListPushConfigs, `{"id":"t"}`, `{"id":"t","pageSize":1}`, []string{"pageSize"}},
+			{wire.OpGetPushConfig, `{"id":"t","pushNotificationConfigId":"p"}`, `{"id":"t","configId":"p"}`, []string{"configId"}},
+			{wire.OpDeletePush, `{"id":"t","pushNotificationConfigId":"p","metadata":{}}`, `{"id":"t","pushNotificationConfigId":"p","taskId":"t"}`, []string{"taskId"}},
+			{wire.OpSetPushConfig, `{"taskId":"t","pushNotificationConfig":{"url":"http://127.0.0.1:1/h","authentication":{"schemes":["Bearer"]}}}`,
+				`{"taskId":"t","pushNotificationConfig":{"url":"http://127.0.0.1:1/h","taskId":"t","authentication":{"schemes":["Bearer"],"scheme":"Bearer"}},"tenant":""}`,
+				[]string{"pushNotificationConfig.taskId", "pushNotificationConfig.authentication.scheme", "tenant"}},
+		} {
+			req, e := codecs.For(d).DecodeParams(tc.op, []byte(tc.clean))
+			require.Nil(t, e, "%s %s %s", d, tc.op, tc.clean)
+			assert.Empty(t, req.Ignored, "%s %s %s", d, tc.op, tc.clean)
+			req, e = codecs.For(d).DecodeParams(tc.op, []byte(tc.dirty))
+			require.Nil(t, e, "%s %s %s", d, tc.op, tc.dirty)
+			assert.Equal(t, tc.want, req.Ignored, "%s %s %s", d, tc.op, tc.dirty)
+		}
+	}
+}

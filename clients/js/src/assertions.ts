@@ -219,29 +219,30 @@ const RENAMED: Record<string, Record<string, string>> = {
 };
 
 /**
- * No SendMessage or SendStreamingMessage request carried a field its dialect
- * does not define (the entry's `ignored`): the agent skipped it unread, as
- * servers do, so a setting the client believes it sent (v0.3's
- * `configuration.blocking` sent to a v1.0 agent, v1.0's `returnImmediately`
- * sent to a v0.3 one) never took effect.
+ * No request carried a field its dialect does not define (the entry's
+ * `ignored`): the agent skipped it unread, as servers do, so a setting the
+ * client believes it sent (v0.3's `configuration.blocking` sent to a v1.0
+ * agent, a ListTasks `page_size` where v1.0's JSON reads `pageSize`, v1.0's
+ * `returnImmediately` sent to a v0.3 one) never took effect.
  */
 export function assertNoIgnoredFields(journal: Iterable<Entry>): void {
   const lines: string[] = [];
-  let sends = 0;
+  let requests = 0;
   let carrying = 0;
   for (const e of journal) {
-    if (e.kind !== "request" || (e.op !== "send" && e.op !== "stream")) continue;
-    sends++;
+    if (e.kind !== "request") continue;
+    requests++;
     if (!e.ignored?.length) continue;
     carrying++;
     for (const path of e.ignored) {
       const hint = RENAMED[e.dialect ?? ""]?.[path.replace(/\[\d+\]/g, "[]")];
-      lines.push(`\n\t\t${e.method} over ${e.binding} (entry ${e.seq}, message ${q(e.messageId ?? "")}): ${path}${hint ? ` (${hint})` : ""}`);
+      const msg = e.messageId ? `, message ${q(e.messageId)}` : "";
+      lines.push(`\n\t\t${e.method} over ${e.binding} (entry ${e.seq}${msg}): ${path}${hint ? ` (${hint})` : ""}`);
     }
   }
   if (carrying === 0) return;
-  throw new A2amockAssertionError(failure(`${carrying} of ${sends} send(s) carried fields the agent ignored`,
-    `sent ${sends} SendMessage or SendStreamingMessage request(s)`,
+  throw new A2amockAssertionError(failure(`${carrying} of ${requests} request(s) carried fields the agent ignored`,
+    `sent ${requests} request(s)`,
     "every field a request carries is one its dialect defines, so the agent reads what the client meant",
     `ignored:${lines.join("")}`));
 }

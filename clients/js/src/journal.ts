@@ -41,7 +41,7 @@ export interface Entry {
   skipped?: SkippedBehavior[];
   /** On a request or card entry: the behaviors that changed anything about it, with the hook they acted through. */
   acted?: { behavior: string; hook: string }[];
-  /** On a send: the fields its dialect does not define, by path ("configuration.blocking"), which the agent skipped unread. */
+  /** On a request: the fields its dialect does not define, by path ("configuration.blocking", "page_size"), which the agent skipped unread. */
   ignored?: string[];
 }
 

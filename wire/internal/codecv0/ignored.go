@@ -5,6 +5,7 @@ import (
 
 	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/internal/jsonscan"
+	"github.com/a2amock/a2amock/wire/internal/wirejson"
 )
 
 // ignored03 lists, by path and in the order sent, the members of a
@@ -88,4 +89,44 @@ func joinPath(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// paramsKnown lists, for each v0.2/v0.3 operation but the sends, the
+// members its params define (TaskQueryParams, TaskIdParams, the push-config
+// params), and pushKnown those of a push config and its authentication.
+var (
+	paramsKnown = map[wire.Op][]string{
+		wire.OpGetTask:         {"id", "historyLength", "metadata"},
+		wire.OpCancelTask:      {"id", "metadata"},
+		wire.OpSubscribe:       {"id", "metadata"},
+		wire.OpListPushConfigs: {"id", "metadata"},
+		wire.OpGetPushConfig:   {"id", "metadata", "pushNotificationConfigId"},
+		wire.OpDeletePush:      {"id", "metadata", "pushNotificationConfigId"},
+		wire.OpSetPushConfig:   {"taskId", "pushNotificationConfig"},
+	}
+	pushKnown = []string{"id", "url", "token", "authentication"}
+	authKnown = []string{"schemes", "credentials"}
+)
+
+// ignoredParams03 lists, by path and in the order sent, the members of the
+// params of op (decoded already) that v0.2/v0.3 do not define: v1.0's
+// tenant, or historyLength on tasks/cancel.
+func ignoredParams03(op wire.Op, params []byte) []string {
+	known, ok := paramsKnown[op]
+	if !ok || wirejson.IsAbsent(params) {
+		return nil
+	}
+	l := &ignoredLister{s: jsonscan.New(params)}
+	l.object("", known, func(key []byte) (bool, bool) {
+		if op != wire.OpSetPushConfig || string(key) != "pushNotificationConfig" {
+			return false, false
+		}
+		return l.object("pushNotificationConfig", pushKnown, func(key []byte) (bool, bool) {
+			if string(key) != "authentication" {
+				return false, false
+			}
+			return l.object("pushNotificationConfig.authentication", authKnown, nil), true
+		}), true
+	})
+	return l.paths
 }

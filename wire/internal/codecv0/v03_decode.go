@@ -362,6 +362,9 @@ func (c *v03Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire
 	default:
 		return nil, wire.Errorf(wire.CodeMethodNotFound, "operation %s does not exist in A2A v%s", op, c.dialect)
 	}
+	if op != wire.OpSend && op != wire.OpStream {
+		req.Ignored = ignoredParams03(op, params)
+	}
 	return req, nil
 }
 

@@ -231,6 +231,9 @@ func (v10Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Er
 	if e != nil {
 		return nil, e
 	}
+	if op != wire.OpSend && op != wire.OpStream {
+		req.Ignored = ignoredParams(op, raw)
+	}
 	return req, nil
 }
 

@@ -35,3 +35,49 @@ func (ig *ignoredMembers) skip(s *jsonscan.Scanner, path string, index int, key 
 	_, ok := s.Skip()
 	return ok
 }
+
+// knownParams lists, for each operation but the sends (whose members
+// decodeSend10 notes as it reads them), the members v1.0 defines in its
+// request message, by their JSON names: a proto name (page_size), a v0.3
+// name (metadata on GetTask) or a typo is noted, since the agent never
+// reads it.
+var knownParams = map[wire.Op][]string{
+	wire.OpGetTask:         {"tenant", "id", "historyLength"},
+	wire.OpCancelTask:      {"tenant", "id", "metadata"},
+	wire.OpSubscribe:       {"tenant", "id"},
+	wire.OpListTasks:       {"tenant", "contextId", "status", "pageSize", "pageToken", "historyLength", "statusTimestampAfter", "includeArtifacts"},
+	wire.OpSetPushConfig:   {"tenant", "id", "taskId", "url", "token", "authentication"},
+	wire.OpGetPushConfig:   {"tenant", "taskId", "id"},
+	wire.OpDeletePush:      {"tenant", "taskId", "id"},
+	wire.OpListPushConfigs: {"tenant", "taskId", "pageSize", "pageToken"},
+	wire.OpExtendedCard:    {"tenant"},
+}
+
+// ignoredParams lists, by path and in the order sent, the members of the
+// params of op (decoded already) that v1.0 does not define, and those of a
+// push config's authentication. A key with escapes ends the listing there.
+func ignoredParams(op wire.Op, raw []byte) []string {
+	known, ok := knownParams[op]
+	if !ok {
+		return nil
+	}
+	ig := &ignoredMembers{}
+	s := jsonscan.New(raw)
+	s.Members(func(key []byte) bool {
+		if op == wire.OpSetPushConfig && string(key) == "authentication" && s.Peek() == '{' {
+			return s.Members(func(key []byte) bool {
+				if ig.skip(s, "authentication", -1, key, "scheme", "credentials") {
+					return true
+				}
+				_, ok := s.Skip()
+				return ok
+			})
+		}
+		if ig.skip(s, "", -1, key, known...) {
+			return true
+		}
+		_, ok := s.Skip()
+		return ok
+	})
+	return ig.paths
+}

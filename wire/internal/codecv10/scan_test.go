@@ -316,3 +316,36 @@ func BenchmarkDecodeSend(b *testing.B) {
 		}
 	})
 }
+
+// Every other operation notes the members its v1.0 request message does
+// not define too: a proto field name (page_size), a v0.3 member (metadata
+// on GetTask), an authentication's v0.3 schemes; one of defined members
+// only notes none.
+func TestDecodeNotesIgnoredParams(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		op           wire.Op
+		clean, dirty string
+		want         []string
+	}{
+		{wire.OpGetTask, `{"id":"t","historyLength":2,"tenant":"a"}`, `{"id":"t","history_length":2,"metadata":{}}`, []string{"history_length", "metadata"}},
+		{wire.OpCancelTask, `{"id":"t","metadata":{"k":1}}`, `{"id":"t","reason":"stop"}`, []string{"reason"}},
+		{wire.OpSubscribe, `{"id":"t"}`, `{"id":"t","metadata":{}}`, []string{"metadata"}},
+		{wire.OpListTasks, `{"contextId":"c","pageSize":2,"pageToken":"","historyLength":1,"includeArtifacts":true,"status":"TASK_STATE_WORKING"}`,
+			`{"contextId":"c","page_size":2,"PageToken":"","lastUpdatedAfter":"x"}`, []string{"page_size", "lastUpdatedAfter"}},
+		{wire.OpSetPushConfig, `{"taskId":"t","url":"http://127.0.0.1:1/h","authentication":{"scheme":"Bearer","credentials":"x"}}`,
+			`{"taskId":"t","url":"http://127.0.0.1:1/h","authentication":{"schemes":["Bearer"],"scheme":"Bearer"},"pushNotificationConfig":{}}`,
+			[]string{"authentication.schemes", "pushNotificationConfig"}},
+		{wire.OpGetPushConfig, `{"taskId":"t","id":"p"}`, `{"taskId":"t","id":"p","pushNotificationConfigId":"p"}`, []string{"pushNotificationConfigId"}},
+		{wire.OpDeletePush, `{"taskId":"t","id":"p","tenant":""}`, `{"taskId":"t","id":"p","metadata":{}}`, []string{"metadata"}},
+		{wire.OpListPushConfigs, `{"taskId":"t","pageSize":1,"pageToken":""}`, `{"taskId":"t","id":"t"}`, []string{"id"}},
+		{wire.OpExtendedCard, `{"tenant":"a"}`, `{"metadata":{}}`, []string{"metadata"}},
+	} {
+		got, e := Codec.DecodeParams(tc.op, []byte(tc.clean))
+		require.Nil(t, e, "%s %s", tc.op, tc.clean)
+		assert.Empty(t, got.Ignored, "%s %s", tc.op, tc.clean)
+		got, e = Codec.DecodeParams(tc.op, []byte(tc.dirty))
+		require.Nil(t, e, "%s %s", tc.op, tc.dirty)
+		assert.Equal(t, tc.want, got.Ignored, "%s %s", tc.op, tc.dirty)
+	}
+}

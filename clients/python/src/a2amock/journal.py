@@ -80,8 +80,8 @@ class Entry:
     behaviors: tuple[str, ...] = ()
     skipped: tuple[SkippedBehavior, ...] = field(default_factory=tuple)
     acted: tuple[ActedBehavior, ...] = field(default_factory=tuple)
-    #: On a send: the fields its dialect does not define, by path
-    #: ("configuration.blocking"), which the agent skipped unread.
+    #: On a request: the fields its dialect does not define, by path
+    #: ("configuration.blocking", "page_size"), which the agent skipped unread.
     ignored: tuple[str, ...] = ()
     #: On a request: the A2A-Version it carried (header or query), "" for none.
     version: str = ""
