@@ -135,6 +135,13 @@ func requireError03(t testing.TB, status int, body []byte, wantStatus int, wantT
 	m := requireRESTStatus(t, status, body)
 	assert.Equal(t, wantType, m["type"], "%s", body)
 	assert.NotEmpty(t, m["message"], "%s", body)
+	// The JSON-RPC code beside them, which @a2a-js/sdk's v0.3 REST
+	// transport maps to its error classes.
+	codes := map[string]float64{"TaskNotFoundError": -32001, "TaskNotCancelableError": -32002,
+		"InvalidParamsError": -32602, "MethodNotFoundError": -32601, "UnsupportedOperationError": -32004}
+	if want, ok := codes[wantType]; ok {
+		assert.Equal(t, want, m["code"], "%s", body)
+	}
 }
 
 var v03hdr = map[string]string{"A2A-Version": "0.3"}

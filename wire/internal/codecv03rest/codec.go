@@ -186,9 +186,11 @@ func ErrorName(code int) string {
 // error body for this binding, so the body carries what each client reads:
 // the google.rpc.Status `error` object of v1.0 (a2a-go's a2av0 REST
 // transport parses it, and a2a-python 1.x's own v0.3 REST server sends it),
-// and beside it `message`, as a2a-python 0.3's server sent it, and `type`,
-// the v0.3 error name, from which a2a-python's compat client raises the
-// matching error. The HTTP status is v1.0's mapping.
+// and beside it `message`, as a2a-python 0.3's server sent it, `type`, the
+// v0.3 error name, from which a2a-python's compat client raises the
+// matching error, and `code`, the error's JSON-RPC code, from which
+// @a2a-js/sdk's LegacyRestTransport does (with message; a body without a
+// numeric code is a plain Error to it). The HTTP status is v1.0's mapping.
 func EncodeError(e *wire.Error) (status int, body []byte) {
 	if e == nil {
 		e = wire.Errorf(wire.CodeInternal, "internal error")
@@ -204,8 +206,9 @@ func EncodeError(e *wire.Error) (status int, body []byte) {
 	out := struct {
 		Error   json.RawMessage `json:"error,omitempty"`
 		Type    string          `json:"type,omitempty"`
+		Code    int             `json:"code"`
 		Message string          `json:"message"`
-	}{status10, ErrorName(e.Code), e.Message}
+	}{status10, ErrorName(e.Code), e.Code, e.Message}
 	b, err := json.Marshal(&out)
 	if err != nil {
 		return httpstatus.InternalServerError, []byte(`{"message":"error could not be rendered"}`)
