@@ -28,7 +28,7 @@ func TestReportJournalEndsAtClientExit(t *testing.T) {
 		clock := heldClock{timeline.NewFakeClock(time.Now())}
 		hooks := &runHooks{clock: clock}
 		if late {
-			hooks.exited = func(srv *server.Server) { runToState(t, clock.FakeClock, srv, wire.StateCompleted) }
+			hooks.exited = func(m *mock) { runToState(t, clock.FakeClock, m.srv, wire.StateCompleted) }
 		}
 		return runOneWith(t, Options{Client: fakeCommand("naive"), Scenarios: []string{"connection-reset"},
 			Startup: 5 * time.Second, KeepJournal: true, hooks: hooks})

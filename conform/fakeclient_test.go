@@ -41,6 +41,8 @@ func fakeClient(mode string) int {
 		return naiveClient()
 	case "once":
 		return onceClient()
+	case "stream-left":
+		return streamLeftClient()
 	case "grpc", "grpc-eager", "grpc-no-tenant":
 		return grpcClient(mode != "grpc-eager", mode != "grpc-no-tenant")
 	case "exit3":

@@ -37,8 +37,9 @@ type mock struct {
 
 	handlers sync.WaitGroup
 	mu       sync.Mutex
-	seq      int
-	wire     []WireRecord
+	// wire holds the records of the exchanges; the runner marks the
+	// client's exit on it (Exit), where the records end.
+	wire *wirerec.Log
 }
 
 // maxWireRecords bounds the exchanges kept per scenario (a client that
@@ -56,7 +57,8 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{})}
+	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{}),
+		wire: wirerec.NewLog(maxWireRecords)}
 	if names := srv.AgentNames(); len(names) > 0 {
 		m.first = names[0]
 	}
@@ -105,15 +107,6 @@ func (m *mock) firstRequest() time.Time {
 	return m.firstAt
 }
 
-// wireLog returns a copy of the wire records, in arrival order.
-func (m *mock) wireLog() []WireRecord {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]WireRecord, len(m.wire))
-	copy(out, m.wire)
-	return out
-}
-
 func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	m.handlers.Add(1)
 	defer m.handlers.Done()
@@ -126,25 +119,14 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	rec := wirerec.Begin(r, m.agentOf, func(name string) bool { return m.srv.Card(name) != nil })
 	m.changer.observe(rec)
 	rw := wirerec.NewWriter(w)
+	x := m.wire.Start(rec, rw)
 	// A handler that resets the call (RST_STREAM over HTTP/2) panics with
 	// http.ErrAbortHandler: the exchange is still recorded, as faulted,
 	// and the panic goes on to the server.
 	aborted := true
-	defer func() { m.finish(rec, rw, aborted) }()
+	defer func() { m.wire.Finish(x, aborted) }()
 	m.srv.Handler().ServeHTTP(rw, r)
 	aborted = false
-}
-
-// finish completes the record of an exchange and keeps it.
-func (m *mock) finish(rec WireRecord, rw *wirerec.Writer, aborted bool) {
-	wirerec.Finish(&rec, rw, aborted)
-	m.mu.Lock()
-	m.seq++
-	rec.Seq = m.seq
-	if len(m.wire) < maxWireRecords {
-		m.wire = append(m.wire, rec)
-	}
-	m.mu.Unlock()
 }
 
 func (m *mock) agentOf(path string) string {

@@ -73,9 +73,12 @@ type Options struct {
 type runHooks struct {
 	// clock, if set, is the mock's clock instead of the wall clock.
 	clock timeline.Clock
-	// exited, if set, runs once the client has exited, before the mock is
-	// shut down.
-	exited func(srv *server.Server)
+	// exited, if set, runs once the client has exited, as soon as the
+	// runner learns of it (after the journal and the wire records are cut
+	// there, before the strays are killed and the mock is shut down).
+	exited func(m *mock)
+	// wire, if set, is given the wire records the run is judged on.
+	wire func([]WireRecord)
 }
 
 // DefaultGrace is the default time between a scenario's deadline and the
@@ -223,17 +226,21 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	}
 	env := contractEnv(opts.Env, sc, urls)
 	// The run is judged and reported on what the client lived to see: the
-	// journal up to its exit. The agents go on until the mock is shut down,
-	// and how much of that gets journaled depends on how fast that is.
+	// journal and the wire up to its exit. The agents go on until the mock
+	// is shut down, and how much of that gets journaled and written
+	// depends on how fast that is.
 	var exitSeq int64
+	exited := func() {
+		exitSeq = m.srv.Journal().LastSeq()
+		m.wire.Exit()
+		if opts.hooks != nil && opts.hooks.exited != nil {
+			opts.hooks.exited(m)
+		}
+	}
 	cr := clientrun.Command{Argv: clientrun.Substitute(argv, urls[0], sc.Prompt, sc.Input), Env: env, Deadline: sc.Deadline, Grace: opts.Grace,
-		Startup: opts.Startup, Ready: m.ready, ReadyAt: m.firstRequest, Marker: clientrun.NewMarker(),
-		Exited: func() { exitSeq = m.srv.Journal().LastSeq() }}
+		Startup: opts.Startup, Ready: m.ready, ReadyAt: m.firstRequest, Marker: clientrun.NewMarker(), Exited: exited}
 	proc := cr.Run(ctx)
 	res.Process = proc
-	if opts.hooks != nil && opts.hooks.exited != nil {
-		opts.hooks.exited(m.srv)
-	}
 	closeErr := m.close()
 	if ctx.Err() != nil && proc.Killed {
 		// The run was stopped (Ctrl-C, a canceled CI job), not the
@@ -243,9 +250,12 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	whole := m.srv.Journal().Entries()
 	cut := sort.Search(len(whole), func(i int) bool { return whole[i].Seq > exitSeq })
 	r := &judge.Run{Agents: sc.Agents, Deadline: sc.Deadline, MaxPolls: sc.MaxPolls, Outcomes: sc.Outcomes,
-		Journal: whole[:cut:cut], AfterExit: whole[cut:], Wire: m.wireLog(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
+		Journal: whole[:cut:cut], AfterExit: whole[cut:], Wire: m.wire.Records(), Proc: proc, Exit: proc.Exited, Origin: m.url, SignsCards: cfg.SignCards}
 	if closeErr != nil {
 		res.Error = closeErr.Error()
+	}
+	if opts.hooks != nil && opts.hooks.wire != nil {
+		opts.hooks.wire(r.Wire)
 	}
 	r.Declared = declaredCards(cfg, m.url, sc.Agents)
 	r.Analyse()

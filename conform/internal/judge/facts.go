@@ -35,8 +35,11 @@ type Run struct {
 	// open when the client exited.
 	Journal   []server.Entry
 	AfterExit []server.Entry
-	Wire      []WireRecord
-	Proc      *clientrun.Process
+	// Wire is the client's HTTP exchanges up to its exit, cut there as
+	// the journal is: one still under way then is recorded as it stood
+	// (Open), and none begun later is.
+	Wire []WireRecord
+	Proc *clientrun.Process
 	// Exit is when the client exited (or was killed); states the agent
 	// reached later do not count for it.
 	Exit time.Time
@@ -60,9 +63,10 @@ type taskFacts struct {
 	// naming the task.
 	cancels, polls, subscribes, messages []server.Entry
 	// hidden is set when the client cannot have learned the task's id: the
-	// answer that created it was cut or reset before a whole event naming
-	// it was delivered, or arrived whole as JSON no parser reads, and the
-	// client never named it. via is that answer.
+	// answer that created it was cut or reset (or still under way at the
+	// client's exit) before a whole event naming it was delivered, or
+	// arrived whole as JSON no parser reads, and the client never named
+	// it. via is that answer.
 	hidden bool
 	via    WireRecord
 }
@@ -159,7 +163,8 @@ func (r *Run) hide(tf *taskFacts) {
 		if w.Agent != tf.Agent || !w.isA2A() || tf.started.Time.Before(w.Start) || tf.started.Time.After(w.End) {
 			continue
 		}
-		if !w.Faulted {
+		// An answer still open at the client's exit was cut there.
+		if !w.Faulted && !w.Open {
 			if Unreadable(w.Delivered) {
 				tf.hidden, tf.via = true, w
 			}

@@ -177,9 +177,9 @@ func orDefault(s, d string) string {
 }
 
 // unseen notes, in the evidence and a reason suffix, the tasks whose id
-// never reached the client (the answer creating them was cut, reset or not
-// JSON a parser reads): it
-// cannot be asked to cancel them.
+// never reached the client (the answer creating them was cut, reset, not
+// JSON a parser reads, or not yet written whole when the client exited):
+// it cannot be asked to cancel them.
 func (r *Run) unseen(ev *Evidence) string {
 	var ids []string
 	for _, tf := range r.tasks {
@@ -192,7 +192,7 @@ func (r *Run) unseen(ev *Evidence) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; not counted: %s, whose id never reached the client (the answer creating it was cut, reset or unreadable)", strings.Join(ids, ", "))
+	return fmt.Sprintf("; not counted: %s, whose id never reached the client (the answer creating it was cut, reset, unreadable or unfinished at the exit)", strings.Join(ids, ", "))
 }
 
 func judgeNoOrphans(r *Run) Verdict {

@@ -71,3 +71,39 @@ func TestStreamLeftOpenAtExit(t *testing.T) {
 	v := c.Apply(r)
 	assert.True(t, v.Pass, v.Reason)
 }
+
+// TestOpenAtExitHidesAnUnsentTask: an answer still under way when the
+// client exited tells it a task's id only by a whole event written by
+// then (the wire record of an open exchange holds what was): a stream left
+// open after its first event named the task leaves an orphan; one whose
+// answer had not been written by the exit does not charge the client.
+func TestOpenAtExitHidesAnUnsentTask(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	exit := t0.Add(50 * time.Millisecond)
+	journal := []server.Entry{
+		{Seq: 1, Time: t0, Agent: "a", Kind: server.EntryRequest, Op: wire.OpStream, Request: 1},
+		{Seq: 2, Time: t0, Agent: "a", Kind: server.EntryEvent, TaskID: "t1", ContextID: "c1", State: wire.StateSubmitted},
+		{Seq: 3, Time: t0, Agent: "a", Kind: server.EntryResponse, Op: wire.OpStream, Request: 1, TaskID: "t1", ContextID: "c1", State: wire.StateSubmitted},
+	}
+	stream := WireRecord{Seq: 1, Start: t0.Add(-time.Millisecond), End: exit, Agent: "a", Method: "POST", Path: "/", RPCMethod: "SendStreamingMessage", Status: 200, Open: true}
+	c, _ := CheckByID("no-orphans")
+	for _, tc := range []struct {
+		name, delivered string
+		pass            bool
+	}{
+		{"a whole event named the task", "data: {\"result\":{\"task\":{\"id\":\"t1\"}}}\n\n", false},
+		{"the event naming it was not whole", "data: {\"result\":{\"task\":{\"id\":\"t1\"", true},
+		{"nothing was written", "", true},
+	} {
+		w := stream
+		w.Delivered = []byte(tc.delivered)
+		r := &Run{Agents: []string{"a"}, Journal: slices.Clone(journal), Wire: []WireRecord{w}, Exit: exit}
+		r.Analyse()
+		v := c.Apply(r)
+		assert.Equal(t, tc.pass, v.Pass, "%s: %s", tc.name, v.Reason)
+		if tc.pass {
+			assert.Contains(t, v.Reason, "not counted: t1, whose id never reached the client", tc.name)
+		}
+	}
+}

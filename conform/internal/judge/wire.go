@@ -11,6 +11,7 @@ import (
 // WireRecord is one HTTP exchange as the client made it, recorded in front
 // of the server: what the journal cannot say (headers, status, timing).
 type WireRecord struct {
+	// Seq numbers the records in the order their exchanges ended.
 	Seq   int       `json:"seq"`
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
@@ -45,9 +46,16 @@ type WireRecord struct {
 	// Faulted is set when the answer did not reach the client whole: the
 	// connection was taken over (a reset or a cut body) or a write failed.
 	Faulted bool `json:"faulted,omitempty"`
+	// Open is set on an exchange still under way when the client's
+	// process ended: the record ends there (End is the exit; it is
+	// numbered after every exchange that ended before), with the status
+	// and the body written by then (Status 0 when none was; a gRPC call
+	// has no GRPCStatus yet), and Delivered holds that body. The client
+	// left before the whole answer reached it, if it ever would have.
+	Open bool `json:"open,omitempty"`
 
 	// Delivered is the start of the body the client was sent (bounded):
-	// what a faulted or Unreadable answer let it learn.
+	// what a faulted, Unreadable or Open answer let it learn.
 	Delivered []byte `json:"-"`
 }
 

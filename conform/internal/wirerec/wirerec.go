@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -77,17 +78,37 @@ func Begin(r *http.Request, agentOf func(path string) string, isAgent func(name 
 // http.ErrAbortHandler): the exchange is then faulted.
 func Finish(rec *judge.WireRecord, w *Writer, aborted bool) {
 	rec.End = time.Now().UTC()
+	w.mu.Lock()
 	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
 	rec.Faulted = w.hijacked || w.writeErr || aborted
-	if rec.Status == 0 && !w.hijacked && !aborted {
+	body := w.body
+	w.mu.Unlock()
+	if rec.Status == 0 && !rec.Hijacked && !aborted {
 		rec.Status = http.StatusOK
 	}
 	if rec.GRPC {
 		grpcOutcome(rec, w.Header())
 	}
-	if rec.Faulted || judge.Unreadable(w.body) {
-		rec.Delivered = w.body
+	if rec.Faulted || judge.Unreadable(body) {
+		rec.Delivered = body
 	}
+}
+
+// Cut completes rec for an exchange still open at the moment at (the
+// client's exit), with what w had been answered by then: its status (0
+// when none was written yet), Retry-After, whether it was taken over or a
+// write had failed, and the body written so far as Delivered. It sets Open
+// and ends the record at at. A gRPC call's status comes in its trailers,
+// at its end, so an open call has none (GRPCStatus 0). It may be called
+// while the handler still writes through w; what w is written later is not
+// the record's.
+func Cut(rec *judge.WireRecord, w *Writer, at time.Time) {
+	rec.End, rec.Open = at.UTC(), true
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
+	rec.Faulted = w.hijacked || w.writeErr
+	rec.Delivered = bytes.Clone(w.body)
 }
 
 // grpcOutcome notes a gRPC call's status, from the headers of a
@@ -109,14 +130,17 @@ type readCloser struct {
 // Writer is the http.ResponseWriter the mock's handler answers through: it
 // notes the status and Retry-After of an answer, whether it was cut, and
 // keeps the start of the body; Unwrap lets http.ResponseController reach
-// the connection's flusher and hijacker.
+// the connection's flusher and hijacker. What it notes may be read (Cut)
+// while the handler writes.
 type Writer struct {
 	http.ResponseWriter
+	mu         sync.Mutex
 	status     int
 	retryAfter string
 	hijacked   bool
 	writeErr   bool
-	body       []byte
+	// body only grows: a slice of it taken under mu stays as it was.
+	body []byte
 }
 
 // NewWriter returns a Writer over w.
@@ -124,19 +148,31 @@ func NewWriter(w http.ResponseWriter) *Writer { return &Writer{ResponseWriter: w
 
 // WriteHeader implements http.ResponseWriter.
 func (w *Writer) WriteHeader(code int) {
+	w.mu.Lock()
 	if w.status == 0 {
 		w.status = code
 		w.retryAfter = w.Header().Get("Retry-After")
 	}
+	w.mu.Unlock()
 	w.ResponseWriter.WriteHeader(code)
+}
+
+// answering writes the 200 header of an answer whose handler wrote none.
+func (w *Writer) answering() {
+	w.mu.Lock()
+	none := w.status == 0
+	w.mu.Unlock()
+	if none {
+		w.WriteHeader(http.StatusOK)
+	}
 }
 
 // Write implements http.ResponseWriter.
 func (w *Writer) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.WriteHeader(http.StatusOK)
-	}
+	w.answering()
 	n, err := w.ResponseWriter.Write(b)
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err != nil {
 		w.writeErr = true
 	}
@@ -151,11 +187,11 @@ func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Flush implements http.Flusher for code that asserts it directly.
 func (w *Writer) Flush() {
-	if w.status == 0 {
-		w.WriteHeader(http.StatusOK)
-	}
+	w.answering()
 	if http.NewResponseController(w.ResponseWriter).Flush() != nil {
+		w.mu.Lock()
 		w.writeErr = true
+		w.mu.Unlock()
 	}
 }
 
@@ -163,7 +199,9 @@ func (w *Writer) Flush() {
 func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, b, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err == nil {
+		w.mu.Lock()
 		w.hijacked = true
+		w.mu.Unlock()
 	}
 	return c, b, err
 }

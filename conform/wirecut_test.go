@@ -1,0 +1,187 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/a2amock/a2amock/timeline"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// TestWireEndsAtClientExit: the wire records a run is judged and reported
+// on end where the client's process ended, as its journal does, so that
+// the same suite and seed give the same records however fast the mock
+// shuts down. The client opens a stream, reads its first event and exits,
+// leaving the connection to a child of its (killed after the exit, as
+// strays are); the mock's timers are a fake clock's. In one run the mock
+// is shut down at once; in the other, between the client's exit and the
+// shutdown, the task runs on to completed (its stream writing the events
+// to the connection nobody reads) and a stray request comes in. The
+// stream's record must hold what was written up to the exit, marked open,
+// the late request none at all, and the records and verdicts of both runs
+// must be the same.
+func TestWireEndsAtClientExit(t *testing.T) {
+	t.Parallel()
+	type run struct {
+		name string
+		res  *ScenarioResult
+		ws   []WireRecord
+		// hooked is when the runner called the exited hook, after the cut.
+		hooked time.Time
+	}
+	do := func(late bool) run {
+		clock := heldClock{timeline.NewFakeClock(time.Now())}
+		r := run{name: "mock shut down at once"}
+		if late {
+			r.name = "mock shut down late"
+		}
+		hooks := &runHooks{clock: clock, wire: func(w []WireRecord) { r.ws = w }}
+		hooks.exited = func(m *mock) {
+			r.hooked = time.Now()
+			if late {
+				runToState(t, clock.FakeClock, m.srv, wire.StateCompleted)
+				resp, err := http.Get(m.agentURL(m.first) + "/.well-known/agent-card.json")
+				if err != nil {
+					t.Errorf("a request after the exit: %v", err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}
+		r.res = runOneWith(t, Options{Client: fakeCommand("stream-left"), Scenarios: []string{"honest-v10-jsonrpc"},
+			Startup: 5 * time.Second, KeepJournal: true, hooks: hooks})
+		return r
+	}
+	prompt, late := do(false), do(true)
+	if prompt.res.Error != "" || late.res.Error != "" {
+		t.Fatalf("runner errors: %q, %q", prompt.res.Error, late.res.Error)
+	}
+	for _, c := range []run{prompt, late} {
+		if len(c.ws) < 2 {
+			t.Errorf("%s: want the card fetch, then the stream; got\n%s", c.name, lines(wireless(c.ws)))
+			continue
+		}
+		if len(c.ws) > 2 {
+			t.Errorf("%s: %d wire records, but the client made 2 requests; the rest came after its exit:\n%s", c.name, len(c.ws), lines(wireless(c.ws[2:])))
+		}
+		s := c.ws[1]
+		if c.ws[0].Open || s.RPCMethod != "SendStreamingMessage" || s.Status != http.StatusOK || s.Faulted || s.Seq != 2 || !s.Open {
+			t.Errorf("%s: want the card fetch, then the stream open at the exit; got\n%s", c.name, lines(wireless(c.ws)))
+		}
+		if s.End.Before(c.res.Process.Exited) || s.End.After(c.hooked) {
+			t.Errorf("%s: the stream's record ends at %v, not at the client's exit (%v, the hook ran at %v)", c.name, s.End, c.res.Process.Exited, c.hooked)
+		}
+		body := string(s.Delivered)
+		if strings.Count(body, "\n\n") != 1 || !strings.Contains(body, "TASK_STATE_SUBMITTED") ||
+			strings.Contains(body, "TASK_STATE_WORKING") || strings.Contains(body, "TASK_STATE_COMPLETED") {
+			t.Errorf("%s: the stream delivered %q by the exit; want its first event only", c.name, body)
+		}
+	}
+	if a, b := wireless(prompt.ws), wireless(late.ws); !slices.Equal(a, b) {
+		t.Errorf("the same scenario and seed gave two sets of wire records:\nmock shut down at once:\n%s\nmock shut down late:\n%s", lines(a), lines(b))
+	}
+	if a, b := timeless(prompt.res.Journal), timeless(late.res.Journal); !slices.Equal(a, b) {
+		t.Errorf("the same scenario and seed gave two journals:\n%s\nthen\n%s", lines(a), lines(b))
+	}
+	for i, c := range prompt.res.Checks {
+		d := late.res.Checks[i]
+		// exits-in-time's reason gives the client's time, which varies.
+		sameReason := c.Reason == d.Reason || c.ID == "exits-in-time"
+		if c.Pass != d.Pass || !sameReason || !slices.Equal(wireless(c.Evidence.Wire), wireless(d.Evidence.Wire)) ||
+			!slices.Equal(timeless(c.Evidence.Journal), timeless(d.Evidence.Journal)) {
+			t.Errorf("check %s: %v %q (wire %v) then %v %q (wire %v)", c.ID, c.Pass, c.Reason, wireless(c.Evidence.Wire), d.Pass, d.Reason, wireless(d.Evidence.Wire))
+		}
+	}
+}
+
+// stamp matches an RFC 3339 time in a body: a status's timestamp.
+var stamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+
+// wireless renders wire records without what varies from one run of a
+// scenario to the next (times, the client's port), with the body they
+// delivered (its times masked), one JSON object each.
+func wireless(ws []WireRecord) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		w.Start, w.End, w.Conn = time.Time{}, time.Time{}, ""
+		b, _ := json.Marshal(struct {
+			WireRecord
+			Delivered string `json:"delivered"`
+		}{w, stamp.ReplaceAllString(string(w.Delivered), "TIME")})
+		out[i] = string(b)
+	}
+	return out
+}
+
+// streamLeftClient reads the card, opens a stream (SendStreamingMessage),
+// reads its first event and exits, reporting an error, with the stream
+// open: a child of its, asleep, holds the connection until the runner
+// kills it with the client's strays, so the mock learns nothing of the
+// exit until then.
+func streamLeftClient() int {
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	if resp, err := http.Get(base + "/.well-known/agent-card.json"); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	var conn atomic.Pointer[net.TCPConn]
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			conn.Store(tc)
+		}
+		return c, err
+	}}
+	msg := map[string]any{"messageId": "left-1", "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": map[string]any{"message": msg}})
+	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return 0
+	}
+	br := bufio.NewReader(resp.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", "the stream ended before its first event: "+err.Error())
+			return 0
+		}
+		if strings.TrimRight(line, "\r\n") == "" {
+			break
+		}
+	}
+	f, err := conn.Load().File()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), fakeEnv+"=sleeper")
+	cmd.ExtraFiles = []*os.File{f}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(`{"outcome":"error","detail":"left the stream open"}`)
+	return 0
+}
