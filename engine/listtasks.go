@@ -7,13 +7,10 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// q.PageSize is what the request asked for, 0 when it did not say: the
-// codecs refuse an explicit 0, as the proto's optional field allows
-// only 1 to 100.
 // List answers ListTasks: newest status first, paged by an opaque token.
 func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 	size := q.PageSize
-	if size == 0 {
+	if size == 0 { // not said: the codecs refuse an explicit 0 (the proto allows 1 to 100)
 		size = 50
 	}
 	if size < 1 || size > 100 {

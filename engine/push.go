@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/behaviors/core"
+	"github.com/a2amock/a2amock/engine/internal/pages"
 	"github.com/a2amock/a2amock/engine/internal/pushqueue"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -121,20 +122,21 @@ func (a *Agent) SetPush(pc wire.PushConfig) (*wire.PushConfig, *wire.Error) {
 	return &pc, nil
 }
 
-// PushConfigs lists the push configs of a task.
-func (a *Agent) PushConfigs(taskID string) ([]wire.PushConfig, *wire.Error) {
+// PushConfigs lists the push configs of a task, the page q asks for
+// (pages.PushConfigs; all of them for a zero q), and the next page's token.
+func (a *Agent) PushConfigs(taskID string, q wire.ListTasksQuery) ([]wire.PushConfig, string, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	e, ok := a.store.Tasks[taskID]
 	if !ok {
-		return nil, wire.ErrTaskNotFound(taskID)
+		return nil, "", wire.ErrTaskNotFound(taskID)
 	}
-	return slices.Clone(e.push), nil
+	return pages.PushConfigs(taskID, slices.Clone(e.push), q)
 }
 
 // GetPush returns one push config of a task ("" the first).
 func (a *Agent) GetPush(taskID, id string) (*wire.PushConfig, *wire.Error) {
-	pcs, err := a.PushConfigs(taskID)
+	pcs, _, err := a.PushConfigs(taskID, wire.ListTasksQuery{})
 	if err != nil {
 		return nil, err
 	}

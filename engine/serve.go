@@ -94,11 +94,11 @@ func (a *Agent) Unary(ctx context.Context, req *wire.Request, x *core.Exchange) 
 		}
 		return &wire.Result{PushConfig: pc}, nil
 	case wire.OpListPushConfigs:
-		pcs, err := a.PushConfigs(req.TaskID)
+		pcs, next, err := a.PushConfigs(req.TaskID, req.List)
 		if err != nil {
 			return nil, err
 		}
-		return &wire.Result{PushConfigs: pcs}, nil
+		return &wire.Result{PushConfigs: pcs, NextPushConfigsToken: next}, nil
 	case wire.OpDeletePush:
 		if err := a.DeletePush(req.TaskID, req.PushConfigID); err != nil {
 			return nil, err

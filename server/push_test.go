@@ -2,15 +2,21 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/a2amock/a2amock/internal/a2apb"
 
 	"github.com/a2amock/a2amock/internal/schemacheck"
 	"github.com/a2amock/a2amock/server"
@@ -280,4 +286,143 @@ func TestRESTPushListRefusesBadPageSize(t *testing.T) {
 	}
 	status, _, b := h.do(http.MethodGet, base+"?pageSize=5&pageToken=", nil, map[string]string{"A2A-Version": "1.0"})
 	assert.Equal(t, http.StatusOK, status, "%s", b)
+}
+
+// ListTaskPushNotificationConfigs honours pageSize (a maximum, all when
+// unset) and pageToken on every v1.0 binding: pages of one over three
+// configs, in the order they were set, a token chain that ends with ""
+// and gives the same tokens whichever binding asked, and a token of
+// another task refused as InvalidParams naming pageToken.
+func TestPushListPages(t *testing.T) {
+	t.Parallel()
+	h, c := grpcRig(t, true)
+	ctx := grpcCtx(t)
+	var ids [2]string
+	for i := range ids {
+		res, err := c.SendMessage(ctx, grpcSend(fmt.Sprint("task ", i)))
+		require.NoError(t, err)
+		ids[i] = res.GetTask().GetId()
+	}
+	id := ids[0]
+	var want []string
+	for i := range 3 {
+		pc, err := c.CreateTaskPushNotificationConfig(ctx, &a2apb.TaskPushNotificationConfig{TaskId: id, Id: fmt.Sprintf("cfg-%d", 3-i), Url: "https://example.com/hook"})
+		require.NoError(t, err)
+		want = append(want, pc.GetId())
+	}
+	_, err := c.CreateTaskPushNotificationConfig(ctx, &a2apb.TaskPushNotificationConfig{TaskId: ids[1], Url: "https://example.com/other"})
+	require.NoError(t, err)
+
+	type page struct {
+		Configs []struct {
+			ID string `json:"id"`
+		} `json:"configs"`
+		NextPageToken string `json:"nextPageToken"`
+	}
+	rpc := func(q map[string]any) (page, *rpcError) {
+		r, b := h.rpc("/", "ListTaskPushNotificationConfigs", q, v1)
+		var p page
+		if r.Error == nil {
+			schemacheck.Require(t, wire.V10, "ListTaskPushNotificationConfigsResponse", r.Result)
+			require.NoError(t, json.Unmarshal(r.Result, &p), "%s", b)
+		}
+		return p, r.Error
+	}
+	rest := func(q map[string]any) (page, int, []byte) {
+		v := url.Values{}
+		for k, x := range q {
+			if k != "taskId" {
+				v.Set(k, fmt.Sprint(x))
+			}
+		}
+		status, _, b := h.do(http.MethodGet, "/rest/tasks/"+q["taskId"].(string)+"/pushNotificationConfigs?"+v.Encode(), nil, v1)
+		var p page
+		if status == http.StatusOK {
+			schemacheck.Require(t, wire.V10, "ListTaskPushNotificationConfigsResponse", b)
+			require.NoError(t, json.Unmarshal(b, &p), "%s", b)
+		}
+		return p, status, b
+	}
+	viaGRPC := func(q map[string]any) (page, error) {
+		req := &a2apb.ListTaskPushNotificationConfigsRequest{TaskId: q["taskId"].(string)}
+		if n, ok := q["pageSize"].(int); ok {
+			req.PageSize = int32(n)
+		}
+		if tok, ok := q["pageToken"].(string); ok {
+			req.PageToken = tok
+		}
+		res, err := c.ListTaskPushNotificationConfigs(ctx, req)
+		var p page
+		for _, pc := range res.GetConfigs() {
+			p.Configs = append(p.Configs, struct {
+				ID string `json:"id"`
+			}{pc.GetId()})
+		}
+		p.NextPageToken = res.GetNextPageToken()
+		return p, err
+	}
+
+	all, e := rpc(map[string]any{"taskId": id})
+	require.Nil(t, e)
+	assert.Len(t, all.Configs, 3, "no pageSize: every config")
+	assert.Empty(t, all.NextPageToken)
+
+	// One page at a time, each binding following its own tokens.
+	var tokens [3][]string
+	for b := range 3 {
+		var got []string
+		tok := ""
+		for n := 0; n < 5; n++ {
+			q := map[string]any{"taskId": id, "pageSize": 1}
+			if tok != "" {
+				q["pageToken"] = tok
+			}
+			var p page
+			switch b {
+			case 0:
+				p, e = rpc(q)
+				require.Nil(t, e)
+			case 1:
+				var st int
+				var body []byte
+				p, st, body = rest(q)
+				require.Equal(t, http.StatusOK, st, "%s", body)
+			case 2:
+				p, err = viaGRPC(q)
+				require.NoError(t, err)
+			}
+			require.Len(t, p.Configs, 1, "binding %d, page %d", b, n)
+			got = append(got, p.Configs[0].ID)
+			tok = p.NextPageToken
+			if tok == "" {
+				break
+			}
+			tokens[b] = append(tokens[b], tok)
+		}
+		assert.Equal(t, want, got, "binding %d: the configs in the order they were set, each once", b)
+	}
+	assert.Len(t, tokens[0], 2)
+	assert.Equal(t, tokens[0], tokens[1], "JSON-RPC and HTTP+JSON were given the same tokens")
+	assert.Equal(t, tokens[0], tokens[2], "JSON-RPC and gRPC were given the same tokens")
+
+	// A page of two, then the rest from its token.
+	two, e := rpc(map[string]any{"taskId": id, "pageSize": 2})
+	require.Nil(t, e)
+	require.Len(t, two.Configs, 2)
+	rest1, e := rpc(map[string]any{"taskId": id, "pageToken": two.NextPageToken})
+	require.Nil(t, e)
+	require.Len(t, rest1.Configs, 1)
+	assert.Equal(t, want[2], rest1.Configs[0].ID)
+
+	// Another task's token, or one never issued, is refused.
+	for _, tok := range []string{tokens[0][0], "bm90LWEtdG9rZW4"} {
+		_, e = rpc(map[string]any{"taskId": ids[1], "pageToken": tok})
+		require.NotNil(t, e, tok)
+		assert.Equal(t, wire.CodeInvalidParams, e.Code)
+		assert.Contains(t, e.Message, "pageToken")
+		_, st, b := rest(map[string]any{"taskId": ids[1], "pageToken": tok})
+		assert.Equal(t, http.StatusBadRequest, st, "%s", b)
+		_, err = viaGRPC(map[string]any{"taskId": ids[1], "pageToken": tok})
+		assert.Equal(t, codes.InvalidArgument, status.Code(err), "%v", err)
+	}
 }

@@ -116,6 +116,9 @@ type Result struct {
 	Page        *TaskPage
 	PushConfig  *PushConfig
 	PushConfigs []PushConfig
+	// NextPushConfigsToken is the token of the next page of a v1.0
+	// ListTaskPushNotificationConfigs ("" on the last page).
+	NextPushConfigsToken string
 	// Card is an already rendered agent card (extended card operations).
 	Card []byte
 	// Empty is set for operations whose result is empty (push delete).

@@ -1,7 +1,8 @@
 // Package pages holds the ListTasks page tokens an agent issued and the
 // places in the list they continue from (a task's status time, then its
 // creation number), so that the same seed gives the same tokens and a page
-// asked for twice answers the same next token.
+// asked for twice answers the same next token; and the pages of a task's
+// push configs (ListTaskPushNotificationConfigs).
 package pages
 
 import (
@@ -9,6 +10,9 @@ import (
 	"encoding/base64"
 	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/a2amock/a2amock/wire"
 )
 
 // maxPageTokens bounds the page tokens an agent remembers; a token older
@@ -87,4 +91,34 @@ func Slice[T any](matched []T, pos func(T) Cursor, after *Cursor, size int) (sta
 		}
 	}
 	return start, min(start+size, len(matched))
+}
+
+// PushConfigs returns the page of a task's push configs (pcs, in the
+// order the task holds them, which is the order they were first set) that
+// follows q.PageToken ("" for the first page): at most q.PageSize of them,
+// all when it is 0, as the proto leaves an unset page_size. The token of
+// the next page ("" on the last) names the task and the config the page
+// ended with, so the same seed gives the same tokens and a config set
+// meanwhile is listed, not skipped. A token that is not one for this task,
+// or whose config was deleted since, is refused as InvalidParams.
+func PushConfigs(taskID string, pcs []wire.PushConfig, q wire.ListTasksQuery) ([]wire.PushConfig, string, *wire.Error) {
+	start := 0
+	if q.PageToken != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(q.PageToken)
+		task, id, found := strings.Cut(string(raw), "\x00")
+		i := slices.IndexFunc(pcs, func(pc wire.PushConfig) bool { return pc.ID == id })
+		if err != nil || !found || task != "push."+taskID || i < 0 {
+			return nil, "", wire.ErrInvalidParams("pageToken", "not a token this agent issued for the push configs of task "+taskID+" (or the config its page ended with was deleted since)")
+		}
+		start = i + 1
+	}
+	end := len(pcs)
+	if q.PageSize > 0 {
+		end = min(start+q.PageSize, len(pcs))
+	}
+	next := ""
+	if end < len(pcs) {
+		next = base64.RawURLEncoding.EncodeToString([]byte("push." + taskID + "\x00" + pcs[end-1].ID))
+	}
+	return pcs[start:end], next, nil
 }

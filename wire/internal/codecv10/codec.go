@@ -134,7 +134,7 @@ func (v10Codec) AppendResult(dst []byte, op wire.Op, res *wire.Result) ([]byte, 
 		w := encodePush10(res.PushConfig)
 		return appendAny(dst, &w)
 	case wire.OpListPushConfigs:
-		out := v10ListPush{Configs: make([]v10PushConfig, len(res.PushConfigs))}
+		out := v10ListPush{Configs: make([]v10PushConfig, len(res.PushConfigs)), NextPageToken: res.NextPushConfigsToken}
 		for i := range res.PushConfigs {
 			out.Configs[i] = encodePush10(&res.PushConfigs[i])
 		}
