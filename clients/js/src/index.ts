@@ -16,7 +16,7 @@ import { A2amockServer, type ServerOptions } from "./server.js";
 
 export * from "./assertions.js";
 export * from "./errors.js";
-export type { Entry, SkippedBehavior } from "./journal.js";
+export type { Entry, NotActedBehavior, SkippedBehavior } from "./journal.js";
 export { type Agent, type AgentOptions, type JournalQuery, Mock } from "./mock.js";
 export { A2amockServer, findBinary, INSTALL_HINT, type ControlCall, type ServerOptions } from "./server.js";
 

@@ -7,6 +7,13 @@ export interface SkippedBehavior {
   detail: string;
 }
 
+/** A behavior in scope of a request that left its decision as it was. */
+export interface NotActedBehavior {
+  behavior: string;
+  /** What about the request kept the behavior from acting (a continuation naming a task the agent does not hold, say). */
+  reason: string;
+}
+
 /** One line of the journal, as GET /_a2amock/journal returns it. */
 export interface Entry {
   seq: number;
@@ -41,6 +48,8 @@ export interface Entry {
   skipped?: SkippedBehavior[];
   /** On a request or card entry: the behaviors that changed anything about it, with the hook they acted through. */
   acted?: { behavior: string; hook: string }[];
+  /** On a decision: the behaviors in scope that left it as it was, with why. */
+  notActed?: NotActedBehavior[];
   /** On a request: the fields its dialect does not define, by path ("configuration.blocking", "page_size"), which the agent skipped unread. */
   ignored?: string[];
 }

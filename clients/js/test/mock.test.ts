@@ -70,6 +70,14 @@ test("default agent, card and journal with why-didn't-it-fire", () =>
     expect(byTask.every((e) => e.taskId === res.result.task.id || e.refTaskId === res.result.task.id)).toBe(true);
     expect(await m.journal({ agent: "agent", kind: "request" })).toEqual([]);
     expect(await m.metrics()).toMatch(new RegExp(`a2amock_requests_total\\{agent="${desk.serverName}",method="SendMessage",.*outcome="ok".*\\} 1`));
+
+    // In scope but not acting, with why: a continuation of a task the agent does not hold.
+    const divert = await m.addAgent("divert", { behaviors: ["new-task-id-on-continuation"] });
+    await send(divert.url, "room 4", { taskId: "no-such-task" });
+    const decisions = await m.journal({ agent: "divert", kind: "decision" });
+    expect(decisions.flatMap((e) => e.notActed ?? [])).toEqual([
+      { behavior: "new-task-id-on-continuation", reason: expect.stringContaining("no-such-task, which the agent does not hold") },
+    ]);
   }));
 
 test("the journal lists the fields a send carried that the agent ignored", () =>

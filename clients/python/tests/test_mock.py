@@ -58,6 +58,13 @@ def test_add_agent_with_card_behaviors_and_journal(a2amock: Mock) -> None:
     assert all(task["id"] in (e.task_id, e.ref_task_id) for e in a2amock.journal("desk", task=task["id"]))
     assert a2amock.journal("agent") == []
     assert [e.agent for e in a2amock.journal()] == [w.server_name] * len(a2amock.journal("desk"))
+    # In scope but not acting, with why: a continuation of a task the agent does not hold.
+    d = a2amock.add_agent("divert", behaviors=["new-task-id-on-continuation"])
+    call(d.url, "SendMessage", {"message": {"messageId": "m-divert", "role": "ROLE_USER", "taskId": "no-such-task",
+                                            "parts": [{"text": "room 4"}]}})
+    not_acted = [n for e in a2amock.journal("divert", kind=["decision"]) for n in e.not_acted]
+    assert [n.behavior for n in not_acted] == ["new-task-id-on-continuation"]
+    assert "no-such-task, which the agent does not hold" in not_acted[0].reason
 
 
 def test_journal_lists_the_fields_the_agent_ignored(a2amock: Mock) -> None:

@@ -39,13 +39,13 @@ from .errors import (
     NotFoundError,
     ServerStartError,
 )
-from .journal import ActedBehavior, Entry, SkippedBehavior
+from .journal import ActedBehavior, Entry, NotActedBehavior, SkippedBehavior
 from .mock import Agent, Mock
 from .server import Server, find_binary
 
 __all__ = [
     "A2amockError", "ActedBehavior", "Agent", "BinaryNotFoundError", "ConflictError", "ControlAPIError", "Entry",
-    "InvalidRequestError", "Mock", "NotFoundError", "Server", "ServerStartError", "SkippedBehavior",
+    "InvalidRequestError", "Mock", "NotActedBehavior", "NotFoundError", "Server", "ServerStartError", "SkippedBehavior",
     "assert_canceled", "assert_card_refetched_on_change", "assert_card_signature_checked",
     "assert_continuation_carries_task_id", "assert_fell_back_to_polling", "assert_no_continuation_to",
     "assert_no_ignored_fields", "assert_no_orphans", "assert_no_page_token_loop",

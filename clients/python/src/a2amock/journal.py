@@ -55,6 +55,16 @@ class ActedBehavior:
 
 
 @dataclass(frozen=True)
+class NotActedBehavior:
+    """A behavior in scope of a request that left its decision as it was,
+    and why (``reason``: a continuation naming a task the agent does not
+    hold, say)."""
+
+    behavior: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Entry:
     """One line of the journal. Fields that do not apply are empty."""
 
@@ -80,6 +90,8 @@ class Entry:
     behaviors: tuple[str, ...] = ()
     skipped: tuple[SkippedBehavior, ...] = field(default_factory=tuple)
     acted: tuple[ActedBehavior, ...] = field(default_factory=tuple)
+    #: On a decision: the behaviors in scope that left it as it was, with why.
+    not_acted: tuple[NotActedBehavior, ...] = field(default_factory=tuple)
     #: On a request: the fields its dialect does not define, by path
     #: ("configuration.blocking", "page_size"), which the agent skipped unread.
     ignored: tuple[str, ...] = ()
@@ -110,6 +122,7 @@ class Entry:
             metadata_keys=tuple(d.get("metadataKeys") or ()), behaviors=tuple(d.get("behaviors") or ()),
             skipped=tuple(SkippedBehavior(s["behavior"], s["key"], s["detail"]) for s in d.get("skipped") or ()),
             acted=tuple(ActedBehavior(a["behavior"], a["hook"]) for a in d.get("acted") or ()),
+            not_acted=tuple(NotActedBehavior(n["behavior"], n["reason"]) for n in d.get("notActed") or ()),
             ignored=tuple(d.get("ignored") or ()),
             version=d.get("version", ""), page_token=d.get("pageToken", ""), message_digest=d.get("messageDigest", ""),
         )
