@@ -237,7 +237,7 @@ export function assertNoIgnoredFields(journal: Iterable<Entry>): void {
     for (const path of e.ignored) {
       const hint = RENAMED[e.dialect ?? ""]?.[path.replace(/\[\d+\]/g, "[]")];
       const msg = e.messageId ? `, message ${q(e.messageId)}` : "";
-      lines.push(`\n\t\t${e.method} over ${e.binding} (entry ${e.seq}${msg}): ${path}${hint ? ` (${hint})` : ""}`);
+      lines.push(`\n\t\t${e.method ?? ""} over ${e.binding ?? ""} (entry ${e.seq}${msg}): ${path}${hint ? ` (${hint})` : ""}`);
     }
   }
   if (carrying === 0) return;
@@ -254,7 +254,7 @@ export function assertNoContinuationTo(journal: Iterable<Entry>, taskId: string)
   const dead = s.dead;
   const late = s.requests
     .filter((r) => r.seq > dead.seq && r.refTaskId === taskId && (r.op === "send" || r.op === "stream"))
-    .map((r) => `${r.method} (entry ${r.seq}, message ${r.messageId ?? ""})`);
+    .map((r) => `${r.method ?? ""} (entry ${r.seq}, message ${r.messageId ?? ""})`);
   if (late.length === 0) return;
   throw new A2amockAssertionError(failure(s.subject(`${late.length} continuation(s) sent to a dead task`), s.did(),
     `no message to a task after it is dead; it died when ${s.deadReason}`, `continuations ${late.join(", ")}`));

@@ -103,3 +103,9 @@ test("each journal assertion fails somewhere in the golden file", () => {
   const failing = new Set(golden.cases.flatMap((c) => c.calls).filter((c) => c.want).map((c) => c.assert));
   expect(ASSERTIONS.filter((n) => !failing.has(n))).toEqual([]);
 });
+
+test("an entry without a method or binding is named as Go names it, not 'undefined'", () => {
+  const journal: Entry[] = [{ seq: 1, time: "2026-12-05T00:00:00Z", agent: "a", kind: "request", ignored: ["x"] }];
+  expect(() => assertNoIgnoredFields(journal)).toThrow("\n\t\t over  (entry 1): x");
+  expect(() => assertNoIgnoredFields(journal)).not.toThrow("undefined");
+});
