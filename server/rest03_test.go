@@ -400,3 +400,17 @@ func TestREST03Behaviors(t *testing.T) {
 	assert.Equal(t, "TASK_NOT_FOUND", p["reason"], "%s", b)
 	assert.NotContains(t, p, "error")
 }
+
+// stream-error-as-json answers a v0.3 HTTP+JSON stream with the v0.3 error
+// body (the error's name and JSON-RPC code beside the Status) that the
+// binding's other errors carry, not v1.0's alone.
+func TestREST03StreamErrorAsJSON(t *testing.T) {
+	t.Parallel()
+	b, err := behaviors.Catalogue().Parse("stream-error-as-json:code=-32001,message=gone")
+	require.NoError(t, err)
+	h := start(t, server.Config{Seed: 9, StepDelay: -1, Agents: []server.AgentConfig{
+		{Name: "a", Card: testCard(wire.V03, false), Behaviors: []behaviors.Behavior{b}}}})
+	status, hdr, body := h.post("/v0.3/v1/message:stream", []byte(`{"message":{"messageId":"m1","role":"ROLE_USER","content":[{"text":"hi"}]}}`), v03hdr)
+	assert.Equal(t, "application/json", hdr.Get("Content-Type"))
+	requireError03(t, status, body, http.StatusNotFound, "TaskNotFoundError")
+}

@@ -14,7 +14,8 @@ var streamErrorAsJSONSpec = core.Spec{
 	Doc: `Reproduces servers that answer a streaming request they fail with a
 plain application/json error instead of an event stream: the JSON-RPC error
 envelope (with the request's id) for JSON-RPC, a google.rpc.Status body for
-HTTP+JSON. No task is created. On gRPC the call is answered with the
+HTTP+JSON (v0.3's with its error name and code beside it). No task is
+created. On gRPC the call is answered with the
 JSON-RPC error body as application/json, which gRPC clients refuse
 (UNKNOWN: unexpected content-type). Some SDK clients only look for events and
 report zero events and no error. Tests that a client checks the
@@ -49,7 +50,13 @@ func (b *StreamErrorAsJSON) Apply(x *core.Exchange) {
 		e := &wire.Error{Code: b.Code, Message: b.Message}
 		status, body := 200, []byte(nil)
 		if rest {
-			status, body = codecs.EncodeRESTError(e)
+			// The dialect's HTTP+JSON error body: v0.3's carries its
+			// error name (type) and JSON-RPC code beside the Status.
+			encode := codecs.EncodeRESTError
+			if _, enc := codecs.ForREST(x.Dialect); enc != nil {
+				encode = enc
+			}
+			status, body = encode(e)
 		} else {
 			body = wire.EncodeRPCError(rpcID, e, nil)
 		}

@@ -163,3 +163,24 @@ func TestEncodeError(t *testing.T) {
 	_, b = EncodeError(&wire.Error{Code: wire.CodeUnauthenticated, Message: "no"})
 	assert.NotContains(t, string(b), `"type"`)
 }
+
+// A send the v0.3 JSON-RPC codec refuses is refused in the proto JSON's
+// terms the client wrote it in: content, not parts; a part told by its
+// member, not a kind; ROLE_* roles; fileWithBytes or fileWithUri.
+func TestDecodeErrorsNameProtoFields(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		`{"message":{"messageId":"m","role":"ROLE_USER"}}`:                                                "invalid params: message.content: is required",
+		`{"message":{"messageId":"m","role":"ROLE_USER","content":[{"text":"a"},{}]}}`:                    "invalid params: message.content[1]: must have text, file or data",
+		`{"message":{"messageId":"m","role":"ROLE_BOGUS","content":[{"text":"x"}]}}`:                      `invalid params: message.role: must be ROLE_USER or ROLE_AGENT, not "ROLE_BOGUS"`,
+		`{"request":{"messageId":"m","role":"ROLE_USER","content":[{"file":{"mimeType":"text/plain"}}]}}`: "invalid params: message.content[0].file: must have fileWithBytes or fileWithUri",
+		`{"message":{"role":"ROLE_USER","content":[{"text":"x"}]}}`:                                       "invalid params: message.messageId: is required",
+	} {
+		_, e := Codec.DecodeParams(wire.OpSend, []byte(body))
+		require.NotNil(t, e, body)
+		assert.Equal(t, wire.CodeInvalidParams, e.Code, body)
+		assert.Equal(t, want, e.Message, body)
+		field, _ := e.Data["field"].(string)
+		assert.Contains(t, want, field+":", "the field named in the data is the one in the message")
+	}
+}

@@ -2,6 +2,7 @@ package codecv03rest
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/a2amock/a2amock/wire"
@@ -66,9 +67,43 @@ func (c *codec) DecodeParams(op wire.Op, body []byte) (*wire.Request, *wire.Erro
 	}
 	req, e := c.rpc.DecodeParams(op, b)
 	if e != nil {
-		return nil, e
+		return nil, inProtoTerms(e)
 	}
 	return req, nil
+}
+
+// partIndex finds a part's place in a field path (message.parts[2]).
+var partIndex = regexp.MustCompile(`^message\.parts(\[\d+\])?`)
+
+// inProtoTerms restates an InvalidParams error of the v0.3 JSON-RPC codec,
+// which the body was transcoded for, in the v0.3 proto's JSON the client
+// sent: a message's parts are its content, a part is told by its member
+// (there is no kind), a role is ROLE_USER or ROLE_AGENT, a file has
+// fileWithBytes or fileWithUri.
+func inProtoTerms(e *wire.Error) *wire.Error {
+	f, _ := e.Data["field"].(string)
+	problem, ok := strings.CutPrefix(e.Message, "invalid params: "+f+": ")
+	if e.Code != wire.CodeInvalidParams || f == "" || !ok {
+		return e
+	}
+	if strings.HasSuffix(f, ".kind") && strings.HasPrefix(f, "message.parts[") {
+		f, problem = strings.TrimSuffix(f, ".kind"), "must have text, file or data"
+	}
+	f = partIndex.ReplaceAllString(f, "message.content$1")
+	switch {
+	case f == "message.role":
+		problem = strings.Replace(problem, `"user" or "agent"`, "ROLE_USER or ROLE_AGENT", 1)
+	case strings.HasSuffix(f, ".file"):
+		problem = strings.Replace(problem, "bytes or uri", "fileWithBytes or fileWithUri", 1)
+	}
+	out := wire.ErrInvalidParams(f, problem)
+	out.HTTPStatus = e.HTTPStatus
+	for k, v := range e.Data {
+		if k != "field" {
+			out.With(k, v)
+		}
+	}
+	return out
 }
 
 // resourceID reads the resource name in member key ("tasks/{id}") and
