@@ -27,6 +27,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRPC$$' -fuzztime=$(or $(FUZZTIME),40000x) ./wire
 	$(GO) test -run='^$$' -fuzz='^FuzzJSONRPC$$' -fuzztime=$(or $(FUZZTIME),12000x) ./server
 	$(GO) test -run='^$$' -fuzz='^FuzzGRPC$$' -fuzztime=$(or $(FUZZTIME),8000x) ./server
+	$(GO) test -run='^$$' -fuzz='^FuzzREST$$' -fuzztime=$(or $(FUZZTIME),12000x) ./server
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(or $(FUZZTIME),4000x) ./scenario
 	$(GO) test -run='^$$' -fuzz='^FuzzJCS$$' -fuzztime=$(or $(FUZZTIME),15000x) ./cardsig
 	$(GO) test -run='^$$' -fuzz='^FuzzConn$$' -fuzztime=$(or $(FUZZTIME),30000x) ./server/internal/h2serve
