@@ -94,8 +94,9 @@ type Entry struct {
 	// Metadata holds the message metadata keys (values are not kept, so
 	// no credential ends up in the journal).
 	MetadataKeys []string `json:"metadataKeys,omitempty"`
-	// Ignored lists, on a request, the members of its params (its body
-	// over HTTP+JSON) that its dialect does not define, by path: the agent
+	// Ignored lists, on a request, the members of its params (its body,
+	// or the query parameters of a bodiless route, over HTTP+JSON) that
+	// its dialect does not define, by path: the agent
 	// skipped them, as servers do, so a field the client believes it sent
 	// (configuration.blocking, v0.3's, under v1.0; ListTasks' page_size,
 	// the proto's name where v1.0's JSON reads pageSize) is one the agent

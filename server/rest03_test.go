@@ -414,3 +414,44 @@ func TestREST03StreamErrorAsJSON(t *testing.T) {
 	assert.Equal(t, "application/json", hdr.Get("Content-Type"))
 	requireError03(t, status, body, http.StatusNotFound, "TaskNotFoundError")
 }
+
+// A query parameter a bodiless HTTP+JSON route does not read (the proto's
+// history_length, a misspelling) is journaled as ignored, on v1.0's
+// binding and v0.3's; A2A-Version in the query is read, not ignored.
+func TestRESTIgnoredQuery(t *testing.T) {
+	t.Parallel()
+	h := start(t, server.Config{Seed: 9, StepDelay: -1, Agents: []server.AgentConfig{
+		{Name: "new", Card: testCard(wire.V10, true)}, {Name: "old", Card: testCard(wire.V03, true)}}})
+	status, _, b := h.post("/agents/new/rest/message:send", []byte(`{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}`), v1)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	var v10 struct{ Task struct{ ID string } }
+	require.NoError(t, json.Unmarshal(b, &v10))
+	status, _, b = h.post("/agents/old/v0.3/v1/message:send", []byte(`{"message":{"messageId":"m2","role":"ROLE_USER","content":[{"text":"hi"}]}}`), v03hdr)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	var v03 struct{ Task struct{ ID string } }
+	require.NoError(t, json.Unmarshal(b, &v03))
+
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{"/agents/new/rest/tasks/" + v10.Task.ID + "?historyLength=1&A2A-Version=1.0", nil},
+		{"/agents/new/rest/tasks/" + v10.Task.ID + "?history_length=1&A2A-Version=1.0", []string{"history_length"}},
+		{"/agents/new/rest/tasks?pageSize=1&page_token=x&zzz=1&A2A-Version=1.0", []string{"page_token", "zzz"}},
+		{"/agents/new/rest/tasks/" + v10.Task.ID + "/pushNotificationConfigs?pageSize=1&A2A-Version=1.0", nil},
+		{"/agents/old/v0.3/v1/tasks/" + v03.Task.ID + "?historyLength=1&tenant=x&A2A-Version=0.3", []string{"tenant"}},
+		{"/agents/old/v0.3/v1/tasks/" + v03.Task.ID + "/pushNotificationConfigs?metadata=1&A2A-Version=0.3", []string{"metadata"}},
+	} {
+		before := h.srv.Journal().LastSeq()
+		status, _, b := h.do(http.MethodGet, tc.path, nil, nil)
+		require.Equal(t, http.StatusOK, status, "%s: %s", tc.path, b)
+		var got []journal.Entry
+		for _, e := range h.srv.Journal().Entries() {
+			if e.Seq > before && e.Kind == journal.EntryRequest {
+				got = append(got, e)
+			}
+		}
+		require.Len(t, got, 1, tc.path)
+		assert.Equal(t, tc.want, got[0].Ignored, tc.path)
+	}
+}

@@ -149,7 +149,11 @@ func decode(h binding.Host, r *http.Request, rt restroute.Route, codec wire.Code
 	case wire.OpGetPushConfig, wire.OpDeletePush:
 		msg, _ = json.Marshal(map[string]string{"name": "tasks/" + rt.TaskID + "/pushNotificationConfigs/" + rt.ConfigID})
 	}
-	return codec.DecodeParams(rt.Op, msg)
+	req, e := codec.DecodeParams(rt.Op, msg)
+	if req != nil && msg != nil && rt.Op != wire.OpSend && rt.Op != wire.OpStream && rt.Op != wire.OpSetPushConfig {
+		req.Ignored = append(restroute.IgnoredQuery(rt.Op, r.URL.Query()), req.Ignored...)
+	}
+	return req, e
 }
 
 // refuse journals a request refused before it was served and answers e.

@@ -191,9 +191,32 @@ func WithTaskID(body []byte, taskID string) ([]byte, *wire.Error) {
 	return b, nil
 }
 
+// queryKnown lists the query parameters an operation without a body
+// reads; the others read none.
+var queryKnown = map[wire.Op][]string{
+	wire.OpGetTask:         {"historyLength"},
+	wire.OpListTasks:       {"contextId", "status", "pageSize", "pageToken", "historyLength", "statusTimestampAfter", "includeArtifacts"},
+	wire.OpListPushConfigs: {"pageSize", "pageToken"},
+}
+
+// IgnoredQuery lists, sorted, the query parameters of a request of op
+// that the operation does not read (a proto name such as page_size, a
+// misspelling), as the journal's ignored fields; A2A-Version, which any
+// request may carry there, is not one. At most wire.MaxIgnored.
+func IgnoredQuery(op wire.Op, q url.Values) []string {
+	var out []string
+	for k := range q {
+		if k != "A2A-Version" && !slices.Contains(queryKnown[op], k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out[:min(len(out), wire.MaxIgnored)]
+}
+
 // Query builds the request of a bodiless route from path and query.
 func Query(rt Route, q url.Values) (*wire.Request, *wire.Error) {
-	req := &wire.Request{TaskID: rt.TaskID, PushConfigID: rt.ConfigID, Tenant: rt.Tenant}
+	req := &wire.Request{TaskID: rt.TaskID, PushConfigID: rt.ConfigID, Tenant: rt.Tenant, Ignored: IgnoredQuery(rt.Op, q)}
 	intParam := func(name string) (*int, *wire.Error) {
 		v := q.Get(name)
 		if v == "" {
