@@ -79,7 +79,7 @@ type AgentSpec struct {
 	// server, e.g. bearer a2amock-test-token).
 	EnforceAuth bool `yaml:"enforceAuth,omitempty" doc:"require the credentials the card's security requirements name on every A2A call (the fixed test credentials: bearer token a2amock-test-token, API key a2amock-test-key); the card stays public"`
 	// Bindings are the bindings the card declares and the agent serves.
-	Bindings []string `yaml:"bindings,omitempty" doc:"the bindings the card declares and the agent serves (another binding's requests are answered 404); default: JSONRPC and HTTP+JSON for a v1.0 card, JSONRPC for the others" enum:"JSONRPC,HTTP+JSON"`
+	Bindings []string `yaml:"bindings,omitempty" doc:"the bindings the card declares and the agent serves (another binding's requests are answered 404); default: JSONRPC and HTTP+JSON for a v1.0 or v0.3 card (v0.3's HTTP+JSON at {agent}/v0.3), JSONRPC for the others" enum:"JSONRPC,HTTP+JSON"`
 	// Timelines script what the agent plays for the messages they match.
 	Timelines []TimelineSpec `yaml:"timelines,omitempty" doc:"scripted timelines: the first that matches a message decides what the agent plays"`
 }
