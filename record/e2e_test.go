@@ -20,6 +20,7 @@ import (
 	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // client is a raw-HTTP v1.0 A2A client that discovers the agent from its
@@ -581,4 +582,53 @@ func TestReplayControlRefusesCrossSite(t *testing.T) {
 		resp.Body.Close()
 		assert.Equal(t, tc.status, resp.StatusCode, "%v", tc.hdr)
 	}
+}
+
+// TestReplayV03REST: a recording of the v0.3 HTTP+JSON binding replays as
+// the recorded bytes (compact, one data: line per event, from a file Save
+// indented), journaled as v0.3 with the reason; it was read as v1.0
+// HTTP+JSON and failed the v1.0 codec.
+func TestReplayV03REST(t *testing.T) {
+	t.Parallel()
+	task := `{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}`
+	ev := `{"statusUpdate":{"taskId":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"final":true}}`
+	rec := &record.Recording{Version: record.FormatVersion, Upstream: "http://127.0.0.1:1", Exchanges: []record.Exchange{{
+		Kind: record.KindREST, Method: "POST /v0.3/v1/message:send", HTTPMethod: "POST", Path: "/v0.3/v1/message:send",
+		Status: 200, ContentType: "application/json", Response: json.RawMessage(task),
+	}, {
+		Kind: record.KindREST, Method: "POST /v0.3/v1/message:stream", HTTPMethod: "POST", Path: "/v0.3/v1/message:stream",
+		Status: 200, ContentType: "text/event-stream", Events: []record.Event{{Data: json.RawMessage(ev)}}, End: record.EndEOF,
+	}}}
+	var file bytes.Buffer
+	require.NoError(t, rec.Save(&file))
+	loaded, err := record.Load(&file)
+	require.NoError(t, err)
+	rp, base := replayOf(t, loaded, replay.Options{})
+	hc := newClient(t).http
+	post := func(path string) string {
+		req, err := http.NewRequest(http.MethodPost, base+path, strings.NewReader(`{"message":{"messageId":"m1","role":"ROLE_USER","content":[{"text":"hi"}]}}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("A2A-Version", "0.3")
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+		return string(b)
+	}
+	assert.JSONEq(t, task, post("/v0.3/v1/message:send"))
+	assert.NotContains(t, post("/v0.3/v1/message:send"), "\n ", "the answer as compact as recorded")
+	assert.Contains(t, post("/v0.3/v1/message:stream"), "data: "+ev+"\n", "one data: line, as recorded")
+	var reqs int
+	for _, e := range rp.Journal() {
+		if e.Kind == server.EntryRequest {
+			reqs++
+			assert.Equal(t, wire.V03, e.Dialect, e.Method)
+			assert.Equal(t, wire.BindingREST, e.Binding, e.Method)
+			assert.Contains(t, e.Detail, "an A2A v0.3 HTTP+JSON answer is replayed as recorded", e.Method)
+		}
+	}
+	assert.Equal(t, 3, reqs)
 }

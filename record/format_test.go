@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -183,4 +184,29 @@ func TestLoadInfersJSONContentType(t *testing.T) {
 	assert.Equal(t, "application/json", rec.Exchanges[0].ContentType)
 	assert.Empty(t, rec.Exchanges[1].ContentType, "a body that is not JSON stays untyped")
 	assert.Equal(t, "application/problem+json", rec.Exchanges[2].ContentType, "a recorded type is kept")
+}
+
+// A recording saved (indented, with the file) and loaded again holds its
+// JSON bodies and events as compact as the proxy recorded them, so a
+// replay sends one data: line per event, as the upstream did, not the
+// file's indentation.
+func TestLoadCompactsJSON(t *testing.T) {
+	t.Parallel()
+	rec := &Recording{Version: FormatVersion, Upstream: "u", Exchanges: []Exchange{{
+		Kind: KindJSONRPC, Method: "message/stream", HTTPMethod: "POST", Path: "/", Status: 200, ContentType: "text/event-stream",
+		Request: json.RawMessage(`{"jsonrpc":"2.0","id":1,"params":{"message":{"parts":[{"text":"a b"}]}}}`),
+		Events:  []Event{{Data: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","status":{"state":"working"}}}`)}},
+		End:     EndEOF,
+	}, {
+		Kind: KindREST, Method: "GET /tasks/{id}", HTTPMethod: "GET", Path: "/tasks/t", Status: 200, ContentType: "application/json",
+		Response: json.RawMessage(`{"id":"t","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"parts":[{"text":"x  y"}]}]}`),
+	}}}
+	var buf bytes.Buffer
+	require.NoError(t, rec.Save(&buf))
+	require.Contains(t, buf.String(), "\n        \"status\"", "Save indents the bodies with the file")
+	got, err := Load(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, string(rec.Exchanges[0].Request), string(got.Exchanges[0].Request))
+	assert.Equal(t, string(rec.Exchanges[0].Events[0].Data), string(got.Exchanges[0].Events[0].Data))
+	assert.Equal(t, string(rec.Exchanges[1].Response), string(got.Exchanges[1].Response))
 }

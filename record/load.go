@@ -125,6 +125,7 @@ func load(src []byte) (*Recording, error) {
 		return nil, &LoadError{Problems: []Problem{locateDecodeError(src, b, isYAML, err)}}
 	}
 	r.inferContentTypes()
+	r.compactJSON()
 	if err := r.Validate(); err != nil {
 		var le *LoadError
 		if errors.As(err, &le) {
@@ -135,6 +136,27 @@ func load(src []byte) (*Recording, error) {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// compactJSON writes the JSON bodies and events back in the compact form
+// the proxy recorded them in: Save indents them with the file, and a
+// replay would otherwise send them indented, a stream's event as many
+// data: lines, where the upstream sent one.
+func (r *Recording) compactJSON() {
+	for i := range r.Exchanges {
+		x := &r.Exchanges[i]
+		if len(x.Request) > 0 {
+			x.Request = compact(x.Request)
+		}
+		if len(x.Response) > 0 {
+			x.Response = compact(x.Response)
+		}
+		for j := range x.Events {
+			if len(x.Events[j].Data) > 0 {
+				x.Events[j].Data = compact(x.Events[j].Data)
+			}
+		}
+	}
 }
 
 // inferContentTypes gives a non-streamed JSON response without a

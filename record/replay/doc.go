@@ -45,7 +45,13 @@
 //   - streams whose events carry SSE id or event fields or non-JSON data, an
 //     error inside the stream, a stream that does not open with the task
 //     (a new task's stream opening on working, say) or a JSON body answering
-//     a streaming request.
+//     a streaming request;
+//   - every answer of the v0.3 HTTP+JSON binding (routes below /v0.3/v1/),
+//     journaled as v0.3: its proto JSON is not a form the model reads v0.3
+//     answers in.
+//
+// Recorded JSON bodies and events are written compact, as the proxy
+// recorded them, whatever the recording file's indentation.
 //
 // A stream cut mid-frame is played by the engine and its cut frame written
 // as recorded after the last event. Behaviors other than [Splice] do not

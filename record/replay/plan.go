@@ -131,6 +131,9 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		case x.Status != http.StatusOK:
 			p.raw = fmt.Sprintf("answered with HTTP %d", x.Status)
 			continue
+		case !canon.Modelled(d, binding):
+			p.raw = fmt.Sprintf("an A2A v%s %s answer is replayed as recorded (the model reads that dialect's answers in another binding's form)", d, binding)
+			continue
 		}
 		if x.Streamed() {
 			if !isStreamOp(op) {

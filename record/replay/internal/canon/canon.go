@@ -30,7 +30,8 @@ type Answer struct {
 }
 
 // DialectOf is the codec a recorded exchange is decoded with: the JSON-RPC
-// method's dialect, v1.0 for HTTP+JSON.
+// method's dialect; for HTTP+JSON, the dialect whose routes are below the
+// path's prefix (v0.3's /v0.3/v1/...), v1.0 otherwise.
 func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 	switch x.Kind {
 	case record.KindJSONRPC:
@@ -41,9 +42,21 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 		return d, op, wire.BindingJSONRPC
 	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
+		for _, desc := range wire.Descriptors() {
+			if desc.RESTPath != "" && strings.Contains(route, desc.RESTPath+"/v1/") {
+				return desc.Dialect, restOp(httpMethod, route), wire.BindingREST
+			}
+		}
 		return wire.ForBinding(wire.BindingREST), restOp(httpMethod, route), wire.BindingREST
 	}
 	return "", "", ""
+}
+
+// Modelled reports whether the answers of binding b in dialect d can be
+// taken into the model: not those of v0.3's HTTP+JSON, whose proto JSON
+// the v0.3 codec (its JSON-RPC form) does not read.
+func Modelled(d wire.Dialect, b wire.Binding) bool {
+	return b != wire.BindingREST || d == wire.ForBinding(wire.BindingREST)
 }
 
 // restOp names the operation of an HTTP+JSON route (with ids as {id}).
