@@ -469,6 +469,20 @@ func TestV1PushConfigs(t *testing.T) {
 		}
 		assert.ElementsMatch(t, []string{"hook-1", "hook-2"}, ids)
 
+		// pageSize is honoured, configs in the order they were set. The
+		// SDK's Client returns the configs alone (a slice, no
+		// nextPageToken), so a caller that sets pageSize cannot reach the
+		// configs past its first page through it; its HTTP+JSON transport
+		// sends no pageSize at all (every config comes back).
+		page, err := c.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: task.ID, PageSize: 1})
+		require.NoError(t, err)
+		if b.mock == wire.BindingREST {
+			require.Len(t, page, 2, "a2a-go v2's REST transport drops pageSize")
+		} else {
+			require.Len(t, page, 1)
+		}
+		assert.Equal(t, "hook-1", page[0].ID)
+
 		require.NoError(t, c.DeleteTaskPushConfig(ctx, &a2a.DeleteTaskPushConfigRequest{TaskID: task.ID, ID: "hook-1"}))
 		list, err = c.ListTaskPushConfigs(ctx, &a2a.ListTaskPushConfigRequest{TaskID: task.ID})
 		require.NoError(t, err)
