@@ -288,6 +288,23 @@ func ForBinding(b Binding) Dialect {
 	return ""
 }
 
+// RESTRoutesAt finds the dialect whose own HTTP+JSON routes
+// ({RESTPath}/v1/...) path holds: it returns that dialect and the index in
+// path where its RESTPath begins, or -1 when no dialect's are there. A
+// path below an agent's base holds them at 0; a recorded path, which
+// begins with the agent's base, further on.
+func RESTRoutesAt(path string) (Dialect, int) {
+	for _, d := range descriptors {
+		if d.RESTPath == "" {
+			continue
+		}
+		if i := strings.Index(path, d.RESTPath+"/v1/"); i >= 0 {
+			return d.Dialect, i
+		}
+	}
+	return "", -1
+}
+
 // Supports reports whether op exists in d.
 func (d Descriptor) Supports(op Op) bool { return slices.Contains(d.Ops, op) }
 

@@ -263,3 +263,23 @@ func TestCheckVersion(t *testing.T) {
 		assert.Equal(t, c.want, wire.CheckVersion(c.v, c.d, c.strict), "A2A-Version %q, dialect %s, strict %v", c.v, c.d, c.strict)
 	}
 }
+
+func TestRESTRoutesAt(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want wire.Dialect
+		at   int
+	}{
+		{"/v0.3/v1/message:send", "0.3", 0},
+		{"/agents/a/v0.3/v1/tasks/t-1", "0.3", 9},
+		{"/v0.3/v1", "", -1},           // no route below it
+		{"/rest/message:send", "", -1}, // the v1.0 binding's
+		{"/message:send", "", -1},
+		{"/v1/tasks/t-1", "", -1},
+	} {
+		d, at := wire.RESTRoutesAt(tc.path)
+		if d != tc.want || at != tc.at {
+			t.Errorf("RESTRoutesAt(%q) = %q, %d; want %q, %d", tc.path, d, at, tc.want, tc.at)
+		}
+	}
+}

@@ -30,12 +30,8 @@ import (
 // path is a route of the v1.0 binding, whose tenant forms never put v1
 // after the tenant.
 func Claims(path string) bool {
-	for _, d := range wire.Descriptors() {
-		if d.RESTPath != "" && strings.HasPrefix(path, d.RESTPath+"/v1/") {
-			return true
-		}
-	}
-	return false
+	_, at := wire.RESTRoutesAt(path)
+	return at == 0
 }
 
 // Serve serves path, below agent a's base, which Claims. declared says

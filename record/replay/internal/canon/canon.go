@@ -42,10 +42,8 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 		return d, op, wire.BindingJSONRPC
 	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
-		for _, desc := range wire.Descriptors() {
-			if desc.RESTPath != "" && strings.Contains(route, desc.RESTPath+"/v1/") {
-				return desc.Dialect, restOp(httpMethod, route), wire.BindingREST
-			}
+		if d, at := wire.RESTRoutesAt(route); at >= 0 {
+			return d, restOp(httpMethod, route), wire.BindingREST
 		}
 		return wire.ForBinding(wire.BindingREST), restOp(httpMethod, route), wire.BindingREST
 	}
