@@ -195,20 +195,13 @@ func EncodeError(e *wire.Error) (status int, body []byte) {
 	if e == nil {
 		e = wire.Errorf(wire.CodeInternal, "internal error")
 	}
-	status, v10 := codecv10.EncodeRESTError(e)
-	var status10 json.RawMessage
-	var env struct {
-		Error *json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(v10, &env) == nil && env.Error != nil {
-		status10 = *env.Error
-	}
+	status, st := codecv10.RESTErrorStatus(e)
 	out := struct {
-		Error   json.RawMessage `json:"error,omitempty"`
-		Type    string          `json:"type,omitempty"`
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-	}{status10, ErrorName(e.Code), e.Code, e.Message}
+		Error   codecv10.RPCStatus `json:"error"`
+		Type    string             `json:"type,omitempty"`
+		Code    int                `json:"code"`
+		Message string             `json:"message"`
+	}{st, ErrorName(e.Code), e.Code, e.Message}
 	b, err := json.Marshal(&out)
 	if err != nil {
 		return httpstatus.InternalServerError, []byte(`{"message":"error could not be rendered"}`)

@@ -66,10 +66,12 @@ type v10ErrorInfo struct {
 }
 
 type v10RESTError struct {
-	Error v10RPCStatus `json:"error"`
+	Error RPCStatus `json:"error"`
 }
 
-type v10RPCStatus struct {
+// RPCStatus is a google.rpc.Status in JSON, as the v1.0 HTTP+JSON error
+// body holds it under "error" (and v0.3's beside its own fields).
+type RPCStatus struct {
 	Code    int            `json:"code"`
 	Status  string         `json:"status"`
 	Message string         `json:"message"`
@@ -229,6 +231,18 @@ func (v10Codec) EncodeErrorData(e *wire.Error) []byte {
 	return b
 }
 
+// RESTErrorStatus is the HTTP status and the google.rpc.Status of e, as
+// EncodeRESTError renders them, for a binding that wraps the status in a
+// body of its own (v0.3's HTTP+JSON) without parsing it back.
+func RESTErrorStatus(e *wire.Error) (int, RPCStatus) {
+	status, name := e.Status()
+	st := RPCStatus{Code: status, Status: name, Message: e.Message}
+	if info, ok := errorInfo10(e); ok {
+		st.Details = []v10ErrorInfo{info}
+	}
+	return status, st
+}
+
 // EncodeRESTError renders e as the v1.0 HTTP+JSON error (reach it as
 // codecs.EncodeRESTError): the HTTP status and a google.rpc.Status body such as
 // {"error":{"code":404,"status":"NOT_FOUND","message":"…","details":[ErrorInfo]}}.
@@ -236,12 +250,8 @@ func EncodeRESTError(e *wire.Error) (status int, body []byte) {
 	if e == nil {
 		e = wire.Errorf(wire.CodeInternal, "internal error")
 	}
-	status, name := e.Status()
-	out := v10RESTError{Error: v10RPCStatus{Code: status, Status: name, Message: e.Message}}
-	if info, ok := errorInfo10(e); ok {
-		out.Error.Details = []v10ErrorInfo{info}
-	}
-	b, err := json.Marshal(&out)
+	status, st := RESTErrorStatus(e)
+	b, err := json.Marshal(&v10RESTError{Error: st})
 	if err != nil {
 		return httpstatus.InternalServerError, []byte(`{"error":{"code":500,"status":"INTERNAL","message":"error could not be rendered"}}`)
 	}
