@@ -110,6 +110,10 @@ func route(method, sub string, desc wire.Descriptor) (restroute.Route, *wire.Err
 // what the path and query stand for) and decodes it.
 func decode(h binding.Host, r *http.Request, rt restroute.Route, codec wire.Codec) (*wire.Request, *wire.Error) {
 	var msg []byte
+	// ignored is what a bodiless route's query holds that the operation
+	// does not read: the body of its proto message, built here, has
+	// nothing the codec could find ignored.
+	var ignored []string
 	switch rt.Op {
 	case wire.OpSend, wire.OpStream, wire.OpSetPushConfig:
 		if e := httpbind.CheckContentType(r); e != nil {
@@ -133,21 +137,25 @@ func decode(h binding.Host, r *http.Request, rt restroute.Route, codec wire.Code
 		if e != nil {
 			return nil, e
 		}
+		ignored = q.Ignored
 		m := map[string]any{"name": "tasks/" + rt.TaskID}
 		if q.HistoryLength != nil {
 			m["historyLength"] = *q.HistoryLength
 		}
 		msg, _ = json.Marshal(m)
 	case wire.OpCancelTask, wire.OpSubscribe:
+		ignored = restroute.IgnoredQuery(rt.Op, r.URL.Query())
 		msg, _ = json.Marshal(map[string]string{"name": "tasks/" + rt.TaskID})
 	case wire.OpListPushConfigs:
+		ignored = restroute.IgnoredQuery(rt.Op, r.URL.Query())
 		msg, _ = json.Marshal(map[string]string{"parent": "tasks/" + rt.TaskID})
 	case wire.OpGetPushConfig, wire.OpDeletePush:
+		ignored = restroute.IgnoredQuery(rt.Op, r.URL.Query())
 		msg, _ = json.Marshal(map[string]string{"name": "tasks/" + rt.TaskID + "/pushNotificationConfigs/" + rt.ConfigID})
 	}
 	req, e := codec.DecodeParams(rt.Op, msg)
-	if req != nil && msg != nil && rt.Op != wire.OpSend && rt.Op != wire.OpStream && rt.Op != wire.OpSetPushConfig {
-		req.Ignored = append(restroute.IgnoredQuery(rt.Op, r.URL.Query()), req.Ignored...)
+	if req != nil && len(ignored) > 0 {
+		req.Ignored = append(ignored, req.Ignored...)
 	}
 	return req, e
 }
