@@ -5,7 +5,8 @@
 // what the JS SDK does under each fault.
 //
 // Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON|GRPC> <action> [arg]
-// (GRPC: the SDK's gRPC transport on @grpc/grpc-js, for a mock serving it)
+// (GRPC: the SDK's gRPC transport on @grpc/grpc-js, for a mock serving it;
+// PROBE_LEGACY=1 for a v0.3 agent, over JSONRPC or HTTP+JSON)
 //
 // Actions: verify (the card's signatures, with verifyAgentCardSignature),
 // card (discover only), send, stream, retry (one message sent
@@ -13,7 +14,12 @@
 // list (follows nextPageToken for at most 5 pages of pageSize 1),
 // subscribe <taskId>. The process exits non-zero only when it cannot run.
 
-import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+} from "@a2a-js/sdk/client";
 import {
   GetTaskRequest,
   ListTasksRequest,
@@ -33,6 +39,10 @@ if (!baseUrl || !transport || !action) {
   process.exit(2);
 }
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS ?? 5000);
+// PROBE_LEGACY=1: the agent's card is v0.3; the SDK's v0.3 compatibility
+// layer (legacyCompat on the card resolver and the HTTP factories) reads it
+// and speaks v0.3 JSON-RPC or HTTP+JSON.
+const compat = process.env.PROBE_LEGACY === "1" ? { legacyCompat: { enabled: true } } : undefined;
 const opts = () => ({ signal: AbortSignal.timeout(timeoutMs) });
 const stateName = (s) => (s === undefined ? undefined : taskStateToJSON(s));
 
@@ -81,12 +91,16 @@ if (action === "verify") {
 }
 try {
   const only = {
-    JSONRPC: async () => new JsonRpcTransportFactory(),
-    "HTTP+JSON": async () => new RestTransportFactory(),
+    JSONRPC: async () => new JsonRpcTransportFactory(compat),
+    "HTTP+JSON": async () => new RestTransportFactory(compat),
     GRPC: async () => new (await import("@a2a-js/sdk/client/grpc")).GrpcTransportFactory(),
   }[transport];
   if (!only) throw new Error(`unknown transport ${transport}`);
-  const factory = new ClientFactory({ transports: [await only()], preferredTransports: [transport] });
+  const factory = new ClientFactory({
+    transports: [await only()],
+    preferredTransports: [transport],
+    ...(compat ? { cardResolver: new DefaultAgentCardResolver(compat) } : {}),
+  });
   const client = await factory.createFromUrl(baseUrl);
   out.card = { streaming: !!client.agentCard?.capabilities?.streaming };
   const message = (text) =>
