@@ -115,6 +115,11 @@ func TestReportsAndBaseline(t *testing.T) {
 		!strings.Contains(string(md), "### Failures") {
 		t.Errorf("Markdown lacks the table or the failure:\n%s", md)
 	}
+	// Under the failure, the journal entries it rests on: the task's
+	// last state, failed, against the reported "completed".
+	if !strings.Contains(string(md), "  <details><summary>Evidence: ") || !strings.Contains(string(md), "<td>failed</td>") {
+		t.Errorf("Markdown lacks the failure's evidence:\n%s", md)
+	}
 
 	// --update-baseline writes the failure; with it the run is OK.
 	f := filepath.Join(t.TempDir(), "expected.yaml")
@@ -128,6 +133,8 @@ func TestReportsAndBaseline(t *testing.T) {
 	}
 	if rep := detRun(t, b); !rep.Summary.OK || len(rep.Baseline.Expected) != 1 {
 		t.Errorf("with the written baseline: %+v %+v", rep.Summary, rep.Baseline)
+	} else if _, _, md := renderAll(t, rep); strings.Contains(string(md), "<details>") {
+		t.Errorf("an expected failure's evidence is in the Markdown:\n%s", md)
 	}
 	// A stale entry (a check that passes) fails the run.
 	stale := "fail-instead-of-input-required:\n  truthful-outcome: known\nhonest-v10-jsonrpc:\n  no-crash: it used to crash\n"

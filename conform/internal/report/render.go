@@ -117,7 +117,9 @@ func mark(res *ScenarioResult, id string) string {
 }
 
 // WriteMarkdown renders the report for $GITHUB_STEP_SUMMARY: a scenario ×
-// check table and the reasons of every failure.
+// check table, the reasons of every failure and, under each unexpected
+// one, its evidence (the wire records and journal entries its verdict
+// rests on) in a collapsed block, bounded (writeEvidence).
 func WriteMarkdown(w io.Writer, rep *Report) error {
 	var b strings.Builder
 	checks := checkColumns(rep)
@@ -151,6 +153,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	}
 	b.WriteString("\n✓ pass · ✗ failure · ~ expected failure (baseline)\n")
 	var failures strings.Builder
+	budget := evidenceBudget
 	for _, res := range rep.Scenarios {
 		for _, c := range res.Failed() {
 			tag := ""
@@ -162,6 +165,15 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 			// what was observed.
 			reason := strings.ReplaceAll(mdEscape(strings.TrimRight(c.Reason, "\n")), "\n", "<br>")
 			fmt.Fprintf(&failures, "- **%s** `%s`%s: %s\n", res.ID, c.ID, tag, reason)
+			// The evidence of an unexpected failure only: that is what
+			// broke the build and what the reader has to look into. An
+			// expected one is known, and its baseline says why; repeated
+			// in every run's summary, its evidence would bury the new
+			// failures (a reference client's baseline lists dozens). The
+			// JSON and HTML reports carry every failure's evidence.
+			if !c.Expected {
+				budget = writeEvidence(&failures, c.Evidence, budget)
+			}
 		}
 	}
 	if failures.Len() > 0 {
