@@ -484,6 +484,89 @@
     }
   }
 
+  // A failed check's evidence, collapsed: its wire records (the HTTP and
+  // gRPC exchanges it judged, which the journal cannot show: headers,
+  // status, timing) and its journal entries, a table row each in sequence
+  // order, the fields as conform's Markdown report shows them. open(e)
+  // shows a journal entry's raw view.
+  const EVIDENCE_ROWS = 200;
+  const bySeq = (xs) => {
+    const seen = new Set();
+    return [...(xs || [])].filter((x) => x && typeof x === "object").sort((a, b) => (a.seq || 0) - (b.seq || 0))
+      .filter((x) => !seen.has(x.seq) && seen.add(x.seq));
+  };
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+  const wireAnswer = (w) => w.grpc ? (w.open ? "no grpc-status yet (open at exit)" : "grpc-status " + (w.grpcStatus || 0))
+    : !w.status ? (w.open ? "none yet (open at exit)" : "none (connection taken over)") : "HTTP " + w.status;
+  const wireVersion = (w) => !w.versionSent ? "not sent" : w.a2aVersion || "sent empty";
+  function wireNotes(w) {
+    const n = [];
+    if (w.grpc) { n.push("gRPC"); if (w.tenant) n.push("tenant " + JSON.stringify(w.tenant)); }
+    if (w.retryAfter) n.push(w.grpc ? "retry pushback " + w.retryAfter + "s" : "Retry-After: " + w.retryAfter);
+    if (w.hijacked) n.push("connection taken over");
+    if (w.faulted) n.push("answer not delivered whole");
+    if (w.open) n.push("still open when the client exited");
+    return n.join("; ");
+  }
+  function entryCall(e) {
+    let s = e.method || e.op || "";
+    if (e.dialect) s += ` [${e.dialect}${e.binding ? " " + e.binding : ""}]`;
+    return s.trim() || e.path || "";
+  }
+  function entryNotes(e) {
+    const n = [];
+    if (e.refTaskId && e.refTaskId !== e.taskId) n.push("names task " + e.refTaskId);
+    if (e.contextId && e.kind === "request") n.push("context " + e.contextId);
+    if (e.errorCode) n.push("error " + e.errorCode);
+    if (e.http) n.push("HTTP " + e.http);
+    if (e.behaviors && e.behaviors.length) n.push("fault: " + e.behaviors.join(", "));
+    if (e.detail) n.push(e.detail);
+    return n.join("; ");
+  }
+  function evidenceTable(cls, heads, rows, total) {
+    const head = el("tr"), body = el("tbody");
+    for (const h of heads) head.append(el("th", { scope: "col" }, h));
+    for (const r of rows) {
+      const tr = el("tr");
+      for (const c of r) { const td = el("td"); td.append(c == null ? "" : c); tr.append(td); }
+      body.append(tr);
+    }
+    if (total > rows.length) {
+      const tr = el("tr");
+      tr.append(el("td", { colspan: heads.length, class: "more" }, `… ${total - rows.length} more in the JSON report`));
+      body.append(tr);
+    }
+    const thead = el("thead"); thead.append(head);
+    const t = el("table", { class: "evidence " + cls }); t.append(thead, body);
+    return t;
+  }
+  function evidenceView(ev, open) {
+    const wire = bySeq(ev.wire), journal = bySeq(ev.journal);
+    if (!wire.length && !journal.length) return null;
+    const parts = [];
+    if (wire.length) parts.push(plural(wire.length, "wire record", "wire records"));
+    if (journal.length) parts.push(plural(journal.length, "journal entry", "journal entries"));
+    const d = el("details", { class: "evidence" });
+    d.append(el("summary", {}, "evidence: " + parts.join(", ")));
+    const code = (s) => s ? el("code", {}, String(s)) : "";
+    if (wire.length) {
+      const t0 = Math.min(...wire.map((w) => Date.parse(w.start)).filter((t) => !isNaN(t)));
+      const when = (w) => { const a = Date.parse(w.start), b = Date.parse(w.end); return isNaN(a) || !isFinite(t0) ? "" : `+${Math.floor(a - t0)}ms … +${isNaN(b) ? "?" : Math.floor(b - t0) + "ms"}`; };
+      d.append(evidenceTable("wire-records", ["wire #", "agent", "request", "RPC method", "answer", "A2A-Version", "time", "notes"],
+        wire.slice(0, EVIDENCE_ROWS).map((w) => [String(w.seq), w.agent || "", code(`${w.method || ""} ${w.path || ""}`.trim()), code(w.rpcMethod),
+          wireAnswer(w), wireVersion(w), when(w), wireNotes(w)]), wire.length));
+    }
+    if (journal.length) {
+      d.append(evidenceTable("journal-entries", ["journal #", "agent", "kind", "call", "task", "state", "notes"],
+        journal.slice(0, EVIDENCE_ROWS).map((e) => {
+          const b = el("button", { type: "button", class: "badge", "aria-label": "journal entry " + e.seq + ": raw view" }, "#" + e.seq);
+          b.addEventListener("click", () => open(e));
+          return [b, e.agent || "", e.kind || "", code(entryCall(e)), code(e.taskId), normState(e.state), entryNotes(e)];
+        }), journal.length));
+    }
+    return d;
+  }
+
   // Report: a journal, or a conform run with one section per scenario.
   function report(data) {
     if (Array.isArray(data) || data.entries) {
@@ -517,7 +600,7 @@
             b.addEventListener("click", () => showEntry(m, x)); li.append(" ", b);
           }
         }
-        if (!c.pass && ev.wire && ev.wire.length) li.append(el("span", { class: "more" }, ` (${ev.wire.length} wire records)`));
+        if (!c.pass) { const d = evidenceView(ev, (e) => showEntry(m, byseq.get(e.seq) || e)); if (d) li.append(d); }
         ul.append(li);
       }
       sec.append(ul);

@@ -218,16 +218,27 @@ test("conform report: a section per scenario, failing checks next to the exchang
   const { entries } = await (await fetch(url + "/_a2amock/journal?agent=worker-3")).json();
   const orphan = tasks["worker-3"].first.id;
   const cited = entries.filter((e) => e.taskId === orphan || e.refTaskId === orphan);
+  // Wire records as conform writes them, out of order and one cited
+  // twice: the table lists them by seq, each once.
+  const at = (ms) => new Date(Date.UTC(2026, 0, 2, 3, 4, 5) + ms).toISOString();
+  const card = { seq: 1, start: at(0), end: at(10), agent: "worker-3", method: "GET", path: "/agents/worker-3/.well-known/agent-card.json?<b>x</b>", a2aVersion: "1.0", versionSent: true, status: 200 };
+  const wire = [
+    { seq: 3, start: at(2100), end: at(2105), agent: "worker-3", method: "POST", path: "/a2a.v1.A2AService/SendMessage", rpcMethod: "SendMessage", grpc: true, grpcStatus: 14, tenant: "worker-3", retryAfter: "2", versionSent: false, status: 200 },
+    card,
+    { seq: 2, start: at(100), end: at(130), agent: "worker-3", method: "POST", path: "/agents/worker-3/", rpcMethod: "SendMessage", versionSent: false, status: 200 },
+    card,
+  ];
   const rep = {
     schema: "https://a2amock.dev/schemas/conform-report", version: 1, suite: "default", client: "demo-client",
     scenarios: [
       { id: "three-workers", title: "the field note", pass: false, agents: [], checks: [
         { id: "exits-in-time", pass: true, reason: "exited 0 in 1.2s", evidence: {} },
         { id: "no-orphans", pass: false, reason: "task " + orphan + " was left working", evidence: { journal: cited } },
+        { id: "sends-a2a-version", pass: false, reason: "v1.0 request POST /agents/worker-3/ (SendMessage) carried no A2A-Version header", evidence: { wire } },
       ] },
-      { id: "honest", pass: true, agents: [], checks: [{ id: "no-crash", pass: true, reason: "ok", evidence: {} }] },
+      { id: "honest", pass: true, agents: [], checks: [{ id: "no-crash", pass: true, reason: "ok", evidence: { wire: [card] } }] },
     ],
-    summary: { scenarios: 2, scenariosPassed: 1, checks: 3, checksFailed: 1, ok: false },
+    summary: { scenarios: 2, scenariosPassed: 1, checks: 4, checksFailed: 2, ok: false },
   };
   const jf = join(tmp, "conform.json"), rf = join(tmp, "conform.html");
   writeFileSync(jf, JSON.stringify(rep));
@@ -246,6 +257,38 @@ test("conform report: a section per scenario, failing checks next to the exchang
   await failed.locator("ul.checks li.fail button").first().click();
   await page.locator("#detail").waitFor({ state: "visible" });
   assert.match(await page.locator("#detail").textContent(), /failed check: no-orphans/);
+  await page.keyboard.press("Escape");
+  await page.locator("#detail").waitFor({ state: "hidden" });
+
+  // A failed check's wire records: collapsed, then a table row each.
+  const version = failed.locator("ul.checks li.fail", { hasText: "sends-a2a-version" });
+  const records = version.locator("table.wire-records");
+  assert.equal(await records.isVisible(), false, "the evidence starts collapsed");
+  assert.equal(await version.locator("details.evidence > summary").textContent(), "evidence: 3 wire records");
+  await version.locator("details.evidence > summary").click();
+  await records.waitFor({ state: "visible" });
+  const cells = (table) => table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  assert.deepEqual(await records.locator("th").allTextContents(), ["wire #", "agent", "request", "RPC method", "answer", "A2A-Version", "time", "notes"]);
+  assert.deepEqual(await cells(records), [
+    ["1", "worker-3", "GET /agents/worker-3/.well-known/agent-card.json?<b>x</b>", "", "HTTP 200", "1.0", "+0ms … +10ms", ""],
+    ["2", "worker-3", "POST /agents/worker-3/", "SendMessage", "HTTP 200", "not sent", "+100ms … +130ms", ""],
+    ["3", "worker-3", "POST /a2a.v1.A2AService/SendMessage", "SendMessage", "grpc-status 14", "not sent", "+2100ms … +2105ms", 'gRPC; tenant "worker-3"; retry pushback 2s'],
+  ]);
+  assert.equal(await version.locator("b").count(), 0, "a path is text, never markup");
+  // Its journal entries likewise, each opening its raw view; a passing
+  // check's evidence is not listed.
+  const orphans = failed.locator("ul.checks li.fail", { hasText: "no-orphans" });
+  await orphans.locator("details.evidence > summary").click();
+  const journal = orphans.locator("table.journal-entries");
+  await journal.waitFor({ state: "visible" });
+  const rows = await cells(journal);
+  assert.deepEqual(rows.map((r) => Number(r[0].slice(1))), [...new Set(cited.map((e) => e.seq))].sort((a, b) => a - b));
+  assert.ok(rows.every((r) => r[1] === "worker-3"));
+  assert.ok(rows.some((r) => r[4] === orphan && r[5] === "working"), JSON.stringify(rows));
+  await journal.locator("tbody button").first().click();
+  await page.locator("#detail").waitFor({ state: "visible" });
+  assert.match(await page.locator("#detail-title").textContent(), new RegExp("^#" + rows[0][0].slice(1) + " "));
+  assert.equal(await page.locator('section.scenario[data-scenario="honest"] details.evidence').count(), 0);
   await page.close();
 });
 
