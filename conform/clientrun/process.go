@@ -187,7 +187,6 @@ func (cr Command) Run(ctx context.Context) *Process {
 	if n := len(cr.leftovers(pgid)); n > 0 && !p.Killed {
 		p.Strays = n
 	}
-	cr.killAll(pgid)
 	cr.waitGone(pgid, 2*time.Second)
 	// A process out of reach (it left the group and dropped the marker
 	// from its environment) may still hold the pipes: read what is there
@@ -295,28 +294,41 @@ func (cr Command) leftovers(pgid int) []int {
 }
 
 // killAll kills the client's process group and every process carrying its
-// marker.
-func (cr Command) killAll(pgid int) {
+// marker, and returns the marked processes it killed.
+func (cr Command) killAll(pgid int) []int {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	for _, pid := range markedProcesses(cr.Marker) {
+	marked := markedProcesses(cr.Marker)
+	for _, pid := range marked {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
+	return marked
 }
 
 // waitGone waits until nothing of the client is left, killing again what
-// appeared meanwhile (a fork in flight), at most for d.
+// appeared meanwhile (a fork in flight), at most for d. A marked process
+// it killed counts until it is a zombie or gone: while it exits, after
+// its memory is released and before it is a zombie, its environment can
+// no longer be read, so the marker alone would call it gone too early.
 func (cr Command) waitGone(pgid int, d time.Duration) bool {
 	end := time.Now().Add(d)
+	killed := cr.killAll(pgid)
 	for {
-		if len(cr.leftovers(pgid)) == 0 {
+		if len(cr.leftovers(pgid)) == 0 && !slices.ContainsFunc(killed, live) {
 			return true
 		}
 		if time.Now().After(end) {
 			return false
 		}
-		cr.killAll(pgid)
 		time.Sleep(10 * time.Millisecond)
+		killed = append(killed, cr.killAll(pgid)...)
 	}
+}
+
+// live reports whether pid is a process that has not yet exited (not a
+// zombie).
+func live(pid int) bool {
+	_, ok := procGroup(pid)
+	return ok
 }
 
 func describeStartError(name string, err error) string {
