@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -87,4 +88,51 @@ func TestListPaginationLoopScope(t *testing.T) {
 	assert.NotEqual(t, first.Tasks[0].ID, second.Tasks[0].ID, "call 2 is honest")
 	_, err := behaviorsParse("list-pagination-loop:ignore=filter")
 	assert.Error(t, err)
+}
+
+// lists=push-configs makes ListTaskPushNotificationConfigs loop the same
+// way, and leaves ListTasks honest; the journal keeps both listings'
+// tokens.
+func TestListPaginationLoopPushConfigs(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, rigOptions{caps: &cards.Capabilities{Streaming: true, PushNotifications: true}},
+		parse(t, "list-pagination-loop:lists=push-configs"))
+	id := r.send(wire.V10, "hi", "s1", false)
+	r.send(wire.V10, "hi", "s1", false)
+	for _, c := range []string{"c1", "c2", "c3"} {
+		rep := r.rpc("CreateTaskPushNotificationConfig", map[string]any{"taskId": id, "id": c, "url": "https://example.com/hook"})
+		require.Nil(t, rep.Error)
+	}
+	type configPage struct {
+		Configs []struct {
+			ID string `json:"id"`
+		} `json:"configs"`
+		NextPageToken string `json:"nextPageToken"`
+	}
+	list := func(token string) configPage {
+		rep := r.rpc("ListTaskPushNotificationConfigs", map[string]any{"taskId": id, "pageSize": 1, "pageToken": token})
+		require.Nil(t, rep.Error)
+		var p configPage
+		require.NoError(t, json.Unmarshal(rep.Result, &p))
+		return p
+	}
+	first := list("")
+	require.Len(t, first.Configs, 1)
+	require.NotEmpty(t, first.NextPageToken)
+	assert.Equal(t, first, list(first.NextPageToken), "page 2 is page 1 again, with the same token")
+
+	tasks := r.listPage(1, "")
+	assert.NotEqual(t, tasks, r.listPage(1, tasks.NextPageToken), "ListTasks still pages")
+
+	var tokens []string
+	for _, e := range r.srv.Journal().Entries() {
+		if e.Op == wire.OpListPushConfigs && (e.Kind == server.EntryRequest || e.Kind == server.EntryResponse) {
+			tokens = append(tokens, string(e.Kind)+":"+e.PageToken)
+		}
+	}
+	tok := first.NextPageToken
+	assert.Equal(t, []string{"request:", "response:" + tok, "request:" + tok, "response:" + tok}, tokens)
+
+	_, err := behaviorsParse("list-pagination-loop:lists=artifacts")
+	assert.ErrorContains(t, err, `lists takes tasks and push-configs, not "artifacts"`)
 }

@@ -79,8 +79,9 @@ type Entry struct {
 	ErrorCode int    `json:"errorCode,omitempty"`
 	HTTP      int    `json:"http,omitempty"`
 	Detail    string `json:"detail,omitempty"`
-	// PageToken is, on a ListTasks request, the pageToken the client sent;
-	// on its response, the nextPageToken the agent answered.
+	// PageToken is, on a ListTasks or ListTaskPushNotificationConfigs
+	// request, the pageToken the client sent; on its response, the
+	// nextPageToken the agent answered.
 	PageToken string `json:"pageToken,omitempty"`
 	// MessageDigest fingerprints a request message's text (the first 8
 	// bytes of its SHA-256, hex), so a resent message can be recognised

@@ -170,10 +170,11 @@ func AssertNoIgnoredFields(t assert.TestingT, journal []server.Entry, msgAndArgs
 	return check.AssertNoIgnoredFields(t, journal, msgAndArgs...)
 }
 
-// AssertNoPageTokenLoop asserts that the client never sent ListTasks the
-// same pageToken again after the agent had answered that very token with
-// it as nextPageToken: a listing that does not advance (see the behavior
-// list-pagination-loop) must end, not be followed for ever.
+// AssertNoPageTokenLoop asserts that the client never sent a listing
+// (ListTasks, or ListTaskPushNotificationConfigs) the same pageToken again
+// after the agent had answered that very token with it as nextPageToken: a
+// listing that does not advance (see the behavior list-pagination-loop)
+// must end, not be followed for ever.
 func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()

@@ -59,6 +59,22 @@ func clientHabitCases(t *testing.T, runWith func(string, []testkit.Option, func(
 			}
 			return nil
 		})
+	runWith("ListTaskPushNotificationConfigs following a nextPageToken that repeats", []testkit.Option{testkit.WithSeed(7),
+		testkit.WithBehavior("agent", "list-pagination-loop:lists=push-configs"),
+		testkit.WithCardChange("agent", func(c *cards.Card) { c.Capabilities.PushNotifications = true })},
+		func(_ *testkit.Mock, u string) []goldenCall {
+			c := client(u, "1.0")
+			id := c.send("m1", "hi", "", "")["id"].(string)
+			for _, cfg := range []string{"c1", "c2"} {
+				c.call("CreateTaskPushNotificationConfig", map[string]any{"taskId": id, "id": cfg, "url": "https://example.example/hook"})
+			}
+			token := ""
+			for range 3 {
+				page := c.call("ListTaskPushNotificationConfigs", map[string]any{"taskId": id, "pageSize": 1, "pageToken": token})
+				token, _ = page["nextPageToken"].(string)
+			}
+			return nil
+		})
 	runWith("a failed send retried with the same and with a new messageId", []testkit.Option{testkit.WithSeed(8),
 		testkit.WithBehavior("agent", "http-error:status=503,op=send,call=1", "http-error:status=503,op=send,call=3")},
 		func(_ *testkit.Mock, u string) []goldenCall {

@@ -449,28 +449,37 @@ export function assertSentVersionHeader(journal: Iterable<Entry>): void {
     `sent ${n} v1.0 requests`, "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", bad.join("")));
 }
 
+// The paged operations whose tokens the journal keeps, as the messages call
+// them.
+const LISTINGS: ReadonlyMap<string, string> = new Map([
+  ["list-tasks", "ListTasks"],
+  ["list-push-configs", "ListTaskPushNotificationConfigs"],
+]);
+
 /**
- * The client never sent ListTasks the same pageToken again after the agent
+ * The client never sent a listing (ListTasks, or
+ * ListTaskPushNotificationConfigs) the same pageToken again after the agent
  * had answered that very token with it as nextPageToken: a listing that does
  * not advance (see the behavior list-pagination-loop) must end, not be
  * followed for ever.
  */
 export function assertNoPageTokenLoop(journal: Iterable<Entry>): void {
   const sent = new Map<number, Entry>();
-  // looped holds the tokens an answer repeated back, by agent.
+  // looped holds the tokens an answer repeated back, by agent and listing.
   const looped = new Map<string, number>();
   const reported = new Set<string>();
   const msgs: string[] = [];
   for (const e of journal) {
-    if (e.op !== "list-tasks") continue;
+    const listing = e.op === undefined ? undefined : LISTINGS.get(e.op);
+    if (listing === undefined) continue;
     const token = e.pageToken ?? "";
-    const key = `${e.agent}\x00${token}`;
+    const key = `${e.agent}\x00${e.op}\x00${token}`;
     if (e.kind === "request") {
       sent.set(e.request ?? 0, e);
       const at = looped.get(key);
       if (at !== undefined && token && !reported.has(key)) {
         reported.add(key);
-        msgs.push(failure(`agent ${e.agent}: ListTasks followed a nextPageToken that repeated`,
+        msgs.push(failure(`agent ${e.agent}: ${listing} followed a nextPageToken that repeated`,
           `sent pageToken ${q(token)} again (entry ${e.seq})`,
           "a client stops (or reports the agent) when nextPageToken repeats the pageToken it sent",
           `the answer at entry ${at} gave back pageToken ${q(token)} as its nextPageToken`));

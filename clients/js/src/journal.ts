@@ -33,7 +33,7 @@ export interface Entry {
   errorCode?: number;
   http?: number;
   detail?: string;
-  /** On a ListTasks request, the pageToken the client sent; on its response, the nextPageToken the agent answered. */
+  /** On a ListTasks or ListTaskPushNotificationConfigs request, the pageToken the client sent; on its response, the nextPageToken the agent answered. */
   pageToken?: string;
   /** A fingerprint of a request message's text (the first 8 bytes of its SHA-256, hex), so a resent message can be recognised without the journal keeping what it said. */
   messageDigest?: string;

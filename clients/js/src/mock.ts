@@ -215,7 +215,7 @@ export class Mock {
     A.assertSentVersionHeader(await this.journal({ agent }));
   }
 
-  /** The client did not send ListTasks a pageToken again after the agent answered it with that token as nextPageToken. */
+  /** The client did not send ListTasks (or ListTaskPushNotificationConfigs) a pageToken again after the agent answered it with that token as nextPageToken. */
   async assertNoPageTokenLoop(agent?: string): Promise<void> {
     A.assertNoPageTokenLoop(await this.journal({ agent }));
   }

@@ -31,7 +31,7 @@ const detailBytes = 1024
 func Request(agent string, req *wire.Request, n int64, path, version string) journal.Entry {
 	e := journal.Entry{Agent: agent, Kind: journal.EntryRequest, Op: req.Op, Method: ID(req.Method), Dialect: req.Dialect,
 		Binding: req.Binding, Request: n, TaskID: ID(req.TaskID), Path: Path(path), Version: ID(version)}
-	if req.Op == wire.OpListTasks {
+	if req.Op == wire.OpListTasks || req.Op == wire.OpListPushConfigs {
 		e.PageToken = ID(req.List.PageToken)
 	}
 	if m := req.Message; m != nil {
@@ -63,6 +63,9 @@ func Response(agent string, req *wire.Request, reqNo int64, res *wire.Result, er
 	}
 	if res != nil && res.Page != nil {
 		e.PageToken = res.Page.NextPageToken
+	}
+	if res != nil && req.Op == wire.OpListPushConfigs {
+		e.PageToken = res.NextPushConfigsToken
 	}
 	if req.Message != nil {
 		e.RefTaskID = ID(req.Message.TaskID)

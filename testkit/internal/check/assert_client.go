@@ -127,30 +127,32 @@ func AssertSentVersionHeader(t assert.TestingT, journal []server.Entry, msgAndAr
 		fmt.Sprintf("sent %d v1.0 requests", n), "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", strings.Join(bad, ""), ""), msgAndArgs...)
 }
 
-// AssertNoPageTokenLoop asserts that the client never sent ListTasks the
-// same pageToken again after the agent had answered that very token with
-// it as nextPageToken: a listing that does not advance (see the behavior
-// list-pagination-loop) must end, not be followed for ever.
+// AssertNoPageTokenLoop asserts that the client never sent a listing
+// (ListTasks, or ListTaskPushNotificationConfigs) the same pageToken again
+// after the agent had answered that very token with it as nextPageToken: a
+// listing that does not advance (see the behavior list-pagination-loop)
+// must end, not be followed for ever.
 func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs ...any) bool {
 	if h, ok := t.(tHelper); ok {
 		h.Helper()
 	}
 	sent := map[int64]server.Entry{}
-	// looped holds the tokens an answer repeated back, by agent.
+	// looped holds the tokens an answer repeated back, by agent and listing.
 	looped := map[string]int64{}
 	var msgs []string
 	reported := map[string]bool{}
 	for _, e := range journal {
-		if e.Op != wire.OpListTasks {
+		listing, ok := listings[e.Op]
+		if !ok {
 			continue
 		}
-		key := e.Agent + "\x00" + e.PageToken
+		key := e.Agent + "\x00" + string(e.Op) + "\x00" + e.PageToken
 		switch e.Kind {
 		case server.EntryRequest:
 			sent[e.Request] = e
 			if at, ok := looped[key]; ok && e.PageToken != "" && !reported[key] {
 				reported[key] = true
-				msgs = append(msgs, failure(fmt.Sprintf("agent %s: ListTasks followed a nextPageToken that repeated", e.Agent),
+				msgs = append(msgs, failure(fmt.Sprintf("agent %s: %s followed a nextPageToken that repeated", e.Agent, listing),
 					fmt.Sprintf("sent pageToken %q again (entry %d)", e.PageToken, e.Seq),
 					"a client stops (or reports the agent) when nextPageToken repeats the pageToken it sent",
 					fmt.Sprintf("the answer at entry %d gave back pageToken %q as its nextPageToken", at, e.PageToken), ""))
@@ -169,6 +171,10 @@ func AssertNoPageTokenLoop(t assert.TestingT, journal []server.Entry, msgAndArgs
 	}
 	return assert.Fail(t, strings.Join(msgs, "\n"), msgAndArgs...)
 }
+
+// listings names the paged operations whose tokens the journal keeps, as
+// AssertNoPageTokenLoop's messages call them.
+var listings = map[wire.Op]string{wire.OpListTasks: "ListTasks", wire.OpListPushConfigs: "ListTaskPushNotificationConfigs"}
 
 // AssertRetryReusedMessageID asserts that when the client resent a
 // message after its first sending failed, it reused the messageId, so the

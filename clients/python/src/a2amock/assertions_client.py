@@ -116,26 +116,34 @@ def assert_sent_version_header(journal: Iterable[Entry]) -> None:
             "every v1.0 request carries A2A-Version: 1.0 (spec §1.6)", "".join(bad)))
 
 
+# The paged operations whose tokens the journal keeps, as the messages
+# call them.
+_LISTINGS = {"list-tasks": "ListTasks", "list-push-configs": "ListTaskPushNotificationConfigs"}
+
+
 def assert_no_page_token_loop(journal: Iterable[Entry]) -> None:
-    """The client never sent ListTasks the same pageToken again after the
+    """The client never sent a listing (ListTasks, or
+    ListTaskPushNotificationConfigs) the same pageToken again after the
     agent had answered that very token with it as nextPageToken: a listing
     that does not advance (the behavior list-pagination-loop) must end, not
     be followed for ever."""
     __tracebackhide__ = True  # pytest: the failure points at the test's line
     sent: dict[int, Entry] = {}
-    looped: dict[tuple[str, str], int] = {}  # (agent, token) an answer repeated -> its seq
-    reported: set[tuple[str, str]] = set()
+    # (agent, op, token) an answer repeated -> its seq
+    looped: dict[tuple[str, str, str], int] = {}
+    reported: set[tuple[str, str, str]] = set()
     msgs: list[str] = []
     for e in journal:
-        if e.op != "list-tasks":
+        listing = _LISTINGS.get(e.op)
+        if listing is None:
             continue
-        key = (e.agent, e.page_token)
+        key = (e.agent, e.op, e.page_token)
         if e.kind == "request":
             sent[e.request] = e
             if key in looped and e.page_token and key not in reported:
                 reported.add(key)
                 msgs.append(_failure(
-                    f"agent {e.agent}: ListTasks followed a nextPageToken that repeated",
+                    f"agent {e.agent}: {listing} followed a nextPageToken that repeated",
                     f"sent pageToken {_q(e.page_token)} again (entry {e.seq})",
                     "a client stops (or reports the agent) when nextPageToken repeats the pageToken it sent",
                     f"the answer at entry {looped[key]} gave back pageToken {_q(e.page_token)} as its nextPageToken"))

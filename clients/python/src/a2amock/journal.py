@@ -97,8 +97,8 @@ class Entry:
     ignored: tuple[str, ...] = ()
     #: On a request: the A2A-Version it carried (header or query), "" for none.
     version: str = ""
-    #: On a ListTasks request, the pageToken sent; on its response, the
-    #: nextPageToken answered.
+    #: On a ListTasks or ListTaskPushNotificationConfigs request, the
+    #: pageToken sent; on its response, the nextPageToken answered.
     page_token: str = ""
     #: On a send: a digest of the message's text, so a resent message can
     #: be told without the journal keeping what it said.

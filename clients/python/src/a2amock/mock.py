@@ -237,7 +237,7 @@ class Mock:
         assertions_client.assert_sent_version_header(self.journal(agent))
 
     def assert_no_page_token_loop(self, agent: str | None = None) -> None:
-        """The client did not follow a ListTasks nextPageToken that repeated the token it sent."""
+        """The client did not follow a ListTasks (or ListTaskPushNotificationConfigs) nextPageToken that repeated the token it sent."""
         __tracebackhide__ = True  # pytest: the failure points at the test's line
         assertions_client.assert_no_page_token_loop(self.journal(agent))
 
