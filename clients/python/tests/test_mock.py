@@ -332,6 +332,80 @@ def test_server_ends_with_a_killed_parent(tmp_path: Path) -> None:
         time.sleep(0.05)
 
 
+def _wait_gone(url: str, what: str) -> None:
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            httpx.get(url + "/_a2amock/healthz", timeout=2, trust_env=False)
+        except httpx.ConnectError:
+            return
+        assert time.monotonic() < deadline, f"the server at {url} still answers 15s after {what}"
+        time.sleep(0.05)
+
+
+def test_server_ends_with_a_killed_parent_whose_fork_lives_on(tmp_path: Path) -> None:
+    """A child forked after the server started (multiprocessing's fork, a
+    plain os.fork) does not inherit the server's lifeline: when the process
+    that started the server is killed, the server stops although the child
+    is still running."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, time\n"
+        "from a2amock import Server\n"
+        "s = Server.start()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print(s.url, child, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env, text=True)
+    child = 0
+    try:
+        assert parent.stdout is not None
+        url, pid = parent.stdout.readline().split()
+        child = int(pid)
+        assert httpx.get(url + "/_a2amock/healthz", timeout=5, trust_env=False).status_code == 200
+        parent.kill()
+        parent.wait()
+        _wait_gone(url, "its parent was killed, with the parent's forked child still running")
+        os.kill(child, 0)  # the child was alive all along
+    finally:
+        parent.kill()
+        parent.wait()
+        if parent.stdout is not None:
+            parent.stdout.close()
+        if child:
+            try:
+                os.kill(child, 9)
+            except ProcessLookupError:
+                pass
+
+
+def test_forked_child_exiting_leaves_the_parents_server(tmp_path: Path) -> None:
+    """A forked child that exits normally runs the interpreter's exit
+    handlers; they must not stop the server its parent started."""
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import os, sys\n"
+        "import httpx\n"
+        "from a2amock import Server\n"
+        "s = Server.start()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    sys.exit(0)\n"
+        "os.waitpid(child, 0)\n"
+        "print(httpx.get(s.url + '/_a2amock/healthz', timeout=5, trust_env=False).status_code, flush=True)\n"
+        "s.close()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, env=env, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "200", out.stdout + out.stderr
+
+
 def test_missing_binary_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("A2AMOCK_URL", raising=False)
     monkeypatch.setenv("A2AMOCK_BIN", str(tmp_path / "nope"))

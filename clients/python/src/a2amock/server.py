@@ -254,6 +254,23 @@ def _stop_all() -> None:
         _stop(proc)
 
 
+def _forget_in_child() -> None:
+    """In a child forked from this process (multiprocessing's fork, a plain
+    os.fork): the servers are the parent's. The child lets go of their
+    lifelines, so a server still ends with the process that started it and
+    not with the last fork of it, and it does not stop them when it exits."""
+    for proc in list(_running):
+        if proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+    _running.clear()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     _running.discard(proc)
     if proc.poll() is None:
