@@ -134,7 +134,7 @@ type Rec struct {
 	header   keptHeader
 	body     wireBuf
 	status   int
-	respHead keptHeader
+	respHead sentHeader
 	resp     wireBuf
 	// live is the response's header map, read at Finish for trailers and
 	// then let go.
@@ -182,7 +182,7 @@ func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (h
 func (rec *Rec) Finish() {
 	rec.c.mu.Lock()
 	rec.done = true
-	if t := trailers(rec.live, rec.respHead.h); len(t) > 0 {
+	if t := trailers(rec.live, rec.respHead.values("Trailer")); len(t) > 0 {
 		rec.trailer = keep(t)
 	}
 	rec.live = nil // read once: the writer's map is not kept with the capture
@@ -191,8 +191,8 @@ func (rec *Rec) Finish() {
 
 // trailers returns the trailers a handler set in its header map live after
 // the headers sent went out: those named with http.TrailerPrefix and those
-// the sent headers declared in Trailer.
-func trailers(live, sent http.Header) http.Header {
+// the sent headers declared in Trailer (declared, their values).
+func trailers(live http.Header, declared []string) http.Header {
 	var out http.Header
 	add := func(k string, vs []string) {
 		if out == nil {
@@ -205,7 +205,7 @@ func trailers(live, sent http.Header) http.Header {
 			add(name, vs)
 		}
 	}
-	for _, decl := range sent.Values("Trailer") {
+	for _, decl := range declared {
 		for name := range strings.SplitSeq(decl, ",") {
 			if k := http.CanonicalHeaderKey(strings.TrimSpace(name)); live[k] != nil {
 				add(k, live[k])
@@ -270,7 +270,7 @@ func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	// them does not hold up the requests being captured. The copies share
 	// their bytes with the capture, which only ever appends past them.
 	reqBody, respBody := rec.body, rec.resp
-	reqType, respType := rec.header.h.Get("Content-Type"), rec.respHead.h.Get("Content-Type")
+	reqType, respType := rec.header.h.Get("Content-Type"), rec.respHead.get("Content-Type")
 	c.mu.Unlock()
 	path, _, _ := strings.Cut(x.URL, "?")
 	x.URL = redact.RequestURI(x.URL, redact.URLMark)
@@ -303,9 +303,9 @@ type wireWriter struct {
 }
 
 func (w *wireWriter) header() {
-	if w.rec.respHead.h == nil {
+	if !w.rec.respHead.taken() {
 		w.rec.live = w.ResponseWriter.Header()
-		w.rec.respHead = keep(w.rec.live.Clone())
+		w.rec.respHead = snapshot(w.rec.live)
 	}
 }
 
@@ -356,7 +356,7 @@ func recOf(w http.ResponseWriter) *Rec {
 // copy, no sorting, on the request path; Get redacts it), else its
 // redacted, bounded copy, so that a client sending a megabyte of headers
 // costs the capture only wireHeadMax. A request's header map is only read
-// once the request is decoded, and the response's is a clone.
+// once the request is decoded, and the response's is copied (snapshot).
 func keep(h http.Header) keptHeader {
 	n := 0
 	for k, vs := range h {
@@ -374,6 +374,83 @@ func keep(h http.Header) keptHeader {
 type keptHeader struct {
 	h        http.Header
 	redacted bool
+}
+
+// sentHeader is a response's header as the capture holds it: copied when
+// the answer starts (the handler may change its map afterwards, for
+// trailers), as a flat list of name and value pairs rather than an
+// http.Header, whose clone cost every answer a map of a few hundred bytes
+// for a view seldom asked for; view builds the map then. A name with
+// several values has a pair per value, in order.
+type sentHeader struct {
+	fields []string
+	// redacted: fields are already redacted and bounded (the header was
+	// over wireHeadMax bytes).
+	redacted bool
+}
+
+// snapshot copies a response's header map (see keep for the bound).
+func snapshot(h http.Header) sentHeader {
+	n := 0
+	// Never nil, even for an empty header: taken tells a snapshot of no
+	// headers from none taken.
+	fields := make([]string, 0, 2*len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			if n += len(k) + len(v); n > wireHeadMax {
+				return sentHeader{fields: flatten(redactHeader(h)), redacted: true}
+			}
+			fields = append(fields, k, v)
+		}
+	}
+	return sentHeader{fields: fields}
+}
+
+// flatten lists h's names and values in pairs (sentHeader.fields).
+func flatten(h http.Header) []string {
+	fields := make([]string, 0, 2*len(h))
+	for k, vs := range h {
+		for _, v := range vs {
+			fields = append(fields, k, v)
+		}
+	}
+	return fields
+}
+
+// taken reports whether the header was copied.
+func (s sentHeader) taken() bool { return s.fields != nil }
+
+// values is http.Header.Values of the header.
+func (s sentHeader) values(name string) []string {
+	name = http.CanonicalHeaderKey(name)
+	var out []string
+	for i := 0; i < len(s.fields); i += 2 {
+		if s.fields[i] == name {
+			out = append(out, s.fields[i+1])
+		}
+	}
+	return out
+}
+
+// get is http.Header.Get of the header.
+func (s sentHeader) get(name string) string {
+	if vs := s.values(name); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// view is the header as Get shows it: redacted, bounded, a map of its own
+// (an empty one for a header never taken).
+func (s sentHeader) view() http.Header {
+	h := make(http.Header, len(s.fields)/2)
+	for i := 0; i < len(s.fields); i += 2 {
+		h[s.fields[i]] = append(h[s.fields[i]], s.fields[i+1])
+	}
+	if s.redacted {
+		return h
+	}
+	return redactHeader(h)
 }
 
 // view is the header as Get shows it: redacted, bounded, a copy.

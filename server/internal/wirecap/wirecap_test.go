@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +151,44 @@ func TestGetWhileAnswering(t *testing.T) {
 		assert.Zero(t, strings.Count(x.Response.Text, "data: ")-strings.Count(x.Response.Text, `data: {"token":"[redacted: 6 bytes]"}`),
 			"every whole event is redacted: %q", x.Response.Text)
 	}
+}
+
+// TestResponseHeaderIsASnapshot: the response header is kept as it was
+// when the answer started (later changes are trailers, not headers),
+// every value of a repeated name in order, credentials redacted; the
+// trailers it declared are read at Finish; an answer that sent no header
+// still shows an empty one, and one with more than wireHeadMax header
+// bytes is bounded.
+func TestResponseHeaderIsASnapshot(t *testing.T) {
+	t.Parallel()
+	c := New()
+	serve := func(reqNo int64, set func(http.Header)) Exchange {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("{}"))
+		w, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(1, 0))
+		Tag(w, reqNo, 0)
+		set(w.Header())
+		w.WriteHeader(http.StatusOK)
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("X-Checksum", "abc")
+		rec.Finish()
+		x, ok := c.Get(reqNo, 0)
+		require.True(t, ok)
+		return x
+	}
+	x := serve(1, func(h http.Header) {
+		h.Set("Content-Type", "application/json")
+		h.Add("Vary", "A")
+		h.Add("Vary", "B")
+		h.Set("Set-Cookie", "s=1")
+		h.Set("Trailer", "X-Checksum")
+	})
+	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Vary": {"A", "B"}, "Set-Cookie": {"[redacted: 3 bytes]"}, "Trailer": {"X-Checksum"}}, x.RespHead)
+	assert.Equal(t, http.Header{"X-Checksum": {"abc"}}, x.Trailer)
+
+	x = serve(2, func(http.Header) {})
+	assert.Equal(t, http.Header{}, x.RespHead)
+	assert.Nil(t, x.Trailer)
+
+	x = serve(3, func(h http.Header) { h.Set("X-Big", strings.Repeat("x", wireHeadMax+1)) })
+	assert.Equal(t, []string{strconv.Itoa(len("X-Big")+wireHeadMax+1) + " more header bytes not kept"}, x.RespHead["…"])
 }
