@@ -34,13 +34,17 @@ func (rr rpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 func (rr rpcReply) AuthError(e *wire.Error) *wire.Error { return RPCAuthError(e) }
 
 func (rr rpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
-	body, err := wire.AppendRPCResult(make([]byte, 0, rpcBufferSize), rr.id, func(b []byte) ([]byte, error) {
+	buf := resultBuffer()
+	body, err := wire.AppendRPCResult(buf.b, rr.id, func(b []byte) ([]byte, error) {
 		return wire.AppendResult(rr.codec, b, op, res)
 	})
 	if err != nil {
+		buf.release(nil)
 		return rr.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
-	return WriteJSON(w, http.StatusOK, ContentTypeJSON, body)
+	err = WriteJSON(w, http.StatusOK, ContentTypeJSON, body)
+	buf.release(body)
+	return err
 }
 
 // rpcBufferSize is where a response's buffer starts: an honest send's

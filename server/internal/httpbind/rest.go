@@ -37,14 +37,19 @@ func (rp restReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 func (rp restReply) AuthError(e *wire.Error) *wire.Error { return e }
 
 func (rp restReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
-	out, err := rp.codec.EncodeResult(op, res)
+	buf := resultBuffer()
+	out, err := wire.AppendResult(rp.codec, buf.b, op, res)
 	if err != nil {
+		buf.release(nil)
 		return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
+	body := out
 	if res.Empty {
-		out = []byte("{}")
+		body = []byte("{}")
 	}
-	return WriteJSON(w, http.StatusOK, rp.ct, out)
+	err = WriteJSON(w, http.StatusOK, rp.ct, body)
+	buf.release(out)
+	return err
 }
 
 func (rp restReply) Framer() binding.Framer { return restFramer{codec: rp.codec} }
