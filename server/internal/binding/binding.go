@@ -170,7 +170,10 @@ func CheckSizes(req *wire.Request, maxPart, maxMessage int) *wire.Error {
 		return wire.ErrInvalidParams(field, "is "+strconv.Itoa(n)+" bytes long; ids are at most "+strconv.Itoa(MaxIDBytes)+" bytes")
 	}
 	type idField struct{ field, v string }
-	ids := []idField{{"id", req.TaskID}, {"tenant", req.Tenant}, {"pushNotificationConfigId", req.PushConfigID}, {"contextId", req.List.ContextID}}
+	// The fields are listed in an array on the stack: every request is
+	// checked, and a slice literal cost each one an allocation.
+	var fields [9]idField
+	ids := append(fields[:0], idField{"id", req.TaskID}, idField{"tenant", req.Tenant}, idField{"pushNotificationConfigId", req.PushConfigID}, idField{"contextId", req.List.ContextID})
 	if pc := req.PushConfig; pc != nil {
 		ids = append(ids, idField{"pushNotificationConfig.id", pc.ID}, idField{"pushNotificationConfig.taskId", pc.TaskID})
 	}
