@@ -254,7 +254,7 @@ func (a *Agent) emitLocked(e *taskEntry, p *pendingEvent) *pushItem {
 // streamed reports whether a subscriber of e reads its events (a stream,
 // not a waiting send).
 func (e *taskEntry) streamed() bool {
-	for s := range e.subs {
+	for _, s := range e.subs.Items() {
 		if !s.lossy {
 			return true
 		}
@@ -263,27 +263,27 @@ func (e *taskEntry) streamed() bool {
 }
 
 func (e *taskEntry) broadcast(it Item) {
-	for s := range e.subs {
+	e.subs.Keep(func(s *Subscriber) bool {
 		select {
 		case s.ch <- it:
+			return true
 		default:
-			if s.lossy {
-				continue
-			}
 			// A client that reads slower than the agent emits loses its
 			// stream rather than stalling the task for everyone.
-			s.overflow.Store(true)
-			delete(e.subs, s)
-			close(s.ch)
+			if !s.lossy {
+				s.overflow.Store(true)
+				close(s.ch)
+			}
+			return s.lossy
 		}
-	}
+	})
 }
 
 func (e *taskEntry) closeSubs() {
-	for s := range e.subs {
-		delete(e.subs, s)
+	for _, s := range e.subs.Items() {
 		close(s.ch)
 	}
+	e.subs.Clear()
 }
 
 // Subscribe attaches sub to task id and returns the task's snapshot and
@@ -295,7 +295,7 @@ func (a *Agent) Subscribe(id string, sub *Subscriber) (*wire.Task, bool, *wire.E
 	if !ok {
 		return nil, false, wire.ErrTaskNotFound(id)
 	}
-	e.subs[sub] = struct{}{}
+	e.subs.Add(sub)
 	return e.task.Clone(), e.playing, nil
 }
 
@@ -303,10 +303,7 @@ func (a *Agent) Subscribe(id string, sub *Subscriber) (*wire.Task, bool, *wire.E
 func (a *Agent) Unsubscribe(id string, sub *Subscriber) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if e, ok := a.store.Tasks[id]; ok {
-		if _, ok := e.subs[sub]; ok {
-			delete(e.subs, sub)
-			close(sub.ch)
-		}
+	if e, ok := a.store.Tasks[id]; ok && e.subs.Remove(sub) {
+		close(sub.ch)
 	}
 }

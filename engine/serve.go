@@ -239,7 +239,7 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 		a.record(n)
 	}
 	if sub != nil {
-		e.subs[sub] = struct{}{}
+		e.subs.Add(sub)
 		sub.taken = e.moves
 	}
 	if opening != nil {
@@ -291,7 +291,6 @@ func (a *Agent) newTaskLocked(req *wire.Request, x *core.Exchange, d timeline.De
 		skill:   skill,
 		created: now,
 		dialect: req.Dialect,
-		subs:    map[*Subscriber]struct{}{},
 	}
 	if req.Config.PushConfig != nil {
 		pc := *req.Config.PushConfig

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/engine/internal/pushqueue"
+	"github.com/a2amock/a2amock/engine/internal/subset"
 	"github.com/a2amock/a2amock/engine/internal/taskstore"
 	"github.com/a2amock/a2amock/engine/size"
 	"github.com/a2amock/a2amock/wire"
@@ -21,7 +22,7 @@ type taskEntry struct {
 	task    *wire.Task
 	skill   *cards.Skill
 	created time.Time
-	subs    map[*Subscriber]struct{}
+	subs    subset.Set[*Subscriber]
 	// gen changes whenever the task's player is replaced or stopped, so a
 	// stale player's steps are ignored.
 	gen        int
@@ -44,7 +45,7 @@ type taskEntry struct {
 // The taskEntry as the store reads it (taskstore.Entry).
 
 func (e *taskEntry) Task() *wire.Task { return e.task }
-func (e *taskEntry) Evictable() bool  { return e.task.Status.State.Terminal() && len(e.subs) == 0 }
+func (e *taskEntry) Evictable() bool  { return e.task.Status.State.Terminal() && e.subs.Len() == 0 }
 func (e *taskEntry) Size() int64      { return e.bytes }
 func (e *taskEntry) SetSize(n int64)  { e.bytes = n }
 func (e *taskEntry) SetSeq(n uint64)  { e.seq = n }

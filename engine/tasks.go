@@ -84,7 +84,7 @@ func (a *Agent) Stats() (states map[wire.TaskState]int, streams int) {
 	defer a.mu.Unlock()
 	for _, e := range a.store.Tasks {
 		states[e.task.Status.State]++
-		for sub := range e.subs {
+		for _, sub := range e.subs.Items() {
 			if !sub.lossy {
 				streams++
 			}
