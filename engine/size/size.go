@@ -51,6 +51,11 @@ func Value(v any) int64 {
 	case string:
 		return int64(len(x))
 	case map[string]any:
+		// Most metadata is absent (a nil map): skip starting an iteration
+		// for it, which the engine would pay at every step of every task.
+		if len(x) == 0 {
+			return 0
+		}
 		var n int64
 		for k, e := range x {
 			n += int64(len(k)) + Value(e)
