@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a2amock/a2amock/conform/internal/judge"
 	"github.com/a2amock/a2amock/server"
@@ -117,15 +116,7 @@ func plural(n int, what string) string {
 // cell is s escaped for an HTML table cell, on one line and cut at
 // evidenceCell bytes (at a character's start).
 func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > evidenceCell {
-		cut := evidenceCell
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return html.EscapeString(s)
+	return html.EscapeString(cutAt(strings.Join(strings.Fields(s), " "), evidenceCell))
 }
 
 // code is s as a cell in <code>, or an empty cell.

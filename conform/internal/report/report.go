@@ -163,15 +163,19 @@ func (s *ScenarioResult) AllExpected() bool {
 // OneLine is s on one line, cut at 300 bytes (at a character's start),
 // for summaries and baselines.
 func OneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 300 {
-		cut := 300
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+	return cutAt(strings.ReplaceAll(s, "\n", " "), 300)
+}
+
+// cutAt is s cut to at most n bytes at a character's start, with "…"
+// after the cut; s itself when it is short enough.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // Indented is s whole, its lines after the first indented by indent: a
