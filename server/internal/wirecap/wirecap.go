@@ -389,24 +389,15 @@ type sentHeader struct {
 	redacted bool
 }
 
-// snapshot copies a response's header map (see keep for the bound).
+// snapshot copies a response's header map, bounded as keep bounds one.
 func snapshot(h http.Header) sentHeader {
-	n := 0
-	// Never nil, even for an empty header: taken tells a snapshot of no
-	// headers from none taken.
-	fields := make([]string, 0, 2*len(h))
-	for k, vs := range h {
-		for _, v := range vs {
-			if n += len(k) + len(v); n > wireHeadMax {
-				return sentHeader{fields: flatten(redactHeader(h)), redacted: true}
-			}
-			fields = append(fields, k, v)
-		}
-	}
-	return sentHeader{fields: fields}
+	k := keep(h)
+	return sentHeader{fields: flatten(k.h), redacted: k.redacted}
 }
 
-// flatten lists h's names and values in pairs (sentHeader.fields).
+// flatten lists h's names and values in pairs (sentHeader.fields); never
+// nil, even for an empty header: taken tells a snapshot of no headers
+// from none taken.
 func flatten(h http.Header) []string {
 	fields := make([]string, 0, 2*len(h))
 	for k, vs := range h {
