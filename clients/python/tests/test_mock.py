@@ -299,29 +299,44 @@ def test_server_start_and_stop_leaves_nothing(monkeypatch: pytest.MonkeyPatch) -
         httpx.get(s.url + "/_a2amock/healthz", timeout=2, trust_env=False)
 
 
+def _parent_script(tmp_path: Path, source: str) -> list[str]:
+    """The command running source as a Python program, the process that
+    starts a server in the lifeline tests."""
+    script = tmp_path / "parent.py"
+    script.write_text(source)
+    return [sys.executable, str(script)]
+
+
+def _no_url() -> dict[str, str]:
+    """The lifeline tests' environment: they start their own server."""
+    return {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
+
+
+def _end(parent: subprocess.Popen[str]) -> None:
+    parent.kill()
+    parent.wait()
+    if parent.stdout is not None:
+        parent.stdout.close()
+
+
 def test_server_ends_with_a_killed_parent(tmp_path: Path) -> None:
     """A process that started the server and is then SIGKILLed runs no
     teardown and no atexit; the server still stops (its stdin pipe closes)."""
-    script = tmp_path / "parent.py"
-    script.write_text(
+    cmd = _parent_script(tmp_path,
         "import sys, time\n"
         "from a2amock import Server\n"
         "s = Server.start()\n"
         "print(s.url, flush=True)\n"
         "time.sleep(120)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env, text=True)
+    parent = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=_no_url(), text=True)
     try:
         assert parent.stdout is not None
         url = parent.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:"), url
         assert httpx.get(url + "/_a2amock/healthz", timeout=5, trust_env=False).status_code == 200
     finally:
-        parent.kill()
-        parent.wait()
-        if parent.stdout is not None:
-            parent.stdout.close()
+        _end(parent)
     _wait_gone(url, "its parent was killed")
 
 
@@ -341,8 +356,7 @@ def test_server_ends_with_a_killed_parent_whose_fork_lives_on(tmp_path: Path) ->
     plain os.fork) does not inherit the server's lifeline: when the process
     that started the server is killed, the server stops although the child
     is still running."""
-    script = tmp_path / "parent.py"
-    script.write_text(
+    cmd = _parent_script(tmp_path,
         "import os, time\n"
         "from a2amock import Server\n"
         "s = Server.start()\n"
@@ -353,8 +367,7 @@ def test_server_ends_with_a_killed_parent_whose_fork_lives_on(tmp_path: Path) ->
         "print(s.url, child, flush=True)\n"
         "time.sleep(120)\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
-    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, env=env, text=True)
+    parent = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=_no_url(), text=True)
     child = 0
     try:
         assert parent.stdout is not None
@@ -366,10 +379,7 @@ def test_server_ends_with_a_killed_parent_whose_fork_lives_on(tmp_path: Path) ->
         _wait_gone(url, "its parent was killed, with the parent's forked child still running")
         os.kill(child, 0)  # the child was alive all along
     finally:
-        parent.kill()
-        parent.wait()
-        if parent.stdout is not None:
-            parent.stdout.close()
+        _end(parent)
         if child:
             try:
                 os.kill(child, 9)
@@ -380,8 +390,7 @@ def test_server_ends_with_a_killed_parent_whose_fork_lives_on(tmp_path: Path) ->
 def test_forked_child_exiting_leaves_the_parents_server(tmp_path: Path) -> None:
     """A forked child that exits normally runs the interpreter's exit
     handlers; they must not stop the server its parent started."""
-    script = tmp_path / "parent.py"
-    script.write_text(
+    cmd = _parent_script(tmp_path,
         "import os, sys\n"
         "import httpx\n"
         "from a2amock import Server\n"
@@ -393,8 +402,7 @@ def test_forked_child_exiting_leaves_the_parents_server(tmp_path: Path) -> None:
         "print(httpx.get(s.url + '/_a2amock/healthz', timeout=5, trust_env=False).status_code, flush=True)\n"
         "s.close()\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "A2AMOCK_URL"}
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, env=env, text=True, timeout=60)
+    out = subprocess.run(cmd, capture_output=True, env=_no_url(), text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "200", out.stdout + out.stderr
 
