@@ -83,7 +83,8 @@ func newAgent(s *Server, ac AgentConfig, index int) (*agent, error) {
 		seed:     seed,
 	}
 	a.cards = cardserve.Agent{Card: card, Signer: cardserve.Signer{Seed: s.cfg.Seed, Name: ac.Name, Always: s.cfg.SignCards},
-		Interfaces: cardserve.Interfaces{Declares: func(b wire.Binding) bool { return s.declares(a, b) }, RESTPath: restPrefix, GRPC: s.cfg.GRPC, Tenant: ac.Name}}
+		Interfaces: cardserve.Interfaces{Declares: func(b wire.Binding) bool { return s.declares(a, b) }, RESTPath: restPrefix, GRPC: s.cfg.GRPC, Tenant: ac.Name,
+			Reaches: func(d wire.Dialect) bool { return s.grpc.Reaches(a, d) }}}
 	a.ctx, a.stop = context.WithCancel(s.ctx)
 	ps := s.pushSender()
 	eng, err := engine.New(engine.Config{

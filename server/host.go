@@ -42,5 +42,8 @@ func (h bindingHost) TenantAgent(tenant string) (binding.Agent, string, bool) {
 	return a, h.s.AgentPath(tenant), ok
 }
 
+// AgentNames implements binding.Host.
+func (h bindingHost) AgentNames() []string { return h.s.AgentNames() }
+
 // Wait implements binding.Host.
 func (h bindingHost) Wait(ctx context.Context, d time.Duration) bool { return h.s.delay(ctx, d) }

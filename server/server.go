@@ -57,11 +57,11 @@ type Config struct {
 	Logger *slog.Logger
 	// MaxBodyBytes bounds request bodies; 0 means 4 MiB.
 	MaxBodyBytes int64
-	// GRPC also serves the gRPC binding (lf.a2a.v1.A2AService) on the same
-	// port, over h2c (or HTTP/2 with TLS), and declares it in every v1.0
-	// card as a GRPC interface at host:port; below the root it names the
-	// agent as its tenant, which routes the calls. Off by default, so cards
-	// and the clients that pick a binding from them are unchanged.
+	// GRPC also serves the gRPC binding (v1.0's lf.a2a.v1.A2AService, v0.3's
+	// a2a.v1.A2AService) on the same port, h2c or TLS, declared as GRPC at
+	// host:port in every v1.0 card (naming the agent as tenant below the
+	// root) and in the v0.3 card of the agent v0.3's tenantless calls reach
+	// (grpcbind). Off by default: cards and clients' choices are unchanged.
 	GRPC bool
 	// MaxMessageBytes bounds the content (parts and metadata) of a
 	// message, and MaxPartBytes that of each part, on both bindings; a

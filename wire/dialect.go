@@ -12,9 +12,12 @@ import (
 // internal/schemacheck/schema under the descriptor's SchemaFile. Only a new
 // card shape needs more: a CardShape constant here and its parser and
 // renderer in the cards package (checkRequired, fromWire, Render). The
-// gRPC binding and the HTTP+JSON binding at an agent's REST base serve one
-// dialect each, the newest that lists them (ForBinding); serving two
-// dialects on one of them would need version negotiation there. An older
+// HTTP+JSON binding at an agent's REST base serves one dialect, the newest
+// that lists it (ForBinding); serving two dialects on it would need
+// version negotiation there. Over gRPC each dialect that sets GRPC has its
+// own service (v1.0's lf.a2a.v1.A2AService, v0.3's a2a.v1.A2AService), so
+// the path of a call names its dialect; ForBinding(BindingGRPC) is the
+// newest. An older
 // dialect's HTTP+JSON binding has its own base (Descriptor.RESTPath) and
 // its own codec (codecs.ForREST). testkit.Client speaks v1.0 and v0.3 with its own
 // shapes, on purpose, and is taught a dialect separately if at all.
@@ -50,7 +53,9 @@ type Descriptor struct {
 	// first; a card of the dialect declares one interface per binding.
 	Bindings []Binding
 	// GRPC reports whether the dialect is served over gRPC when the server
-	// enables that binding (then the card also declares a GRPC interface).
+	// enables that binding, on its own service (then the card also
+	// declares a GRPC interface; for a dialect without Tenant, only the
+	// card of the agent its tenantless calls reach).
 	GRPC bool
 	// RESTPath, when set, is where below an agent's base URL the dialect's
 	// own HTTP+JSON binding is served and declared, for a dialect other
@@ -205,7 +210,7 @@ var descriptors = []Descriptor{
 		Dialect: V03, Major: 0, Methods: v03Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
-		Bindings: []Binding{BindingJSONRPC, BindingREST}, RESTPath: "/v0.3",
+		Bindings: []Binding{BindingJSONRPC, BindingREST}, RESTPath: "/v0.3", GRPC: true,
 		VersionHeaderOptional: true, Advertised: true,
 		FinalFlag:     true,
 		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
@@ -277,8 +282,9 @@ func DialectNames(sep, last string) string {
 
 // ForBinding returns the dialect served on binding b: the newest dialect
 // that lists b, or that is served over gRPC when b is BindingGRPC; "" when
-// none is. A binding other than JSON-RPC serves one dialect (its requests
-// do not name one).
+// none is. HTTP+JSON at an agent's REST base serves one dialect (its
+// requests do not name one); over gRPC an older dialect that sets GRPC
+// has its own service beside this one's.
 func ForBinding(b Binding) Dialect {
 	for _, d := range descriptors {
 		if slices.Contains(d.Bindings, b) || b == BindingGRPC && d.GRPC {

@@ -53,6 +53,10 @@ type Host interface {
 	// path it is served below; ok is false when the tenant names none.
 	// The gRPC binding routes on it: every agent shares its endpoint.
 	TenantAgent(tenant string) (a Agent, base string, ok bool)
+	// AgentNames lists the hosted agents' names, the root's first: a gRPC
+	// service whose requests carry no tenant (v0.3's) routes on their
+	// cards.
+	AgentNames() []string
 }
 
 // Agent is a hosted agent as a binding sees it: opaque but for the

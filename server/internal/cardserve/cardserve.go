@@ -160,6 +160,10 @@ type Interfaces struct {
 	// AgentInterface.tenant) and the binding routes on.
 	GRPC   bool
 	Tenant string
+	// Reaches reports whether a gRPC call of dialect d, which carries no
+	// tenant (v0.3), reaches this agent: only then does a card of d
+	// declare the GRPC interface. Nil: always.
+	Reaches func(d wire.Dialect) bool
 }
 
 // Render renders c (its dialect defaulting to dialect) with the interfaces
@@ -190,9 +194,11 @@ func Render(c *cards.Card, dialect wire.Dialect, origin, base string, in Interfa
 		}
 		cc.Interfaces = append(cc.Interfaces, cards.Interface{URL: url, Binding: b, Version: cc.Dialect})
 	}
-	if desc.GRPC && in.GRPC {
+	if desc.GRPC && in.GRPC && (desc.Tenant || in.Reaches == nil || in.Reaches(cc.Dialect)) {
 		// A gRPC interface is host:port, one for every agent: the root's
-		// requests carry no tenant, the others' their agent's name.
+		// requests carry no tenant, the others' their agent's name. A
+		// dialect without tenants (v0.3) declares it on the one agent its
+		// calls reach, and renders no tenant.
 		gi := cards.Interface{URL: cards.GRPCTarget(origin), Binding: wire.BindingGRPC, Version: cc.Dialect}
 		if base != "" {
 			gi.Tenant = in.Tenant

@@ -1,15 +1,17 @@
-// Package grpcbind is the gRPC binding (lf.a2a.v1.A2AService): a thin
-// transport over the request path the HTTP bindings share (package
-// binding's Host.Serve): a gRPC request is an HTTP/2 POST
-// to /lf.a2a.v1.A2AService/{Method} with content-type application/grpc,
-// served on the same port (h2c, Config.GRPC). Its message is transcoded
-// through ProtoJSON into the v1.0 codec's params (v1.0's JSON-RPC params
-// are the proto request messages in ProtoJSON), handed to the core,
-// and results, events and errors are transcoded back the same way. Errors
-// are google.rpc.Status (grpc-status, grpc-message,
-// grpc-status-details-bin) carrying the ErrorInfo the HTTP+JSON binding
-// sends, with the spec's codes (§5.4). The messages come from
-// internal/a2apb, generated from the v1.0 proto, never an SDK's package.
+// Package grpcbind is the gRPC binding: a thin transport over the request
+// path the HTTP bindings share (package binding's Host.Serve). A gRPC
+// request is an HTTP/2 POST to /{service}/{Method} with content-type
+// application/grpc, served on the same port (h2c, Config.GRPC). Each
+// dialect with a gRPC binding has its own service (service.go): v1.0's
+// lf.a2a.v1.A2AService and v0.3's a2a.v1.A2AService (service03.go). A
+// call's message is transcoded through ProtoJSON into the codec of its
+// service's dialect (v1.0's JSON-RPC params, v0.3's HTTP+JSON bodies: each
+// is its proto's ProtoJSON), handed to the core, and results, events and
+// errors are transcoded back the same way. Errors are google.rpc.Status
+// (grpc-status, grpc-message, grpc-status-details-bin) carrying the
+// ErrorInfo the HTTP+JSON binding sends, with the codes of v1.0's mapping
+// (§5.4). The messages come from internal/a2apb and internal/a2apb03,
+// generated from the protos, never an SDK's package.
 package grpcbind
 
 import (
@@ -29,50 +31,11 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
-	"github.com/a2amock/a2amock/internal/a2apb"
-	"github.com/a2amock/a2amock/internal/pbconv"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/codecs"
 )
-
-// grpcDialect is the dialect of the gRPC binding (v1.0).
-var grpcDialect = wire.ForBinding(wire.BindingGRPC)
-
-// grpcMethods maps a method to a new request message.
-var grpcMethods = map[string]func() proto.Message{
-	"SendMessage":                      func() proto.Message { return new(a2apb.SendMessageRequest) },
-	"SendStreamingMessage":             func() proto.Message { return new(a2apb.SendMessageRequest) },
-	"GetTask":                          func() proto.Message { return new(a2apb.GetTaskRequest) },
-	"ListTasks":                        func() proto.Message { return new(a2apb.ListTasksRequest) },
-	"CancelTask":                       func() proto.Message { return new(a2apb.CancelTaskRequest) },
-	"SubscribeToTask":                  func() proto.Message { return new(a2apb.SubscribeToTaskRequest) },
-	"CreateTaskPushNotificationConfig": func() proto.Message { return new(a2apb.TaskPushNotificationConfig) },
-	"GetTaskPushNotificationConfig":    func() proto.Message { return new(a2apb.GetTaskPushNotificationConfigRequest) },
-	"ListTaskPushNotificationConfigs":  func() proto.Message { return new(a2apb.ListTaskPushNotificationConfigsRequest) },
-	"GetExtendedAgentCard":             func() proto.Message { return new(a2apb.GetExtendedAgentCardRequest) },
-	"DeleteTaskPushNotificationConfig": func() proto.Message { return new(a2apb.DeleteTaskPushNotificationConfigRequest) },
-}
-
-// grpcResult returns a new response message of a unary operation.
-func grpcResult(op wire.Op) proto.Message {
-	switch op {
-	case wire.OpSend:
-		return new(a2apb.SendMessageResponse)
-	case wire.OpGetTask, wire.OpCancelTask:
-		return new(a2apb.Task)
-	case wire.OpListTasks:
-		return new(a2apb.ListTasksResponse)
-	case wire.OpSetPushConfig, wire.OpGetPushConfig:
-		return new(a2apb.TaskPushNotificationConfig)
-	case wire.OpListPushConfigs:
-		return new(a2apb.ListTaskPushNotificationConfigsResponse)
-	case wire.OpExtendedCard:
-		return new(a2apb.AgentCard)
-	}
-	return new(emptypb.Empty)
-}
 
 var fromJSON = protojson.UnmarshalOptions{DiscardUnknown: true}
 
@@ -89,78 +52,91 @@ type Binding struct {
 // New is the gRPC binding over host.
 func New(host binding.Host) *Binding { return &Binding{host: host} }
 
-// Serve answers a gRPC call to agent a at path (below the agent's base).
+// Serve answers a gRPC call to agent a at path (below the agent's base):
+// the service whose method path it is decodes it.
 func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
-	var rp grpcReply
-	method, ok := strings.CutPrefix(path, a2apb.ServicePath)
-	newMsg := grpcMethods[method]
-	if !ok || newMsg == nil {
-		b.refused(w, r, a, "", "", wire.Errorf(wire.CodeMethodNotFound, "unknown method %s", path))
+	svc, method := serviceOf(path)
+	m, ok := svc.method(method)
+	if !ok {
+		rp := grpcReply{svc: svc}
+		b.refused(w, r, a, nil, "", "", wire.Errorf(wire.CodeMethodNotFound, "unknown method %s", path))
 		return rp.status(w, codes.Unimplemented, "unknown method "+path, nil)
 	}
-	_, op, _ := wire.LookupMethod(method)
+	rp := grpcReply{svc: svc}
+	op := m.op
+	at := agentRef{a: a, base: base}
+	if svc.route != nil {
+		var e *wire.Error
+		if at, e = svc.route(b, at); e != nil {
+			b.refused(w, r, a, svc, method, op, e)
+			return rp.status(w, codes.Unimplemented, e.Message, nil)
+		}
+	}
 	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
-		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeContentTypeNotSupported, "content-type %s is not served: only application/grpc (proto)", ct))
+		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeContentTypeNotSupported, "content-type %s is not served: only application/grpc (proto)", ct))
 		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
 	}
 	body, e := binding.ReadBody(r, b.host.MaxBodyBytes()+5)
 	if e != nil {
-		b.refused(w, r, a, method, op, e)
+		b.refused(w, r, at.a, svc, method, op, e)
 		return rp.Fail(w, e)
 	}
 	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
 		if len(body) >= 5 && body[0] != 0 {
-			b.refused(w, r, a, method, op, wire.Errorf(wire.CodeInvalidRequest, "compressed messages are not supported"))
+			b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeInvalidRequest, "compressed messages are not supported"))
 			return rp.status(w, codes.Unimplemented, "compressed messages are not supported", nil)
 		}
-		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeParseError, "the request is not one length-prefixed gRPC message"))
+		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeParseError, "the request is not one length-prefixed gRPC message"))
 		return rp.status(w, codes.Internal, "the request is not one length-prefixed gRPC message", nil)
 	}
-	in := newMsg()
+	in := m.req()
 	if err := proto.Unmarshal(body[5:], in); err != nil {
-		b.refused(w, r, a, method, op, wire.Errorf(wire.CodeParseError, "decode %s request: %v", method, err))
+		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeParseError, "decode %s request: %v", method, err))
 		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
 	}
 	// Every agent shares the endpoint: a tenant naming an agent (its card
 	// declares it) routes the call there; none, or another, is the root's.
-	if t, ok := in.(interface{ GetTenant() string }); ok && t.GetTenant() != "" {
+	if t, ok := in.(interface{ GetTenant() string }); ok && svc.tenants && t.GetTenant() != "" {
 		if ta, tbase, found := b.host.TenantAgent(t.GetTenant()); found {
-			a, base = ta, tbase
+			at = agentRef{a: ta, base: tbase}
 		}
 	}
-	codec := codecs.For(grpcDialect)
-	// The sends pbconv covers are read directly; every other message (and
-	// a send it leaves alone, a bad one included) is transcoded through
-	// ProtoJSON into the v1.0 codec, which words the error.
+	a, base = at.a, at.base
+	// The messages a fast path covers are read directly; every other one
+	// (and one it leaves alone, a bad one included) is transcoded through
+	// ProtoJSON into the service's codec, which words the error.
 	var req *wire.Request
 	fast := false
-	if send, ok := in.(*a2apb.SendMessageRequest); ok {
-		req, fast = pbconv.SendRequest(op, send)
+	if svc.fastRequest != nil {
+		req, fast = svc.fastRequest(op, in)
 	}
 	var params []byte
 	if !fast {
 		var err error
 		if params, err = protojson.Marshal(in); err != nil {
-			b.refused(w, r, a, method, op, wire.Errorf(wire.CodeInternal, "transcode request: %v", err))
+			b.refused(w, r, a, svc, method, op, wire.Errorf(wire.CodeInternal, "transcode request: %v", err))
 			return rp.status(w, codes.Internal, "transcode request: "+err.Error(), nil)
 		}
+		if svc.params != nil {
+			params = svc.params(in, params)
+		}
 	}
-	if e := b.host.CheckVersion(r, grpcDialect); e != nil {
-		b.refused(w, r, a, method, op, e)
+	if e := b.host.CheckVersion(r, svc.dialect); e != nil {
+		b.refused(w, r, a, svc, method, op, e)
 		return rp.Fail(w, e)
 	}
 	if !fast {
 		var e *wire.Error
-		if req, e = codec.DecodeParams(op, params); e != nil {
+		if req, e = svc.codec.DecodeParams(op, params); e != nil {
 			if !binding.ParamError(e) || a.Gate(op) == nil {
-				b.refused(w, r, a, method, op, e)
+				b.refused(w, r, a, svc, method, op, e)
 				return rp.Fail(w, e)
 			}
 			req = &wire.Request{Op: op}
 		}
 	}
-	req.Method, req.Binding, req.Dialect = method, wire.BindingGRPC, grpcDialect
-	rp.st = &grpcStream{codec: codec}
+	req.Method, req.Binding, req.Dialect = method, wire.BindingGRPC, svc.dialect
+	rp.st = &grpcStream{svc: svc}
 	err := b.host.Serve(w, r, a, base, req, rp)
 	rp.st.finish(w)
 	return err
@@ -169,16 +145,20 @@ func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent,
 // refused journals a call refused before it was served: its method and
 // operation when known, and the error it is answered with (or that its
 // gRPC status stands for).
-func (b *Binding) refused(w http.ResponseWriter, r *http.Request, a binding.Agent, method string, op wire.Op, e *wire.Error) {
+func (b *Binding) refused(w http.ResponseWriter, r *http.Request, a binding.Agent, svc *service, method string, op wire.Op, e *wire.Error) {
 	req := &wire.Request{Op: op, Method: method, Binding: wire.BindingGRPC}
 	if op != "" {
-		req.Dialect = grpcDialect
+		req.Dialect = svc.dialect
 	}
 	b.host.Refused(w, r, a, req, e)
 }
 
-// grpcReply answers a gRPC call; st is the call's state once decoded.
-type grpcReply struct{ st *grpcStream }
+// grpcReply answers a gRPC call of service svc; st is the call's state
+// once decoded.
+type grpcReply struct {
+	svc *service
+	st  *grpcStream
+}
 
 // status answers with a gRPC status and no message (trailers-only).
 func (rp grpcReply) status(w http.ResponseWriter, code codes.Code, msg string, details []*anypb.Any) error {
@@ -193,7 +173,7 @@ func (rp grpcReply) status(w http.ResponseWriter, code codes.Code, msg string, d
 }
 
 func (rp grpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
-	code, msg, details := grpcError(e)
+	code, msg, details := grpcError(rp.svc, e)
 	if rp.st != nil && rp.st.started {
 		rp.st.err = e
 		return nil
@@ -204,40 +184,40 @@ func (rp grpcReply) Fail(w http.ResponseWriter, e *wire.Error) error {
 func (rp grpcReply) AuthError(e *wire.Error) *wire.Error { return e }
 
 func (rp grpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) error {
+	svc := rp.svc
 	var msg proto.Message
+	fast := false
 	switch {
 	case op == wire.OpDeletePush:
 		msg = new(emptypb.Empty)
 	case op == wire.OpExtendedCard:
-		msg = new(a2apb.AgentCard)
-		if err := fromJSON.Unmarshal(res.Card, msg); err != nil {
+		var err error
+		if msg, err = svc.card(res.Card); err != nil {
 			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode card: %v", err))
 		}
-	case op == wire.OpSend && fastSend(res, &msg):
-	case (op == wire.OpGetTask || op == wire.OpCancelTask) && fastTask(res, &msg):
 	default:
-		b, err := rp.st.codec.EncodeResult(op, res)
-		if err != nil {
-			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
+		if svc.fastResult != nil {
+			msg, fast = svc.fastResult(op, res)
 		}
-		msg = grpcResult(op)
-		if err := fromJSON.Unmarshal(b, msg); err != nil {
-			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
+		if !fast {
+			var e *wire.Error
+			if msg, e = svc.transcodeResult(op, res); e != nil {
+				return rp.Fail(w, e)
+			}
 		}
 	}
 	out, err := proto.Marshal(msg)
-	if err != nil {
+	if err != nil && fast {
 		// A string pbconv copied may not be UTF-8, which proto refuses; the
 		// codec's JSON replaces the bad bytes, so take that path.
-		msg = grpcResult(op)
-		if b, err := rp.st.codec.EncodeResult(op, res); err != nil {
-			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
-		} else if err := fromJSON.Unmarshal(b, msg); err != nil {
-			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "transcode result: %v", err))
+		var e *wire.Error
+		if msg, e = svc.transcodeResult(op, res); e != nil {
+			return rp.Fail(w, e)
 		}
-		if out, err = proto.Marshal(msg); err != nil {
-			return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
-		}
+		out, err = proto.Marshal(msg)
+	}
+	if err != nil {
+		return rp.Fail(w, wire.Errorf(wire.CodeInternal, "encode result: %v", err))
 	}
 	// A unary answer is not flushed: net/http sends the headers, the
 	// message and the trailers together when the handler returns.
@@ -254,31 +234,25 @@ func (rp grpcReply) Transport(h binding.Host, w http.ResponseWriter, r *http.Req
 	return newGRPCTransport(h, w, r, rp.st)
 }
 
-// fastSend sets *msg to the SendMessageResponse of res when pbconv covers it.
-func fastSend(res *wire.Result, msg *proto.Message) bool {
-	m, ok := pbconv.SendResponse(res)
-	if ok {
-		*msg = m
+// transcodeResult is the response message of op: res as the codec encodes
+// it, read as the message's ProtoJSON.
+func (s *service) transcodeResult(op wire.Op, res *wire.Result) (proto.Message, *wire.Error) {
+	b, err := s.codec.EncodeResult(op, res)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeInternal, "encode result: %v", err)
 	}
-	return ok
+	msg := s.result(op)
+	if err := fromJSON.Unmarshal(b, msg); err != nil {
+		return nil, wire.Errorf(wire.CodeInternal, "transcode result: %v", err)
+	}
+	return msg, nil
 }
 
-// fastTask sets *msg to the Task of res when pbconv covers it.
-func fastTask(res *wire.Result, msg *proto.Message) bool {
-	if res == nil || res.Task == nil {
-		return false
-	}
-	m, ok := pbconv.Task(res.Task)
-	if ok {
-		*msg = m
-	}
-	return ok
-}
-
-// grpcStream is the state of one gRPC call: whether its headers went out,
-// the error its trailers carry, whether they were written.
+// grpcStream is the state of one gRPC call of service svc: whether its
+// headers went out, the error its trailers carry, whether they were
+// written.
 type grpcStream struct {
-	codec   wire.Codec
+	svc     *service
 	started bool
 	done    bool
 	err     *wire.Error
@@ -297,7 +271,7 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 	st.done = true
 	code, msg, details := codes.OK, "", []*anypb.Any(nil)
 	if st.err != nil {
-		code, msg, details = grpcError(st.err)
+		code, msg, details = grpcError(st.svc, st.err)
 	}
 	if st.deadlineHit {
 		code, msg, details = codes.DeadlineExceeded, deadlineError().Message, nil
@@ -309,20 +283,23 @@ func (st *grpcStream) finish(w http.ResponseWriter) {
 type grpcFramer grpcReply
 
 func (f grpcFramer) Event(ev wire.Event) ([]byte, error) {
-	if msg, ok := pbconv.StreamResponse(ev); ok {
-		if b, err := proto.Marshal(msg); err == nil {
-			return b, nil
+	svc := f.svc
+	if svc.fastEvent != nil {
+		if msg, ok := svc.fastEvent(ev); ok {
+			if b, err := proto.Marshal(msg); err == nil {
+				return b, nil
+			}
 		}
 	}
-	b, err := f.st.codec.EncodeEvent(ev)
+	b, err := svc.codec.EncodeEvent(ev)
 	if err != nil {
 		return nil, err
 	}
-	var msg a2apb.StreamResponse
-	if err := fromJSON.Unmarshal(b, &msg); err != nil {
+	msg := svc.event()
+	if err := fromJSON.Unmarshal(b, msg); err != nil {
 		return nil, err
 	}
-	return proto.Marshal(&msg)
+	return proto.Marshal(msg)
 }
 
 // errorFrame ends the stream with e in its trailers: gRPC has no error
@@ -387,10 +364,18 @@ func grpcFrame(msg []byte) []byte {
 	return out
 }
 
-// grpcError is e as a gRPC status: the code the v1.0 mapping (§5.4) gives
-// its HTTP+JSON google.rpc.Status, with the same ErrorInfo.
-func grpcError(e *wire.Error) (codes.Code, string, []*anypb.Any) {
-	_, body := codecs.EncodeRESTError(e)
+// grpcError is e as a gRPC status of service svc: the google.rpc.Status
+// of the service's HTTP+JSON error body, its code (the v1.0.1 mapping,
+// §5.4 of v1.0), message and ErrorInfo. When the body names the error
+// (v0.3's `type`, TaskNotFoundError), the message starts with that name
+// and ": ", as a2a-python's v0.3 gRPC servers word it and its v0.3 gRPC
+// client reads it back into the error's type.
+func grpcError(svc *service, e *wire.Error) (codes.Code, string, []*anypb.Any) {
+	encode := codecs.EncodeRESTError
+	if svc != nil && svc.encodeError != nil {
+		encode = svc.encodeError
+	}
+	_, body := encode(e)
 	var st struct {
 		Error struct {
 			Status  string `json:"status"`
@@ -401,6 +386,7 @@ func grpcError(e *wire.Error) (codes.Code, string, []*anypb.Any) {
 				Metadata map[string]string `json:"metadata"`
 			} `json:"details"`
 		} `json:"error"`
+		Type string `json:"type"`
 	}
 	code := codes.Internal
 	if json.Unmarshal(body, &st) != nil {
@@ -418,7 +404,11 @@ func grpcError(e *wire.Error) (codes.Code, string, []*anypb.Any) {
 			details = append(details, a)
 		}
 	}
-	return code, st.Error.Message, details
+	msg := st.Error.Message
+	if st.Type != "" {
+		msg = st.Type + ": " + msg
+	}
+	return code, msg, details
 }
 
 // setGRPCStatus sets grpc-status, grpc-message and grpc-status-details-bin

@@ -46,6 +46,7 @@ func (h *fakeHost) MaxBodyBytes() int64                              { return 1 
 func (h *fakeHost) Clock() timeline.Clock                            { return timeline.RealClock{} }
 func (h *fakeHost) Wait(ctx context.Context, d time.Duration) bool   { return true }
 func (h *fakeHost) TenantAgent(string) (binding.Agent, string, bool) { return nil, "", false }
+func (h *fakeHost) AgentNames() []string                             { return nil }
 
 // fakeAgent declares every operation and speaks v1.0.
 type fakeAgent struct{}
