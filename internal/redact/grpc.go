@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/a2apb03"
 )
 
 // GRPC returns the body of a gRPC call to path (its request when request
@@ -19,11 +20,7 @@ import (
 // message cut short (the raw view keeps the start of a body), which is why
 // b is walked message by message.
 func GRPC(path string, b []byte, request bool) []byte {
-	method, ok := strings.CutPrefix(path, a2apb.ServicePath)
-	if !ok {
-		return b
-	}
-	md := a2apb.Method(method)
+	md := grpcMethod(path)
 	if md == nil {
 		return b
 	}
@@ -54,6 +51,18 @@ func GRPC(path string, b []byte, request bool) []byte {
 		out = append(out, enc...)
 	}
 	return out
+}
+
+// grpcMethod is the method descriptor of the A2A gRPC call to path, of
+// v1.0's service or v0.3's; nil for any other path.
+func grpcMethod(path string) protoreflect.MethodDescriptor {
+	if method, ok := strings.CutPrefix(path, a2apb.ServicePath); ok {
+		return a2apb.Method(method)
+	}
+	if method, ok := strings.CutPrefix(path, a2apb03.ServicePath); ok {
+		return a2apb03.Method(method)
+	}
+	return nil
 }
 
 // protoMessage redacts m in place and reports whether it changed.

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/a2apb03"
 )
 
 func TestJSON(t *testing.T) {
@@ -132,6 +133,18 @@ func TestGRPC(t *testing.T) {
 	cut := frame(t, cfg)[:12]
 	assert.Equal(t, cut, GRPC("/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig", cut, true))
 	assert.Equal(t, body, GRPC("/other.Service/Method", body, true))
+
+	// v0.3's service: its push config's token and credentials too.
+	cfg03 := &a2apb03.CreateTaskPushNotificationConfigRequest{Parent: "tasks/t", Config: &a2apb03.TaskPushNotificationConfig{
+		PushNotificationConfig: &a2apb03.PushNotificationConfig{Url: "https://h.example/hook", Token: "tok-secret",
+			Authentication: &a2apb03.AuthenticationInfo{Schemes: []string{"Bearer"}, Credentials: "cred-secret"}}}}
+	got = GRPC("/a2a.v1.A2AService/CreateTaskPushNotificationConfig", frame(t, cfg03), true)
+	var m03 a2apb03.CreateTaskPushNotificationConfigRequest
+	require.NoError(t, proto.Unmarshal(got[5:], &m03))
+	pc := m03.GetConfig().GetPushNotificationConfig()
+	assert.Equal(t, "[redacted: 10 bytes]", pc.GetToken())
+	assert.Equal(t, "[redacted: 11 bytes]", pc.GetAuthentication().GetCredentials())
+	assert.Equal(t, "tasks/t", m03.GetParent())
 }
 
 // FuzzJSON: JSON text stays JSON, and no string value of a credential key

@@ -57,8 +57,11 @@ func Begin(r *http.Request, agentOf func(path string) string, isAgent func(name 
 	if isGRPC {
 		rec.RPCMethod, rec.GRPC = method, true
 		// The tenant of the request names the agent (none: the root, the
-		// first).
-		rec.Tenant = grpcTenant(method, head)
+		// first). Only v1.0's service has tenants: v0.3's messages are
+		// not read with v1.0's descriptors.
+		if strings.HasPrefix(r.URL.Path, a2apb.ServicePath) {
+			rec.Tenant = grpcTenant(method, head)
+		}
 		if rec.Tenant != "" && isAgent(rec.Tenant) {
 			rec.Agent = rec.Tenant
 		}
