@@ -36,9 +36,9 @@ type ServerSpec struct {
 	// SignCards signs every Agent Card (v1.0 §8.4; keys from the seed,
 	// JWKS at each agent's /.well-known/jwks.json).
 	SignCards bool `yaml:"signCards,omitempty" doc:"sign every Agent Card and extended card with a JWS over its JCS form (v1.0 §8.4); the keys derive from the seed and are served as a JWKS at each agent's /.well-known/jwks.json"`
-	// GRPC also serves the gRPC binding, declared in every v1.0 card
-	// (server.Config.GRPC).
-	GRPC bool `yaml:"grpc,omitempty" doc:"also serve the v1.0 gRPC binding (lf.a2a.v1.A2AService) on the same port (h2c, or h2 over TLS) and declare it in every v1.0 card as GRPC at host:port, with the agent's name as tenant below the root (a2amock serve --grpc turns it on too)"`
+	// GRPC also serves the gRPC binding, declared in every v1.0 card and
+	// in the v0.3 card its v0.3 calls reach (server.Config.GRPC).
+	GRPC bool `yaml:"grpc,omitempty" doc:"also serve the gRPC binding (v1.0's lf.a2a.v1.A2AService, v0.3's a2a.v1.A2AService) on the same port (h2c, or h2 over TLS) and declare it as GRPC at host:port in every v1.0 card, with the agent's name as tenant below the root, and in the v0.3 card of the agent v0.3's tenantless calls reach: the root when its card is v0.3, else the only agent whose card is (a2amock serve --grpc turns it on too)"`
 	// Gateway puts the id-rewriting gateway (package gateway) in front of
 	// the agents when the file is served by a2amock serve.
 	Gateway bool `yaml:"gateway,omitempty" doc:"serve the agents behind the id-rewriting gateway: task ids differ per channel and a correlation id is added (a2amock serve --gateway overrides it)"`

@@ -168,7 +168,8 @@ func WithTimeline(agentName, skillID string, tl timeline.Timeline) Option {
 
 // WithGRPC also serves the gRPC binding on the mock's port and declares it
 // in every v1.0 card (server.Config GRPC), with the agent's name as tenant
-// below the root; Mock.URL stays the HTTP URL, the gRPC target
+// below the root, and in a v0.3 card of the agent v0.3 calls reach (v0.3's
+// a2a.v1.A2AService); Mock.URL stays the HTTP URL, the gRPC target
 // (GRPCTarget) is its host:port.
 func WithGRPC() Option { return func(s *settings) { s.cfg.GRPC = true } }
 

@@ -38,7 +38,7 @@ func conformCmd(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	htmlFile := fs.String("html", "", "write the run as one self-contained HTML page (the timeline of each scenario with its failing checks; as a2amock report does)")
 	list := fs.Bool("list", false, "list the suite's scenarios and the checks, then exit")
 	quiet := fs.Bool("quiet", false, "no progress lines")
-	grpcFlag := fs.Bool("grpc", false, "also serve the v1.0 gRPC binding in every scenario: every v1.0 card declares GRPC at the shared host:port beside its HTTP interfaces, with the agent's name as its tenant (A2A_AGENT_URL is as without it)")
+	grpcFlag := fs.Bool("grpc", false, "also serve the gRPC binding in every scenario: every v1.0 card declares GRPC at the shared host:port beside its HTTP interfaces, with the agent's name as its tenant, and so does the v0.3 card of the agent v0.3's tenantless calls reach (A2A_AGENT_URL is as without it)")
 	pos, code, ok := parseFlags(fs, "conform --client 'CMD' [flags]", args, stdout)
 	if !ok {
 		return code

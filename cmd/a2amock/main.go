@@ -119,7 +119,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready c
 	controlToken := fs.String("control-token", "", "bearer token that opens the control API (/_a2amock/...) to non-loopback clients")
 	strict := fs.Bool("strict-version", false, "reject v1.0 methods sent without an A2A-Version header (VersionNotSupportedError)")
 	signCards := fs.Bool("sign-cards", false, "sign every Agent Card (JWS over its JCS form, v1.0 §8.4; keys from --seed, JWKS at each agent's /.well-known/jwks.json)")
-	grpcFlag := fs.Bool("grpc", false, "also serve the gRPC binding (lf.a2a.v1.A2AService, h2c) on --addr and declare it in every v1.0 card as GRPC at host:port (below the root with the agent's name as tenant, which routes the calls)")
+	grpcFlag := fs.Bool("grpc", false, "also serve the gRPC binding (v1.0's lf.a2a.v1.A2AService and v0.3's a2a.v1.A2AService, h2c) on --addr and declare it as GRPC at host:port in every v1.0 card (below the root with the agent's name as tenant, which routes the calls) and in the v0.3 card of the agent v0.3's tenantless calls reach (the root when its card is v0.3, else the only v0.3 agent)")
 	push := fs.Bool("push", false, "declare pushNotifications on every agent's card")
 	logLevel := fs.String("log-level", "info", "debug logs one line per request; info, warn or error")
 	exitOnStdinClose := addExitOnStdinClose(fs)
