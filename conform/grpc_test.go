@@ -15,8 +15,11 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/a2apb03"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // grpcClient is a fake client of the gRPC binding: it reads the card, dials
@@ -138,4 +141,47 @@ func TestGRPCClientJudged(t *testing.T) {
 	}
 	wantFail(t, untenanted.Scenarios[0], "uses-declared-interface", `gRPC SendMessage with tenant "" but the card declares only`)
 	assertNoListener(t, rep)
+}
+
+// TestV03GRPCCallsRecordTheirAgent: a v0.3 gRPC call names no agent, so
+// its wire record names the agent the server routes it to: the root when
+// the root's card is v0.3, else the only agent whose card is; with
+// several, the root (the call is refused there). v1.0 calls without a
+// tenant stay the root's.
+func TestV03GRPCCallsRecordTheirAgent(t *testing.T) {
+	card := func(d wire.Dialect) *cards.Card {
+		return &cards.Card{Name: "agent " + string(d), Dialect: d, Skills: []cards.Skill{{ID: "echo", Name: "Echo"}}}
+	}
+	for _, tc := range []struct {
+		name     string
+		dialects []wire.Dialect
+		want     string
+	}{
+		{"root is v0.3", []wire.Dialect{wire.V03, wire.V03}, "a0"},
+		{"one v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V10, wire.V03}, "a2"},
+		{"two v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V03, wire.V03}, "a0"},
+		{"no v0.3 agent", []wire.Dialect{wire.V10, wire.V10}, "a0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var agents []server.AgentConfig
+			for i, d := range tc.dialects {
+				agents = append(agents, server.AgentConfig{Name: fmt.Sprintf("a%d", i), Card: card(d)})
+			}
+			m, err := startMock(server.Config{Agents: agents, GRPC: true}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := m.close(); err != nil {
+					t.Error(err)
+				}
+			}()
+			if got := m.agentOf(a2apb03.ServicePath + "SendMessage"); got != tc.want {
+				t.Errorf("a v0.3 gRPC call is recorded as agent %q's, want %q's", got, tc.want)
+			}
+			if got := m.agentOf(a2apb.ServicePath + "SendMessage"); got != "a0" {
+				t.Errorf("a v1.0 gRPC call without a tenant is recorded as agent %q's, want the root's", got)
+			}
+		})
+	}
 }
