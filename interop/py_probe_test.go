@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -161,4 +162,56 @@ func pyEach(url, action, arg string) []pyJob {
 		jobs = append(jobs, pyJob{URL: url, Transport: tr, Action: action, Arg: arg})
 	}
 	return jobs
+}
+
+// assertPyLifecycle checks what probe.py's lifecycle action saw of an
+// honest agent: send completed with its artifact, a stream of the honest
+// events to its end, get of the same task with history, a subscription to
+// a running task ended by the cancel made meanwhile, that cancel, an
+// input-required task continued by the reply, and the three typed errors.
+// ListTasks is checked elsewhere: v0.3 has none.
+func assertPyLifecycle(t *testing.T, l pyLifecycle) {
+	t.Helper()
+	if assert.NotNil(t, l.Send, "send") {
+		assert.Equal(t, "TASK_STATE_COMPLETED", l.Send.State)
+		assert.Equal(t, 1, l.Send.Artifacts)
+		assert.NotEmpty(t, l.Send.ArtifactText)
+	}
+	if assert.NotNil(t, l.Stream, "stream") {
+		assert.True(t, l.Stream.Ended)
+		assert.Equal(t, jsHonest, jsProbeResult{Events: l.Stream.Events}.eventKinds())
+		for _, e := range l.Stream.Events {
+			assert.Equal(t, l.Stream.Events[0].TaskID, e.TaskID, "event of another task: %+v", e)
+		}
+	}
+	if assert.NotNil(t, l.Get, "get") && l.Send != nil {
+		assert.Equal(t, l.Send.ID, l.Get.ID)
+		assert.Equal(t, "TASK_STATE_COMPLETED", l.Get.State)
+		assert.Equal(t, l.Send.ArtifactText, l.Get.ArtifactText)
+		assert.Positive(t, l.Get.History)
+	}
+	if assert.NotNil(t, l.Subscribe, "subscribe") && assert.NotEmpty(t, l.Subscribe.Events) {
+		ev := l.Subscribe.Events
+		assert.Equal(t, "task", ev[0].Kind, "a re-attached stream starts with the snapshot")
+		assert.Equal(t, l.Subscribe.TaskID, ev[0].TaskID)
+		assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, ev[0].State)
+		assert.Equal(t, "statusUpdate:TASK_STATE_CANCELED", jsProbeResult{Events: ev[len(ev)-1:]}.eventKinds()[0],
+			"the cancel made meanwhile ends the subscription")
+	}
+	if assert.NotNil(t, l.Cancel, "cancel") {
+		assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, l.Cancel.StateBefore)
+		assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.State)
+		assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.StateAfter)
+	}
+	if assert.NotNil(t, l.InputRequired, "inputRequired") {
+		assert.Equal(t, "TASK_STATE_INPUT_REQUIRED", l.InputRequired.First.State)
+		assert.NotEmpty(t, l.InputRequired.First.StatusText, "input-required carries the agent's question")
+		assert.Equal(t, l.InputRequired.First.ID, l.InputRequired.Reply.ID, "the reply continues the same task")
+		assert.Equal(t, "TASK_STATE_COMPLETED", l.InputRequired.Reply.State)
+	}
+	// The SDK types its errors from what the mock sends: v1.0's ErrorInfo,
+	// v0.3's error body type or gRPC status message.
+	assert.Equal(t, "TaskNotFoundError", l.Errors["getUnknown"].Name, "%+v", l.Errors["getUnknown"])
+	assert.Equal(t, "TaskNotCancelableError", l.Errors["cancelTerminal"].Name, "%+v", l.Errors["cancelTerminal"])
+	assert.Equal(t, "UnsupportedOperationError", l.Errors["sendToTerminal"].Name, "%+v", l.Errors["sendToTerminal"])
 }

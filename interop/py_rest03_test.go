@@ -42,40 +42,7 @@ func TestPyREST03(t *testing.T) {
 	l := r.Life
 	require.Len(t, l.Failures, 1, "only ListTasks fails: %s", r.Raw)
 	assert.Equal(t, jsError{Name: "NotImplementedError", Message: "ListTasks is not supported in A2A v0.3 REST."}, jsError{Name: l.Failures[0].Name, Message: l.Failures[0].Message})
-	if assert.NotNil(t, l.Send, "send") {
-		assert.Equal(t, "TASK_STATE_COMPLETED", l.Send.State)
-		assert.Equal(t, 1, l.Send.Artifacts)
-		assert.NotEmpty(t, l.Send.ArtifactText)
-	}
-	if assert.NotNil(t, l.Stream, "stream") {
-		assert.True(t, l.Stream.Ended)
-		assert.Equal(t, jsHonest, jsProbeResult{Events: l.Stream.Events}.eventKinds())
-	}
-	if assert.NotNil(t, l.Get, "get") && l.Send != nil {
-		assert.Equal(t, l.Send.ID, l.Get.ID)
-		assert.Equal(t, "TASK_STATE_COMPLETED", l.Get.State)
-		assert.Equal(t, l.Send.ArtifactText, l.Get.ArtifactText)
-		assert.Positive(t, l.Get.History)
-	}
-	if assert.NotNil(t, l.Subscribe, "subscribe") && assert.NotEmpty(t, l.Subscribe.Events) {
-		ev := l.Subscribe.Events
-		assert.Equal(t, "task", ev[0].Kind, "a re-attached stream starts with the snapshot")
-		assert.Equal(t, "statusUpdate:TASK_STATE_CANCELED", jsProbeResult{Events: ev[len(ev)-1:]}.eventKinds()[0])
-	}
-	if assert.NotNil(t, l.Cancel, "cancel") {
-		assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.State)
-		assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.StateAfter)
-	}
-	if assert.NotNil(t, l.InputRequired, "inputRequired") {
-		assert.Equal(t, "TASK_STATE_INPUT_REQUIRED", l.InputRequired.First.State)
-		assert.NotEmpty(t, l.InputRequired.First.StatusText)
-		assert.Equal(t, l.InputRequired.First.ID, l.InputRequired.Reply.ID)
-		assert.Equal(t, "TASK_STATE_COMPLETED", l.InputRequired.Reply.State)
-	}
-	// The error body's v0.3 name types the SDK's errors.
-	assert.Equal(t, "TaskNotFoundError", l.Errors["getUnknown"].Name, "%+v", l.Errors["getUnknown"])
-	assert.Equal(t, "TaskNotCancelableError", l.Errors["cancelTerminal"].Name, "%+v", l.Errors["cancelTerminal"])
-	assert.Equal(t, "UnsupportedOperationError", l.Errors["sendToTerminal"].Name, "%+v", l.Errors["sendToTerminal"])
+	assertPyLifecycle(t, l)
 
 	f := res[1]
 	require.Nil(t, f.Error, f.Raw)

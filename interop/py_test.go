@@ -50,24 +50,7 @@ func TestPythonClient(t *testing.T) {
 			require.Nil(t, r.Error, r.Raw)
 			l := r.Life
 			assert.Empty(t, l.Failures, "steps that failed in the Python SDK")
-			if assert.NotNil(t, l.Send, "send") {
-				assert.Equal(t, "TASK_STATE_COMPLETED", l.Send.State)
-				assert.Equal(t, 1, l.Send.Artifacts)
-				assert.NotEmpty(t, l.Send.ArtifactText)
-			}
-			if assert.NotNil(t, l.Stream, "stream") {
-				assert.True(t, l.Stream.Ended)
-				assert.Equal(t, jsHonest, jsProbeResult{Events: l.Stream.Events}.eventKinds())
-				for _, e := range l.Stream.Events {
-					assert.Equal(t, l.Stream.Events[0].TaskID, e.TaskID, "event of another task: %+v", e)
-				}
-			}
-			if assert.NotNil(t, l.Get, "get") && l.Send != nil {
-				assert.Equal(t, l.Send.ID, l.Get.ID)
-				assert.Equal(t, "TASK_STATE_COMPLETED", l.Get.State)
-				assert.Equal(t, l.Send.ArtifactText, l.Get.ArtifactText)
-				assert.Positive(t, l.Get.History)
-			}
+			assertPyLifecycle(t, l)
 			if assert.NotNil(t, l.List, "list") {
 				assert.GreaterOrEqual(t, l.List.TotalSize, 2)
 				seen := map[string]bool{}
@@ -80,28 +63,6 @@ func TestPythonClient(t *testing.T) {
 				}
 				assert.Len(t, seen, l.List.TotalSize, "the pages together list every task")
 			}
-			if assert.NotNil(t, l.Subscribe, "subscribe") && assert.NotEmpty(t, l.Subscribe.Events) {
-				ev := l.Subscribe.Events
-				assert.Equal(t, "task", ev[0].Kind, "a re-attached stream starts with the snapshot")
-				assert.Equal(t, l.Subscribe.TaskID, ev[0].TaskID)
-				assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, ev[0].State)
-				assert.Equal(t, "statusUpdate:TASK_STATE_CANCELED", jsProbeResult{Events: ev[len(ev)-1:]}.eventKinds()[0],
-					"the cancel made meanwhile ends the subscription")
-			}
-			if assert.NotNil(t, l.Cancel, "cancel") {
-				assert.Contains(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, l.Cancel.StateBefore)
-				assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.State)
-				assert.Equal(t, "TASK_STATE_CANCELED", l.Cancel.StateAfter)
-			}
-			if assert.NotNil(t, l.InputRequired, "inputRequired") {
-				assert.Equal(t, "TASK_STATE_INPUT_REQUIRED", l.InputRequired.First.State)
-				assert.NotEmpty(t, l.InputRequired.First.StatusText, "input-required carries the agent's question")
-				assert.Equal(t, l.InputRequired.First.ID, l.InputRequired.Reply.ID, "the reply continues the same task")
-				assert.Equal(t, "TASK_STATE_COMPLETED", l.InputRequired.Reply.State)
-			}
-			assert.Equal(t, "TaskNotFoundError", l.Errors["getUnknown"].Name, "%+v", l.Errors["getUnknown"])
-			assert.Equal(t, "TaskNotCancelableError", l.Errors["cancelTerminal"].Name, "%+v", l.Errors["cancelTerminal"])
-			assert.Equal(t, "UnsupportedOperationError", l.Errors["sendToTerminal"].Name, "%+v", l.Errors["sendToTerminal"])
 		})
 	}
 
