@@ -20,27 +20,29 @@ import (
 // TestJSClientV03Agent: @a2a-js/sdk's v0.3 compatibility layer (legacyCompat
 // on its card resolver and transport factories) reads a v0.3 card and
 // drives the agent over v0.3 JSON-RPC and over the v0.3 HTTP+JSON binding
-// the card declares at {agent}/v0.3 (LegacyRestTransport): send, stream,
-// get, resubscribe, cancel and typed errors, on both.
+// the card declares at {agent}/v0.3 (LegacyRestTransport), and, with the
+// gRPC binding served, over the v0.3 gRPC service the card declares at
+// host:port (LegacyGrpcTransport): send, stream, get, resubscribe, cancel
+// and typed errors, on all three.
 func TestJSClientV03Agent(t *testing.T) {
 	t.Parallel()
 	requireJSInstalled(t)
 	ac, input := jsAgent()
 	ac.Card.Dialect = wire.V03
-	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, Agents: []server.AgentConfig{ac}})
+	s := startMock(t, server.Config{Seed: 43, StepDelay: 2 * time.Millisecond, GRPC: true, Agents: []server.AgentConfig{ac}})
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", filepath.Join("js", "client.mjs"), s.URL(),
-		"--slow-skill", slowSkillID, "--input-skill", input, "--legacy")
+		"--slow-skill", slowSkillID, "--input-skill", input, "--legacy", "--grpc")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Run(), "node js/client.mjs --legacy failed:\n%s", stderr.String())
 	var sum jsSummary
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &sum), "client.mjs printed:\n%s", stdout.String())
-	require.Len(t, sum.Runs, 2)
+	require.Len(t, sum.Runs, 3)
 
-	for i, want := range []string{"JSONRPC", "HTTP+JSON"} {
+	for i, want := range []string{"JSONRPC", "HTTP+JSON", "GRPC"} {
 		r := sum.Runs[i]
 		t.Run(want, func(t *testing.T) {
 			assert.Equal(t, want, r.TransportName, "the SDK picked another transport than the one forced")
@@ -79,7 +81,8 @@ func TestJSClientV03Agent(t *testing.T) {
 		})
 	}
 
-	// Every call was v0.3: JSON-RPC at the agent's URL, HTTP+JSON under /v0.3/v1/.
+	// Every call was v0.3: JSON-RPC at the agent's URL, HTTP+JSON under
+	// /v0.3/v1/, gRPC to a2a.v1.A2AService.
 	bindings := map[wire.Binding]int{}
 	for _, e := range s.Journal().Entries() {
 		if e.Kind != server.EntryRequest || e.Op == "" {
@@ -94,5 +97,6 @@ func TestJSClientV03Agent(t *testing.T) {
 	}
 	assert.Positive(t, bindings[wire.BindingJSONRPC])
 	assert.Positive(t, bindings[wire.BindingREST])
-	assert.Len(t, bindings, 2)
+	assert.Positive(t, bindings[wire.BindingGRPC])
+	assert.Len(t, bindings, 3)
 }

@@ -235,7 +235,9 @@ const runs = [
 if (grpc) {
   // Imported only here: the gRPC transport needs its optional peers.
   const { GrpcTransportFactory } = await import("@a2a-js/sdk/client/grpc");
-  runs.push(await run("GRPC", () => new GrpcTransportFactory()));
+  // With --legacy the factory dispatches a v0.3 interface to its
+  // LegacyGrpcTransport (the v0.3 proto's a2a.v1.A2AService).
+  runs.push(await run("GRPC", () => new GrpcTransportFactory(compat)));
 }
 const summary = { sdk: "@a2a-js/sdk", baseUrl, runs };
 process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
