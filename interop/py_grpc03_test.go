@@ -20,7 +20,8 @@ import (
 // input-required and its continuation) but for ListTasks, which the SDK
 // refuses itself (v0.3 has none); its errors are typed from the status
 // message's leading v0.3 error name. Under stream-no-final the SDK reports
-// every event and the stream's end: the v0.3 proto has no final flag.
+// every event and the stream's end, as for an honest stream: it converts
+// v0.3 events to v1.0's, which have no final flag, and reads to the end.
 func TestPyGRPC03(t *testing.T) {
 	t.Parallel()
 	honest, input := jsAgent()
