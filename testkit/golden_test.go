@@ -16,8 +16,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/internal/a2apb03"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/wire"
@@ -255,6 +258,20 @@ func freshGoldenCases(t *testing.T) []goldenCase {
 		body := msg("hi", "", "", nil)
 		body["configuration"] = map[string]any{"returnImmediately": true, "taskPushNotificationConfig": map[string]any{"url": "http://127.0.0.1:1/hook"}}
 		rpcToV03(t, u, body, map[string]any{"url": "https://example.example/f", "raw": "aGk=", "mediaType": "text/plain", "filename": "f.txt"})
+	})
+	run("v0.3 agent over its gRPC service", []testkit.Option{testkit.WithDialect(wire.V03), testkit.WithGRPC()}, func(u string) {
+		conn, err := grpc.NewClient(strings.TrimSuffix(strings.TrimPrefix(u, "http://"), "/"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+		require.NoError(t, err)
+		defer conn.Close()
+		c := a2apb03.NewA2AServiceClient(conn)
+		res, err := c.SendMessage(t.Context(), &a2apb03.SendMessageRequest{Request: &a2apb03.Message{MessageId: "m1", Role: a2apb03.Role_ROLE_USER,
+			Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}}})
+		require.NoError(t, err)
+		_, err = c.GetTask(t.Context(), &a2apb03.GetTaskRequest{Name: "tasks/" + res.GetTask().GetId()})
+		require.NoError(t, err)
+		// The card declares GRPC at host:port in additionalInterfaces; the
+		// changed one declares HTTP+JSON only, which the calls did not use.
+		interfaceCalls("v0.3 agent over its gRPC service", u+".well-known/agent-card.json")
 	})
 	run("unknown task continued", nil, func(u string) {
 		rpcTo(t, u, "GetTask", map[string]any{"id": "no-such-task"})
