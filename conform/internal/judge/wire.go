@@ -42,9 +42,14 @@ type WireRecord struct {
 	// over (a reset) before any.
 	Status     int    `json:"status"`
 	RetryAfter string `json:"retryAfter,omitempty"`
-	Hijacked   bool   `json:"hijacked,omitempty"`
-	// Faulted is set when the answer did not reach the client whole: the
-	// connection was taken over (a reset or a cut body) or a write failed.
+	// Hijacked is set when a transport fault took the connection over (to
+	// reset it or cut the body), which only HTTP/1.1 allows.
+	Hijacked bool `json:"hijacked,omitempty"`
+	// Faulted is set when the answer did not reach the client whole: a
+	// transport fault cut it (taking the connection over on HTTP/1.1;
+	// over HTTP/2, where there is none to take, the call or stream ends
+	// where it was cut, a gRPC call without trailers), the handler
+	// aborted (an HTTP/2 reset), or a write failed.
 	Faulted bool `json:"faulted,omitempty"`
 	// Open is set on an exchange still under way when the client's
 	// process ended: the record ends there (End is the exit; it is

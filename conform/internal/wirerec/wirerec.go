@@ -83,7 +83,7 @@ func Finish(rec *judge.WireRecord, w *Writer, aborted bool) {
 	rec.End = time.Now().UTC()
 	w.mu.Lock()
 	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
-	rec.Faulted = w.hijacked || w.writeErr || aborted
+	rec.Faulted = w.takenOver || w.writeErr || aborted
 	body := w.body
 	w.mu.Unlock()
 	if rec.Status == 0 && !rec.Hijacked && !aborted {
@@ -110,7 +110,7 @@ func Cut(rec *judge.WireRecord, w *Writer, at time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
-	rec.Faulted = w.hijacked || w.writeErr
+	rec.Faulted = w.takenOver || w.writeErr
 	rec.Delivered = bytes.Clone(w.body)
 }
 
@@ -141,7 +141,10 @@ type Writer struct {
 	status     int
 	retryAfter string
 	hijacked   bool
-	writeErr   bool
+	// takenOver is set once the handler asked for the connection, whether
+	// or not it got it (see Hijack).
+	takenOver bool
+	writeErr  bool
 	// body only grows: a slice of it taken under mu stays as it was.
 	body []byte
 }
@@ -198,14 +201,21 @@ func (w *Writer) Flush() {
 	}
 }
 
-// Hijack implements http.Hijacker for the transport-fault behaviors.
+// Hijack implements http.Hijacker for the transport-fault behaviors. The
+// server asks for the connection only to cut its answer (a reset, a
+// truncated body: faultwriter.Cut), and from then on writes nothing more,
+// whether it got the connection or not: over HTTP/2 there is none to take
+// (http.ErrNotSupported), and the answer, a gRPC call's message among
+// them, ends where it was cut, without trailers. Either way the answer did
+// not reach the client whole: the exchange is faulted, and Delivered holds
+// what was written before the cut. Hijacked says whether the connection
+// itself was taken over.
 func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, b, err := http.NewResponseController(w.ResponseWriter).Hijack()
-	if err == nil {
-		w.mu.Lock()
-		w.hijacked = true
-		w.mu.Unlock()
-	}
+	w.mu.Lock()
+	w.takenOver = true
+	w.hijacked = err == nil
+	w.mu.Unlock()
 	return c, b, err
 }
 

@@ -277,6 +277,31 @@ func TestHijacked(t *testing.T) {
 	}
 }
 
+// TestCutWithoutConnection: a fault that cuts the answer asks for the
+// connection; over HTTP/2 there is none to take (the writer below is no
+// http.Hijacker), and the answer ends where it was cut. The exchange is
+// faulted, not hijacked, and Delivered holds what was written before the
+// cut.
+func TestCutWithoutConnection(t *testing.T) {
+	t.Parallel()
+	w := NewWriter(httptest.NewRecorder())
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, "\x00\x00\x00\x01\x00half a message")
+	if _, _, err := w.Hijack(); !errors.Is(err, http.ErrNotSupported) {
+		t.Fatalf("hijack over a writer with no connection: %v", err)
+	}
+	rec := judge.WireRecord{GRPC: true}
+	Finish(&rec, w, false)
+	if !rec.Faulted || rec.Hijacked || rec.Status != http.StatusOK || string(rec.Delivered) != "\x00\x00\x00\x01\x00half a message" {
+		t.Errorf("an answer cut without a connection to take over recorded as %+v, delivered %q", rec, rec.Delivered)
+	}
+	cut := judge.WireRecord{GRPC: true}
+	Cut(&cut, w, time.Now())
+	if !cut.Faulted || cut.Hijacked {
+		t.Errorf("cut at the exit: faulted %v, hijacked %v; want true, false", cut.Faulted, cut.Hijacked)
+	}
+}
+
 // TestCut: a stream cut while its handler goes on writing keeps what was
 // written by the cut and is open; Finish, later, sees the whole answer.
 func TestCut(t *testing.T) {
