@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,4 +130,35 @@ func lines(ss []string) string {
 		out += "  " + s + "\n"
 	}
 	return out
+}
+
+// TestResetSeenBeforeExitIsNotOpen: in connection-reset the naive client
+// reports the reset and exits at once, which may be before the mock's
+// handler, having closed the connection, has returned. The SendMessage's
+// record ends at the close (what the client saw), so it is the same in
+// every run: taken over, faulted, finished before the exit, not open at
+// it. Before, one run in a few dozen on a loaded machine recorded it open
+// at the exit.
+func TestResetSeenBeforeExitIsNotOpen(t *testing.T) {
+	t.Parallel()
+	var ws []WireRecord
+	res := runOneWith(t, Options{Client: fakeCommand("naive"), Scenarios: []string{"connection-reset"}, Startup: 5 * time.Second,
+		hooks: &runHooks{wire: func(w []WireRecord) { ws = w }}})
+	if o := res.Process.Outcome; o == nil || !strings.Contains(o.Detail, "reset") {
+		t.Errorf("the client reported %+v; want the reset", o)
+	}
+	sends := 0
+	for _, w := range ws {
+		if w.RPCMethod != "SendMessage" {
+			continue
+		}
+		sends++
+		if w.Open || !w.Hijacked || !w.Faulted || w.End.After(res.Process.Exited) {
+			t.Errorf("the reset SendMessage recorded as\n%s\nending %v, the client exited %v; want taken over, faulted, finished before the exit",
+				lines(wireless([]WireRecord{w})), w.End, res.Process.Exited)
+		}
+	}
+	if sends != 1 {
+		t.Errorf("%d SendMessage records, want 1:\n%s", sends, lines(wireless(ws)))
+	}
 }

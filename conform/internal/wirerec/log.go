@@ -38,8 +38,9 @@ type Exchange struct {
 	// n orders the exchanges by their start.
 	n uint64
 	// left is set on an exchange begun after the exit, which is not
-	// recorded; cut on one open at the exit, recorded then.
-	left, cut bool
+	// recorded; cut on one open at the exit, recorded then; done on one
+	// recorded when the handler closed the connection it took over.
+	left, cut, done bool
 }
 
 // Start notes the exchange rec (from Begin), answered through w, as under
@@ -52,18 +53,24 @@ func (l *Log) Start(rec judge.WireRecord, w *Writer) *Exchange {
 	if !x.left {
 		l.live[x] = struct{}{}
 	}
+	w.mu.Lock()
+	w.closing = func() { l.Finish(x, false) }
+	w.mu.Unlock()
 	return x
 }
 
 // Finish records x as Finish completes it, at its end; aborted is as for
-// Finish. An exchange begun after the exit, or cut at it, is not recorded
-// again.
+// Finish. Its end is when the handler returns, or, when the handler took
+// the connection over, when it closed it (Writer.Hijack), which the
+// client sees first. An exchange begun after the exit, cut at it, or
+// already recorded is not recorded again.
 func (l *Log) Finish(x *Exchange, aborted bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if x.left || x.cut {
+	if x.left || x.cut || x.done {
 		return
 	}
+	x.done = true
 	delete(l.live, x)
 	Finish(&x.rec, x.w, aborted)
 	l.keep(x.rec)

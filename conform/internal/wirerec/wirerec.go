@@ -147,6 +147,9 @@ type Writer struct {
 	writeErr  bool
 	// body only grows: a slice of it taken under mu stays as it was.
 	body []byte
+	// closing, when set, runs as the handler closes a connection it took
+	// over, before the close (Log.Start sets it).
+	closing func()
 }
 
 // NewWriter returns a Writer over w.
@@ -210,13 +213,45 @@ func (w *Writer) Flush() {
 // not reach the client whole: the exchange is faulted, and Delivered holds
 // what was written before the cut. Hijacked says whether the connection
 // itself was taken over.
+//
+// The connection it returns runs closing (Log.Start's) before it closes:
+// the close ends the answer as the client sees it (a reset, the end of a
+// cut body), and a client that exits on seeing it may do so before the
+// handler returns, so the exchange's record ends there, before the client
+// can learn of it, and not when the handler returns.
 func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, b, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	w.mu.Lock()
 	w.takenOver = true
 	w.hijacked = err == nil
+	closing := w.closing
 	w.mu.Unlock()
-	return c, b, err
+	if err != nil || closing == nil {
+		return c, b, err
+	}
+	return &takenConn{Conn: c, closing: closing}, b, nil
+}
+
+// takenConn is a connection a handler took over: Close runs closing first,
+// once.
+type takenConn struct {
+	net.Conn
+	once    sync.Once
+	closing func()
+}
+
+// Close implements net.Conn.
+func (c *takenConn) Close() error {
+	c.once.Do(c.closing)
+	return c.Conn.Close()
+}
+
+// SetLinger passes the linger (a reset's 0) to a TCP connection.
+func (c *takenConn) SetLinger(sec int) error {
+	if tc, ok := c.Conn.(*net.TCPConn); ok {
+		return tc.SetLinger(sec)
+	}
+	return nil
 }
 
 // grpcMethod returns the method of a gRPC call (SendMessage for POST

@@ -302,6 +302,52 @@ func TestCutWithoutConnection(t *testing.T) {
 	}
 }
 
+// TestTakenOverEndsAtClose: the record of an exchange whose handler took
+// the connection over ends when the handler closes it, which is when the
+// client learns the answer's end (here, a reset), not when the handler
+// returns: a client that exits on the reset, with the runner marking the
+// exit (Exit) before the handler has returned, leaves a finished record,
+// not one open at the exit, as when the handler was quicker. The close
+// still resets the connection: the linger passes through.
+func TestTakenOverEndsAtClose(t *testing.T) {
+	t.Parallel()
+	l := NewLog(10)
+	closed, exited := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w := NewWriter(rw)
+		x := l.Start(Begin(r, agentOf, isAgent), w)
+		defer l.Finish(x, false)
+		c, _, err := w.Hijack()
+		if err != nil {
+			t.Errorf("hijack: %v", err)
+			return
+		}
+		if tc, ok := c.(interface{ SetLinger(int) error }); !ok || tc.SetLinger(0) != nil {
+			t.Errorf("the connection taken over (%T) does not pass the linger on", c)
+		}
+		c.Close()
+		close(closed)
+		// The client has seen the reset; the handler returns only after
+		// the runner marked the client's exit.
+		<-exited
+	}))
+	defer srv.Close()
+	_, err := http.Post(srv.URL+"/agents/beta/", "application/json", strings.NewReader(`{"method":"SendMessage"}`))
+	if err == nil || !strings.Contains(err.Error(), "reset") {
+		t.Errorf("the client got %v; want a connection reset", err)
+	}
+	<-closed
+	l.Exit()
+	close(exited)
+	recs := l.Records()
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	if rec := recs[0]; rec.Open || !rec.Hijacked || !rec.Faulted || rec.Seq != 1 || rec.RPCMethod != "SendMessage" {
+		t.Errorf("a reset the client saw before its exit recorded as %+v; want finished (not open), hijacked, faulted", rec)
+	}
+}
+
 // TestCut: a stream cut while its handler goes on writing keeps what was
 // written by the cut and is open; Finish, later, sees the whole answer.
 func TestCut(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -241,7 +240,9 @@ func (c *cutWriter) takeOver(flush bool) {
 	if buf != nil {
 		_ = buf.Flush()
 	}
-	if tc, ok := conn.(*net.TCPConn); ok && c.reset {
+	// A *net.TCPConn, or a connection that wraps one (a recorder's, in
+	// conform) and passes the linger on.
+	if tc, ok := conn.(interface{ SetLinger(sec int) error }); ok && c.reset {
 		// Linger 0 makes Close send RST instead of FIN: the client sees
 		// "connection reset by peer", not a clean end of input.
 		_ = tc.SetLinger(0)
