@@ -43,6 +43,8 @@ func fakeClient(mode string) int {
 		return onceClient()
 	case "stream-left":
 		return streamLeftClient()
+	case "stream-final":
+		return streamFinalClient()
 	case "grpc", "grpc-eager", "grpc-no-tenant":
 		return grpcClient(mode != "grpc-eager", mode != "grpc-no-tenant")
 	case "exit3":

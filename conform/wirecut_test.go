@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -184,4 +185,81 @@ func streamLeftClient() int {
 	}
 	fmt.Println(`{"outcome":"error","detail":"left the stream open"}`)
 	return 0
+}
+
+// TestStreamEndSeenBeforeExit: a client that reads a stream to its
+// terminal event and exits at once, without reading on to the end of the
+// HTTP answer, leaves the same records in every run: the stream's record
+// finished (not open at the exit), and the journal holding the terminal
+// event as written to the stream and the stream's end, complete. The mock
+// writes the last event of a stream without flushing it, so it reaches the
+// client with the answer's end, after the server journaled it and the
+// recorder ended the exchange. Before, about one run in six recorded the
+// stream open at the exit, with neither entry in the journal.
+func TestStreamEndSeenBeforeExit(t *testing.T) {
+	t.Parallel()
+	var ws []WireRecord
+	res := runOneWith(t, Options{Client: fakeCommand("stream-final"), Scenarios: []string{"honest-v10-jsonrpc"}, Startup: 5 * time.Second,
+		KeepJournal: true, hooks: &runHooks{wire: func(w []WireRecord) { ws = w }}})
+	if o := res.Process.Outcome; o == nil || o.Outcome != "completed" {
+		t.Fatalf("the client reported %+v; want completed", o)
+	}
+	if len(ws) != 1 || ws[0].RPCMethod != "SendStreamingMessage" || ws[0].Open || ws[0].Faulted || ws[0].Status != http.StatusOK {
+		t.Errorf("want the stream, finished before the exit; got\n%s", lines(wireless(ws)))
+	}
+	n := len(res.Journal)
+	if n < 2 {
+		t.Fatalf("the journal holds %d entries", n)
+	}
+	ev, end := res.Journal[n-2], res.Journal[n-1]
+	if ev.Kind != server.EntryStreamEvent || ev.State != wire.StateCompleted || end.Kind != server.EntryStreamClose ||
+		end.Detail != "complete: completed" || ev.Request != end.Request {
+		t.Errorf("the journal ends with\n%s\nwant the completed event written to the stream, then the stream's end", lines(timeless(res.Journal[n-2:])))
+	}
+	for _, c := range res.Checks {
+		if !c.Pass && c.ID != "discovers-via-card" {
+			t.Errorf("%s failed: %s", c.ID, c.Reason)
+		}
+	}
+}
+
+// streamFinalClient opens a stream (SendStreamingMessage) and reads it
+// until the event that ends it (a terminal state), then reports and exits
+// at once, without reading on to the end of the HTTP answer: the window
+// between the last event reaching the client and the mock's handler
+// returning.
+func streamFinalClient() int {
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	msg := map[string]any{"messageId": "final-1", "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": map[string]any{"message": msg}})
+	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return 0
+	}
+	br := bufio.NewReader(resp.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", "the stream ended before its last event: "+err.Error())
+			return 0
+		}
+		if id, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(id, "TASK_STATE_COMPLETED") {
+			var ev struct {
+				Result struct {
+					StatusUpdate struct {
+						TaskID string `json:"taskId"`
+					} `json:"statusUpdate"`
+				} `json:"result"`
+			}
+			_ = json.Unmarshal([]byte(id), &ev)
+			fmt.Printf(`{"outcome":"completed","taskId":%q}`+"\n", ev.Result.StatusUpdate.TaskID)
+			return 0
+		}
+	}
 }

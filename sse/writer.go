@@ -107,6 +107,31 @@ func (w *Writer) Event(e Event) error {
 	return w.write(frame)
 }
 
+// Last writes e as [Writer.Event] does but does not flush: it is for the
+// event after which the handler writes nothing more and returns, when
+// net/http sends what is buffered with the response's end. Whatever the
+// server does between the write and its return (journal the event and the
+// stream's end, a recorder in front of it noting the exchange's end) then
+// happens before the client can read the event, so a client that exits
+// on it cannot leave the record of its stream unfinished in one run and
+// finished in the next.
+func (w *Writer) Last(e Event) error {
+	if err := w.WriteHeader(); err != nil {
+		return err
+	}
+	frame, err := w.appendEvent(w.buf[:0], e)
+	if err != nil {
+		return err
+	}
+	w.buf = frame
+	n, err := w.rw.Write(frame)
+	w.n.Add(int64(n))
+	if err != nil {
+		w.err = fmt.Errorf("sse: write: %w", err)
+	}
+	return w.err
+}
+
 // Frame returns the bytes [Writer.Event] would write for e with the
 // Writer's current options, e.g. to choose a cut point for
 // [Writer.Truncate]. The result is freshly allocated.

@@ -248,3 +248,31 @@ func TestWriterMultilineRoundTripJSON(t *testing.T) {
 	require.NoError(t, json.Compact(&compact, evs[0].Data))
 	assert.Equal(t, orig, compact.String())
 }
+
+// flushCounter counts the flushes that reach it.
+type flushCounter struct {
+	*httptest.ResponseRecorder
+	flushes int
+}
+
+func (f *flushCounter) Flush() { f.flushes++ }
+
+// TestWriterLast: Last writes the frame Event would but leaves it for the
+// response's end: no flush after the headers'.
+func TestWriterLast(t *testing.T) {
+	t.Parallel()
+	rec := &flushCounter{ResponseRecorder: httptest.NewRecorder()}
+	w := NewWriter(rec)
+	require.NoError(t, w.Event(Event{Data: []byte("1")}))
+	before := rec.flushes
+	require.NoError(t, w.Last(Event{Data: []byte("2")}))
+	assert.Equal(t, before, rec.flushes, "Last does not flush")
+	assert.Equal(t, "data: 1\n\ndata: 2\n\n", rec.Body.String())
+	assert.Equal(t, int64(len("data: 1\n\ndata: 2\n\n")), w.Bytes())
+
+	fresh := &flushCounter{ResponseRecorder: httptest.NewRecorder()}
+	require.NoError(t, NewWriter(fresh).Last(Event{Data: []byte("only")}))
+	assert.Equal(t, 1, fresh.flushes, "the headers alone are flushed")
+	assert.Equal(t, "text/event-stream", fresh.Header().Get("Content-Type"))
+	assert.Equal(t, "data: only\n\n", fresh.Body.String())
+}

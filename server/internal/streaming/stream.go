@@ -191,10 +191,17 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 	sw := f.Open(w)
 	dl := newDelivery(s.Record, s.AgentName, req, reqNo, owners, log)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
+	// last is set while the event that ends the stream is written, when
+	// nothing can follow it (see lastOf): the binding's writer may leave
+	// it to the response's end.
+	last := false
 	write := func(ev wire.Event) error {
 		data, err := f.Event(ev)
 		if err != nil {
 			return err
+		}
+		if lw, ok := sw.(lastWriter); ok && last {
+			return lw.Last(sse.Event{Data: data})
 		}
 		return sw.Event(sse.Event{Data: data})
 	}
@@ -208,7 +215,9 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 		s.Record(journal.Entry{Agent: s.AgentName, Kind: journal.EntryStreamClose, Op: req.Op, Method: req.Method, Dialect: req.Dialect,
 			Binding: req.Binding, Request: reqNo, TaskID: taskID, Detail: closeReason})
 	}()
-	for _, ev := range first {
+	ends := sub == nil || len(first) > 0 && first[0].Message != nil
+	for i, ev := range first {
+		last = ends && i == len(first)-1 && s.lastOf(taskID, hooks)
 		if err := emit(ev); err != nil || raw.closed {
 			closeReason = "closed by behavior"
 			return nil
@@ -290,13 +299,15 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 					return nil
 				}
 			}
+			st := ev.State()
+			last = ev.TaskID() == taskID && (st.Terminal() || st.Interrupted()) && s.lastOf(taskID, hooks)
 			if err := emit(ev); err != nil || raw.closed {
 				if raw.closed {
 					closeReason = "closed by behavior"
 				}
 				return nil
 			}
-			if st := ev.State(); ev.TaskID() == taskID && (st.Terminal() || st.Interrupted()) {
+			if ev.TaskID() == taskID && (st.Terminal() || st.Interrupted()) {
 				closeReason = "complete: " + string(st)
 				if s.holdOpen(r, taskID, sw, raw, hooks) {
 					closeReason = "held open after " + string(st) + " until client left"
@@ -323,6 +334,21 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 			return nil
 		}
 	}
+}
+
+// lastWriter is a stream writer that can write the stream's last event
+// without flushing it (sse.Writer.Last): it then reaches the client with
+// the response's end, after the server journaled it and the stream's end.
+type lastWriter interface {
+	Last(ev sse.Event) error
+}
+
+// lastOf reports whether the event that ends the stream of task is the
+// last thing written to it: no behavior's hook can hold, reorder or follow
+// it (no stream-event or stream-end hooks), and neither the timeline nor
+// a behavior holds the stream open after it.
+func (s *Stream) lastOf(taskID string, hooks *behaviors.Hooks) bool {
+	return len(hooks.StreamEvent) == 0 && len(hooks.StreamEnd) == 0 && (taskID == "" || !s.Agent.HoldsStreams(taskID))
 }
 
 // streamEndReason names what ended a stream whose context or agent is done:
