@@ -45,6 +45,8 @@ func fakeClient(mode string) int {
 		return streamLeftClient()
 	case "stream-final":
 		return streamFinalClient()
+	case "stream-exit":
+		return streamExitClient()
 	case "grpc", "grpc-eager", "grpc-no-tenant":
 		return grpcClient(mode != "grpc-eager", mode != "grpc-no-tenant")
 	case "exit3":

@@ -124,9 +124,20 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	x := m.wire.Start(rec, rw)
 	// A handler that resets the call (RST_STREAM over HTTP/2) panics with
 	// http.ErrAbortHandler: the exchange is still recorded, as faulted,
-	// and the panic goes on to the server.
+	// and the panic goes on to the server. One that returns after the
+	// request's context ended returns because the client closed the
+	// connection (or reset the call) first: net/http ends the context
+	// only then, or when the mock shuts down (after the exit, when no
+	// record is made any more), or after the handler returned. The
+	// client left that answer unfinished.
 	aborted := true
-	defer func() { m.wire.Finish(x, aborted) }()
+	defer func() {
+		if !aborted && r.Context().Err() != nil {
+			m.wire.Left(x)
+			return
+		}
+		m.wire.Finish(x, aborted)
+	}()
 	m.srv.Handler().ServeHTTP(rw, r)
 	aborted = false
 }

@@ -223,6 +223,28 @@ func TestStreamEndSeenBeforeExit(t *testing.T) {
 	}
 }
 
+// TestStreamClosedByExitIsOpen: a client that exits with a stream open
+// closes its connection by exiting, and the mock may notice (its handler
+// ending the stream, client gone) before the runner learns of the exit or
+// after. The stream's record is open either way, with the event written
+// by then: before, most runs recorded it as an answer that reached the
+// client whole (not open, not faulted, nothing delivered), so a task whose
+// id the stream had not yet named would have counted as one the client
+// knew.
+func TestStreamClosedByExitIsOpen(t *testing.T) {
+	t.Parallel()
+	var ws []WireRecord
+	res := runOneWith(t, Options{Client: fakeCommand("stream-exit"), Scenarios: []string{"never-terminal"}, Startup: 5 * time.Second,
+		hooks: &runHooks{wire: func(w []WireRecord) { ws = w }}})
+	if res.Error != "" {
+		t.Fatalf("runner error: %s", res.Error)
+	}
+	if len(ws) != 1 || ws[0].RPCMethod != "SendStreamingMessage" || !ws[0].Open || ws[0].Status != http.StatusOK ||
+		!strings.Contains(string(ws[0].Delivered), "TASK_STATE_SUBMITTED") {
+		t.Errorf("want the stream, left open by the exit, with its first event; got\n%s", lines(wireless(ws)))
+	}
+}
+
 // streamFinalClient opens a stream (SendStreamingMessage) and reads it
 // until the event that ends it (a terminal state), then reports and exits
 // at once, without reading on to the end of the HTTP answer: the window
@@ -262,4 +284,32 @@ func streamFinalClient() int {
 			return 0
 		}
 	}
+}
+
+// streamExitClient opens a stream (SendStreamingMessage), reads its first
+// event and exits, reporting an error, with the stream open: its exit
+// closes the connection.
+func streamExitClient() int {
+	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
+	msg := map[string]any{"messageId": "exit-1", "role": "ROLE_USER",
+		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": map[string]any{"message": msg}})
+	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("A2A-Version", "1.0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return 0
+	}
+	br := bufio.NewReader(resp.Body)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil || strings.TrimRight(line, "\r\n") == "" {
+			break
+		}
+	}
+	fmt.Println(`{"outcome":"error","detail":"left the stream open"}`)
+	return 0
 }

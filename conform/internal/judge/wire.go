@@ -51,12 +51,17 @@ type WireRecord struct {
 	// where it was cut, a gRPC call without trailers), the handler
 	// aborted (an HTTP/2 reset), or a write failed.
 	Faulted bool `json:"faulted,omitempty"`
-	// Open is set on an exchange still under way when the client's
-	// process ended: the record ends there (End is the exit; it is
-	// numbered after every exchange that ended before), with the status
-	// and the body written by then (Status 0 when none was; a gRPC call
-	// has no GRPCStatus yet), and Delivered holds that body. The client
-	// left before the whole answer reached it, if it ever would have.
+	// Open is set on an exchange the client left unfinished: one still
+	// under way when the client's process ended, whose record ends there
+	// (End is the exit; it is numbered after every exchange that ended
+	// before), or one whose connection the client closed (or whose call
+	// it reset) before the answer ended, whose record ends when the mock
+	// noticed. Its exit closes the connections the client held, and the
+	// mock may notice before the runner learns of the exit or after: the
+	// record is open either way. It holds the status and the body written
+	// by its end (Status 0 when none was; a gRPC call has no GRPCStatus
+	// yet), and Delivered holds that body. The client left before the
+	// whole answer reached it, if it ever would have.
 	Open bool `json:"open,omitempty"`
 
 	// Delivered is the start of the body the client was sent (bounded):

@@ -149,11 +149,11 @@ func sortedJournal(es []server.Entry) []server.Entry {
 func wireAnswer(w judge.WireRecord) string {
 	switch {
 	case w.GRPC && w.Open:
-		return "no grpc-status yet (open at exit)"
+		return "no grpc-status yet (left open)"
 	case w.GRPC:
 		return "grpc-status " + strconv.Itoa(w.GRPCStatus)
 	case w.Status == 0 && w.Open:
-		return "none yet (open at exit)"
+		return "none yet (left open)"
 	case w.Status == 0:
 		return "none (connection taken over)"
 	}
@@ -198,7 +198,7 @@ func wireNotes(w judge.WireRecord) string {
 		notes = append(notes, "answer not delivered whole")
 	}
 	if w.Open {
-		notes = append(notes, "still open when the client exited")
+		notes = append(notes, "left open by the client (its exit, or a connection it closed)")
 	}
 	return strings.Join(notes, "; ")
 }

@@ -82,11 +82,11 @@ func TestMarkdownEvidenceFields(t *testing.T) {
 		{judge.WireRecord{Status: 200}, "HTTP 200", "not sent", ""},
 		{judge.WireRecord{Status: 200, VersionSent: true}, "HTTP 200", "sent empty", ""},
 		{judge.WireRecord{VersionSent: true, A2AVersion: "1.0", Hijacked: true, Faulted: true}, "none (connection taken over)", "1.0", "connection taken over; answer not delivered whole"},
-		{judge.WireRecord{Open: true}, "none yet (open at exit)", "not sent", "still open when the client exited"},
-		{judge.WireRecord{Status: 200, Open: true}, "HTTP 200", "not sent", "still open when the client exited"},
+		{judge.WireRecord{Open: true}, "none yet (left open)", "not sent", "left open by the client (its exit, or a connection it closed)"},
+		{judge.WireRecord{Status: 200, Open: true}, "HTTP 200", "not sent", "left open by the client (its exit, or a connection it closed)"},
 		{judge.WireRecord{GRPC: true, Status: 200, Tenant: "worker-2", GRPCStatus: 14, RetryAfter: "3"}, "grpc-status 14", "not sent", `gRPC; tenant "worker-2"; retry pushback 3s`},
 		{judge.WireRecord{GRPC: true, Status: 200}, "grpc-status 0", "not sent", "gRPC"},
-		{judge.WireRecord{GRPC: true, Status: 200, Open: true}, "no grpc-status yet (open at exit)", "not sent", "gRPC; still open when the client exited"},
+		{judge.WireRecord{GRPC: true, Status: 200, Open: true}, "no grpc-status yet (left open)", "not sent", "gRPC; left open by the client (its exit, or a connection it closed)"},
 	} {
 		assert.Equal(t, tc.answer, wireAnswer(tc.w), "%+v", tc.w)
 		assert.Equal(t, tc.version, wireVersion(tc.w), "%+v", tc.w)

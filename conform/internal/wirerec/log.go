@@ -76,6 +76,26 @@ func (l *Log) Finish(x *Exchange, aborted bool) {
 	l.keep(x.rec)
 }
 
+// Left records x, whose client closed the connection (or reset the
+// call) before the handler returned, as an exchange the client left
+// unfinished: as Cut records one still under way at the exit, at its end,
+// open, with the body written by then. The client's exit closes the
+// connections it held, and the mock may notice that (and its handler
+// return) before the runner learns of the exit (Exit) or after: the
+// exchange is recorded open either way, and not, in most runs, as an
+// answer that reached the client whole.
+func (l *Log) Left(x *Exchange) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if x.left || x.cut || x.done {
+		return
+	}
+	x.done = true
+	delete(l.live, x)
+	Cut(&x.rec, x.w, time.Now())
+	l.keep(x.rec)
+}
+
 // keep numbers rec and keeps it, within the bound.
 func (l *Log) keep(rec judge.WireRecord) {
 	l.seq++

@@ -348,6 +348,34 @@ func TestTakenOverEndsAtClose(t *testing.T) {
 	}
 }
 
+// TestLeft: an exchange whose client closed the connection before its
+// handler returned is recorded open, with the body written by then, once;
+// after the exit, as any other, it is not recorded again.
+func TestLeft(t *testing.T) {
+	t.Parallel()
+	l := NewLog(10)
+	w := NewWriter(httptest.NewRecorder())
+	x := l.Start(judge.WireRecord{RPCMethod: "SendStreamingMessage"}, w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	_, _ = io.WriteString(w, "data: 1\n\n")
+	l.Left(x)
+	l.Finish(x, false)
+	cut := NewWriter(httptest.NewRecorder())
+	y := l.Start(judge.WireRecord{RPCMethod: "GetTask"}, cut)
+	l.Exit()
+	l.Left(y)
+	recs := l.Records()
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2: %+v", len(recs), recs)
+	}
+	if r := recs[0]; !r.Open || r.Faulted || r.Seq != 1 || r.Status != http.StatusOK || string(r.Delivered) != "data: 1\n\n" {
+		t.Errorf("an exchange the client left recorded as %+v, delivered %q", r, r.Delivered)
+	}
+	if r := recs[1]; !r.Open || r.Seq != 2 || r.RPCMethod != "GetTask" {
+		t.Errorf("the exchange open at the exit recorded as %+v", r)
+	}
+}
+
 // TestCut: a stream cut while its handler goes on writing keeps what was
 // written by the cut and is open; Finish, later, sees the whole answer.
 func TestCut(t *testing.T) {
