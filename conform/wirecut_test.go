@@ -245,6 +245,32 @@ func TestStreamClosedByExitIsOpen(t *testing.T) {
 	}
 }
 
+// TestStreamClosedByExitOneVerdict: the client exits with a stream open
+// on a task still submitted (the mock's clock held); the mock journals the stream's close (client
+// gone) before the runner's cut or after, as it happens to notice.
+// recovers-after-stream-loss gives one reason and one evidence either way:
+// the client left the stream open, citing the request alone. Before, most
+// runs said the stream "ended (client gone)" and cited its close too.
+func TestStreamClosedByExitOneVerdict(t *testing.T) {
+	t.Parallel()
+	// The mock's timers wait for a clock nobody moves: the task stays
+	// submitted however slowly the client exits.
+	clock := heldClock{timeline.NewFakeClock(time.Now())}
+	res := runOneWith(t, Options{Client: fakeCommand("stream-exit"), Scenarios: []string{"honest-v10-jsonrpc"}, Startup: 5 * time.Second,
+		hooks: &runHooks{clock: clock}})
+	for _, c := range res.Checks {
+		if c.ID != "recovers-after-stream-loss" {
+			continue
+		}
+		if c.Pass || !strings.Contains(c.Reason, "the client left the stream of task") || !strings.Contains(c.Reason, "while the task was submitted") ||
+			len(c.Evidence.Journal) != 1 || c.Evidence.Journal[0].Kind != server.EntryRequest {
+			t.Errorf("recovers-after-stream-loss: %v %q, evidence %v", c.Pass, c.Reason, timeless(c.Evidence.Journal))
+		}
+		return
+	}
+	t.Error("no recovers-after-stream-loss verdict")
+}
+
 // streamFinalClient opens a stream (SendStreamingMessage) and reads it
 // until the event that ends it (a terminal state), then reports and exits
 // at once, without reading on to the end of the HTTP answer: the window

@@ -15,9 +15,10 @@ import (
 // task still working has dropped that stream, whatever the mock journaled
 // after the exit. However the stream was closed later (the client gone
 // noticed, the mock shutting down, the timeline running on to completed
-// and the stream delivering it to no one), recovers-after-stream-loss gives
-// one verdict with one reason and one evidence: the stream was still open
-// at the exit, on a working task the client never asked about again.
+// and the stream delivering it to no one), and when the mock noticed the
+// client gone before the runner's cut, recovers-after-stream-loss gives
+// one verdict with one reason and one evidence: the client left the
+// stream open, on a working task it never asked about again.
 func TestStreamLeftOpenAtExit(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
@@ -35,8 +36,9 @@ func TestStreamLeftOpenAtExit(t *testing.T) {
 		return server.Entry{Seq: seq, Time: exit.Add(at), Agent: "a", Kind: server.EntryStreamClose, Op: wire.OpStream, Request: 1, TaskID: "t1", Detail: detail}
 	}
 	later := map[string][]server.Entry{
-		"client gone noticed": {closed(7, ms, "client gone")},
-		"mock shutting down":  {closed(7, 5*ms, "server shutting down")},
+		"client gone noticed":                {closed(7, ms, "client gone")},
+		"client gone noticed before the cut": nil,
+		"mock shutting down":                 {closed(7, 5*ms, "server shutting down")},
 		"timeline ran to its end": {
 			{Seq: 7, Time: exit.Add(10 * ms), Agent: "a", Kind: server.EntryEvent, TaskID: "t1", State: wire.StateCompleted},
 			{Seq: 8, Time: exit.Add(10 * ms), Agent: "a", Kind: server.EntryStreamEvent, Request: 1, TaskID: "t1", State: wire.StateCompleted},
@@ -47,10 +49,13 @@ func TestStreamLeftOpenAtExit(t *testing.T) {
 	var first *Verdict
 	for name, after := range later {
 		r := &Run{Agents: []string{"a"}, Journal: slices.Clone(seen), AfterExit: after, Exit: exit}
+		if after == nil {
+			r.Journal = append(r.Journal, closed(7, -ms/10, "client gone"))
+		}
 		r.Analyse()
 		v := c.Apply(r)
 		assert.False(t, v.Pass, "%s: %s", name, v.Reason)
-		assert.Contains(t, v.Reason, "the client exited with the stream of task t1 still open while the task was working", name)
+		assert.Contains(t, v.Reason, "the client left the stream of task t1 open (it exited, or closed the connection) while the task was working", name)
 		for _, e := range v.Evidence.Journal {
 			assert.LessOrEqual(t, e.Seq, int64(len(seen)), "%s: evidence cites #%d, journaled after the client exited", name, e.Seq)
 		}
