@@ -496,8 +496,9 @@
       .filter((x) => !seen.has(x.seq) && seen.add(x.seq));
   };
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
-  const wireAnswer = (w) => w.grpc ? (w.open ? "no grpc-status yet (open at exit)" : "grpc-status " + (w.grpcStatus || 0))
-    : !w.status ? (w.open ? "none yet (open at exit)" : "none (connection taken over)") : "HTTP " + w.status;
+  const wireAnswer = (w) => w.grpc
+    ? (w.open ? "no grpc-status yet (left open)" : w.grpcNoStatus ? "no grpc-status (ended without trailers)" : "grpc-status " + (w.grpcStatus || 0))
+    : !w.status ? (w.open ? "none yet (left open)" : "none (connection taken over)") : "HTTP " + w.status;
   const wireVersion = (w) => !w.versionSent ? "not sent" : w.a2aVersion || "sent empty";
   function wireNotes(w) {
     const n = [];
@@ -505,7 +506,7 @@
     if (w.retryAfter) n.push(w.grpc ? "retry pushback " + w.retryAfter + "s" : "Retry-After: " + w.retryAfter);
     if (w.hijacked) n.push("connection taken over");
     if (w.faulted) n.push("answer not delivered whole");
-    if (w.open) n.push("still open when the client exited");
+    if (w.open) n.push("left open by the client (its exit, or a connection it closed)");
     return n.join("; ");
   }
   function entryCall(e) {

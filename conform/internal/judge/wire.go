@@ -31,6 +31,10 @@ type WireRecord struct {
 	// grpc-retry-pushback-ms in whole seconds.
 	GRPC       bool `json:"grpc,omitempty"`
 	GRPCStatus int  `json:"grpcStatus,omitempty"`
+	// GRPCNoStatus is set on a finished gRPC call that ended without a
+	// grpc-status (a call cut before its trailers), which GRPCStatus 0
+	// cannot tell from OK.
+	GRPCNoStatus bool `json:"grpcNoStatus,omitempty"`
 	// Tenant is the tenant a gRPC call's request named: the agent it is
 	// for when the server hosts several.
 	Tenant string `json:"tenant,omitempty"`

@@ -150,6 +150,8 @@ func wireAnswer(w judge.WireRecord) string {
 	switch {
 	case w.GRPC && w.Open:
 		return "no grpc-status yet (left open)"
+	case w.GRPC && w.GRPCNoStatus:
+		return "no grpc-status (ended without trailers)"
 	case w.GRPC:
 		return "grpc-status " + strconv.Itoa(w.GRPCStatus)
 	case w.Status == 0 && w.Open:

@@ -86,6 +86,7 @@ func TestMarkdownEvidenceFields(t *testing.T) {
 		{judge.WireRecord{Status: 200, Open: true}, "HTTP 200", "not sent", "left open by the client (its exit, or a connection it closed)"},
 		{judge.WireRecord{GRPC: true, Status: 200, Tenant: "worker-2", GRPCStatus: 14, RetryAfter: "3"}, "grpc-status 14", "not sent", `gRPC; tenant "worker-2"; retry pushback 3s`},
 		{judge.WireRecord{GRPC: true, Status: 200}, "grpc-status 0", "not sent", "gRPC"},
+		{judge.WireRecord{GRPC: true, Status: 200, Faulted: true, GRPCNoStatus: true}, "no grpc-status (ended without trailers)", "not sent", "gRPC; answer not delivered whole"},
 		{judge.WireRecord{GRPC: true, Status: 200, Open: true}, "no grpc-status yet (left open)", "not sent", "gRPC; left open by the client (its exit, or a connection it closed)"},
 	} {
 		assert.Equal(t, tc.answer, wireAnswer(tc.w), "%+v", tc.w)

@@ -120,6 +120,7 @@ func Cut(rec *judge.WireRecord, w *Writer, at time.Time) {
 func grpcOutcome(rec *judge.WireRecord, h http.Header) {
 	code := cmp.Or(h.Get("Grpc-Status"), h.Get(http.TrailerPrefix+"Grpc-Status"))
 	rec.GRPCStatus, _ = strconv.Atoi(code)
+	rec.GRPCNoStatus = code == ""
 	if ms, err := strconv.Atoi(h.Get("Grpc-Retry-Pushback-Ms")); err == nil && ms >= 0 {
 		rec.RetryAfter = strconv.Itoa(ms / 1000)
 	}

@@ -234,6 +234,7 @@ func TestFinishGRPC(t *testing.T) {
 		{"trailers after messages", map[string]string{http.TrailerPrefix + "Grpc-Status": "8"}, 8, "", false},
 		{"a negative pushback is none", map[string]string{"Grpc-Status": "14", "Grpc-Retry-Pushback-Ms": "-1"}, 14, "", false},
 		{"OK", map[string]string{http.TrailerPrefix + "Grpc-Status": "0"}, 0, "", false},
+		{"cut before its trailers", nil, 0, "", false},
 	} {
 		w := NewWriter(httptest.NewRecorder())
 		for k, v := range c.header {
@@ -244,6 +245,9 @@ func TestFinishGRPC(t *testing.T) {
 		Finish(&rec, w, false)
 		if rec.GRPCStatus != c.status || rec.RetryAfter != c.retryAfter || rec.Status != 200 {
 			t.Errorf("%s: grpc status %d, retry after %q, HTTP %d; want %d, %q, 200", c.name, rec.GRPCStatus, rec.RetryAfter, rec.Status, c.status, c.retryAfter)
+		}
+		if rec.GRPCNoStatus != (c.header == nil) {
+			t.Errorf("%s: GRPCNoStatus %v", c.name, rec.GRPCNoStatus)
 		}
 	}
 }
