@@ -292,6 +292,36 @@ test("conform report: a section per scenario, failing checks next to the exchang
   await page.close();
 });
 
+// The evidence tables are written twice, in Go (conform's Markdown summary)
+// and in app.js (this report): conform/internal/report's golden file holds
+// every kind of record with the cells Go gives them, and the report must
+// show the same.
+test("conform report: evidence cells as conform's Markdown summary words them", async () => {
+  const golden = JSON.parse(readFileSync(join(root, "conform/internal/report/testdata/evidence-cells.json"), "utf8"));
+  const rep = {
+    schema: "https://a2amock.dev/schemas/conform-report", version: 1, suite: "default", client: "golden",
+    scenarios: [{ id: "golden", pass: false, agents: [], checks: [
+      { id: "no-orphans", pass: false, reason: "every kind of record", evidence: { wire: golden.wire, journal: golden.journal } },
+    ] }],
+    summary: { scenarios: 1, scenariosPassed: 0, checks: 1, checksFailed: 1, ok: false },
+  };
+  const jf = join(tmp, "golden.json"), rf = join(tmp, "golden.html");
+  writeFileSync(jf, JSON.stringify(rep));
+  execFileSync(bin, ["report", jf, "-o", rf]);
+  const page = await browser.newPage();
+  await page.goto(pathToFileURL(rf).href);
+  const check = page.locator('section.scenario[data-scenario="golden"] ul.checks li.fail');
+  await check.locator("details.evidence > summary").click();
+  const cells = (table) => table.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  const records = check.locator("table.wire-records");
+  await records.waitFor({ state: "visible" });
+  assert.deepEqual(await cells(records), golden.wireCells);
+  // A journal row's first cell is a button, "#seq", that opens the entry.
+  const entries = (await cells(check.locator("table.journal-entries"))).map(([seq, ...rest]) => [seq.replace(/^#/, ""), ...rest]);
+  assert.deepEqual(entries, golden.journalCells);
+  await page.close();
+});
+
 test("a 100,000-entry report renders; time to first paint", async () => {
   const entries = [];
   const t0 = Date.parse("2026-01-01T00:00:00Z");

@@ -52,8 +52,8 @@ func writeEvidence(b *strings.Builder, ev judge.Evidence, budget int) int {
 			}
 		}
 		for _, w := range wire[:min(len(wire), evidenceRows)] {
-			row(b, strconv.Itoa(w.Seq), w.Agent, "<code>"+cell(w.Method+" "+w.Path)+"</code>", code(w.RPCMethod),
-				cell(wireAnswer(w)), cell(wireVersion(w)), cell(wireTime(w, t0)), cell(wireNotes(w)))
+			c := wireCells(w, t0)
+			row(b, c[0], c[1], "<code>"+cell(c[2])+"</code>", code(c[3]), cell(c[4]), cell(c[5]), cell(c[6]), cell(c[7]))
 			budget--
 		}
 		more(b, len(wire), 8)
@@ -62,8 +62,8 @@ func writeEvidence(b *strings.Builder, ev judge.Evidence, budget int) int {
 	if len(journal) > 0 {
 		b.WriteString("  <table>\n  <tr><th>journal #</th><th>agent</th><th>kind</th><th>call</th><th>task</th><th>state</th><th>notes</th></tr>\n")
 		for _, e := range journal[:min(len(journal), evidenceRows)] {
-			row(b, strconv.FormatInt(e.Seq, 10), e.Agent, cell(string(e.Kind)), code(entryCall(e)), code(e.TaskID),
-				cell(string(e.State)), cell(entryNotes(e)))
+			c := journalCells(e)
+			row(b, c[0], c[1], cell(c[2]), code(c[3]), code(c[4]), cell(c[5]), cell(c[6]))
 			budget--
 		}
 		more(b, len(journal), 7)
@@ -73,6 +73,20 @@ func writeEvidence(b *strings.Builder, ev judge.Evidence, budget int) int {
 	// list item would be read as more of it.
 	b.WriteString("  </details>\n\n")
 	return budget
+}
+
+// wireCells is a wire record's row in the evidence tables, as text before
+// escaping, t0 the start of the first record shown. The HTML report
+// (ui/assets/app.js) shows the same cells: testdata/evidence-cells.json
+// pins them for both (TestEvidenceCellsGolden here, ui/e2e's report test).
+func wireCells(w judge.WireRecord, t0 time.Time) []string {
+	return []string{strconv.Itoa(w.Seq), w.Agent, w.Method + " " + w.Path, w.RPCMethod, wireAnswer(w), wireVersion(w), wireTime(w, t0), wireNotes(w)}
+}
+
+// journalCells is a journal entry's row in the evidence tables, as
+// wireCells is a wire record's.
+func journalCells(e server.Entry) []string {
+	return []string{strconv.FormatInt(e.Seq, 10), e.Agent, string(e.Kind), entryCall(e), e.TaskID, string(e.State), entryNotes(e)}
 }
 
 // row writes one table row: seq is a number and agent is escaped here; the
