@@ -84,6 +84,21 @@ func TestWireEndsAtClientExit(t *testing.T) {
 		if c.ws[0].Open || s.RPCMethod != "SendStreamingMessage" || s.Status != http.StatusOK || s.Faulted || s.Seq != 2 || !s.Open {
 			t.Errorf("%s: want the card fetch, then the stream open at the exit; got\n%s", c.name, lines(wireless(c.ws)))
 		}
+		// Each record names the journal entries of its exchange: the card
+		// fetch its card entry, the stream its request's number.
+		var cardSeq, streamReq int64
+		for _, e := range c.res.Journal {
+			if e.Kind == server.EntryCard && cardSeq == 0 {
+				cardSeq = e.Seq
+			}
+			if e.Kind == server.EntryRequest && e.Op == wire.OpStream {
+				streamReq = e.Request
+			}
+		}
+		if streamReq == 0 || c.ws[0].JournalSeq != cardSeq || c.ws[0].Request != 0 || s.Request != streamReq || s.JournalSeq != 0 {
+			t.Errorf("%s: the card fetch names journal #%d and request %d (want #%d), the stream request %d (want %d)",
+				c.name, c.ws[0].JournalSeq, c.ws[0].Request, cardSeq, s.Request, streamReq)
+		}
 		if s.End.Before(c.res.Process.Exited) || s.End.After(c.hooked) {
 			t.Errorf("%s: the stream's record ends at %v, not at the client's exit (%v, the hook ran at %v)", c.name, s.End, c.res.Process.Exited, c.hooked)
 		}

@@ -507,6 +507,8 @@
     if (w.hijacked) n.push("connection taken over");
     if (w.faulted) n.push("answer not delivered whole");
     if (w.open) n.push("left open by the client (its exit, or a connection it closed)");
+    if (w.request) n.push("journal request " + w.request);
+    else if (w.journalSeq) n.push("journal #" + w.journalSeq);
     return n.join("; ");
   }
   function entryCall(e) {
@@ -516,6 +518,7 @@
   }
   function entryNotes(e) {
     const n = [];
+    if (e.request) n.push("request " + e.request);
     if (e.refTaskId && e.refTaskId !== e.taskId) n.push("names task " + e.refTaskId);
     if (e.contextId && e.kind === "request") n.push("context " + e.contextId);
     if (e.errorCode) n.push("error " + e.errorCode);

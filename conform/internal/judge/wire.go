@@ -35,6 +35,12 @@ type WireRecord struct {
 	// grpc-status (a call cut before its trailers), which GRPCStatus 0
 	// cannot tell from OK.
 	GRPCNoStatus bool `json:"grpcNoStatus,omitempty"`
+	// Request is the journal's number of the A2A request the exchange
+	// carried (the Request of its journal entries), JournalSeq the seq of
+	// the card or JWKS entry it produced; both 0 when the server journaled
+	// nothing of it (a path it does not serve, the client gone first).
+	Request    int64 `json:"request,omitempty"`
+	JournalSeq int64 `json:"journalSeq,omitempty"`
 	// Tenant is the tenant a gRPC call's request named: the agent it is
 	// for when the server hosts several.
 	Tenant string `json:"tenant,omitempty"`

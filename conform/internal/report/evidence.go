@@ -216,6 +216,12 @@ func wireNotes(w judge.WireRecord) string {
 	if w.Open {
 		notes = append(notes, "left open by the client (its exit, or a connection it closed)")
 	}
+	switch {
+	case w.Request != 0:
+		notes = append(notes, "journal request "+strconv.FormatInt(w.Request, 10))
+	case w.JournalSeq != 0:
+		notes = append(notes, "journal #"+strconv.FormatInt(w.JournalSeq, 10))
+	}
 	return strings.Join(notes, "; ")
 }
 
@@ -254,6 +260,10 @@ func entryCall(e server.Entry) string {
 // close).
 func entryNotes(e server.Entry) string {
 	var notes []string
+	if e.Request != 0 {
+		// The wire record of the exchange says "journal request N".
+		notes = append(notes, "request "+strconv.FormatInt(e.Request, 10))
+	}
 	if e.RefTaskID != "" && e.RefTaskID != e.TaskID {
 		notes = append(notes, "names task "+e.RefTaskID)
 	}

@@ -36,14 +36,14 @@ func goldenEvidence() ([]judge.WireRecord, []server.Entry) {
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	var ws []judge.WireRecord
 	for i, w := range []judge.WireRecord{
-		{Method: "GET", Path: "/.well-known/agent-card.json", Status: 200, VersionSent: true, A2AVersion: "1.0"},
-		{Method: "POST", Path: "/", RPCMethod: "SendMessage", Status: 200, VersionSent: true},
+		{Method: "GET", Path: "/.well-known/agent-card.json", Status: 200, VersionSent: true, A2AVersion: "1.0", JournalSeq: 1},
+		{Method: "POST", Path: "/", RPCMethod: "SendMessage", Status: 200, VersionSent: true, Request: 1},
 		{Method: "POST", Path: "/", RPCMethod: "message/send", Status: 503, RetryAfter: "2"},
 		{Method: "POST", Path: "/agents/b/", RPCMethod: "SendMessage", VersionSent: true, A2AVersion: "1.0", Hijacked: true, Faulted: true},
 		{Method: "POST", Path: "/rest/message:stream", Open: true, VersionSent: true, A2AVersion: "1.0"},
 		{Method: "POST", Path: "/rest/message:stream", Status: 200, Open: true},
 		{Method: "POST", Path: "/lf.a2a.v1.A2AService/SendMessage", RPCMethod: "SendMessage", GRPC: true, Status: 200, Tenant: "b", GRPCStatus: 14, RetryAfter: "3"},
-		{Method: "POST", Path: "/lf.a2a.v1.A2AService/GetTask", RPCMethod: "GetTask", GRPC: true, Status: 200, VersionSent: true, A2AVersion: "1.0"},
+		{Method: "POST", Path: "/lf.a2a.v1.A2AService/GetTask", RPCMethod: "GetTask", GRPC: true, Status: 200, VersionSent: true, A2AVersion: "1.0", Request: 2},
 		{Method: "POST", Path: "/a2a.v1.A2AService/SendStreamingMessage", RPCMethod: "SendStreamingMessage", GRPC: true, Status: 200, Faulted: true, GRPCNoStatus: true},
 		{Method: "POST", Path: "/lf.a2a.v1.A2AService/SubscribeToTask", RPCMethod: "SubscribeToTask", GRPC: true, Status: 200, Open: true},
 	} {
@@ -51,9 +51,9 @@ func goldenEvidence() ([]judge.WireRecord, []server.Entry) {
 		ws = append(ws, w)
 	}
 	es := []server.Entry{
-		{Seq: 3, Agent: "a", Kind: server.EntryRequest, Method: "SendMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC, RefTaskID: "t0", ContextID: "c1"},
+		{Seq: 3, Agent: "a", Kind: server.EntryRequest, Method: "SendMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC, Request: 1, RefTaskID: "t0", ContextID: "c1"},
 		{Seq: 4, Agent: "a", Kind: server.EntryEvent, TaskID: "t1", State: wire.StateWorking},
-		{Seq: 5, Agent: "b", Kind: server.EntryResponse, Method: "GetTask", Dialect: wire.V03, Binding: wire.BindingGRPC, TaskID: "t1", ErrorCode: -32001, HTTP: 404,
+		{Seq: 5, Agent: "b", Kind: server.EntryResponse, Method: "GetTask", Dialect: wire.V03, Binding: wire.BindingGRPC, Request: 2, TaskID: "t1", ErrorCode: -32001, HTTP: 404,
 			Behaviors: []string{"forget-task"}, Detail: "task t1 is not held"},
 		{Seq: 6, Agent: "b", Kind: server.EntryCard, Path: "/.well-known/agent-card.json"},
 		{Seq: 7, Agent: "a", Kind: server.EntryDecision, Op: wire.OpCancelTask, TaskID: "t2", State: wire.StateCanceled},

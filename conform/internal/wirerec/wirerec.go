@@ -84,6 +84,7 @@ func Finish(rec *judge.WireRecord, w *Writer, aborted bool) {
 	w.mu.Lock()
 	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
 	rec.Faulted = w.takenOver || w.writeErr || aborted
+	rec.Request, rec.JournalSeq = w.reqNo, w.seq
 	body := w.body
 	w.mu.Unlock()
 	if rec.Status == 0 && !rec.Hijacked && !aborted {
@@ -111,6 +112,7 @@ func Cut(rec *judge.WireRecord, w *Writer, at time.Time) {
 	defer w.mu.Unlock()
 	rec.Status, rec.RetryAfter, rec.Hijacked = w.status, w.retryAfter, w.hijacked
 	rec.Faulted = w.takenOver || w.writeErr
+	rec.Request, rec.JournalSeq = w.reqNo, w.seq
 	rec.Delivered = bytes.Clone(w.body)
 }
 
@@ -151,6 +153,18 @@ type Writer struct {
 	// closing, when set, runs as the handler closes a connection it took
 	// over, before the close (Log.Start sets it).
 	closing func()
+	// reqNo and seq join the exchange to the journal (TagExchange).
+	reqNo, seq int64
+}
+
+// TagExchange notes the journal's number of the A2A request the exchange
+// carried, or (reqNo 0) the seq of the card or JWKS entry it produced: the
+// server tells every writer in front of its own that asks
+// (server/internal/wirecap's ExchangeTagger), once it has journaled it.
+func (w *Writer) TagExchange(reqNo, seq int64) {
+	w.mu.Lock()
+	w.reqNo, w.seq = reqNo, seq
+	w.mu.Unlock()
 }
 
 // NewWriter returns a Writer over w.

@@ -192,3 +192,35 @@ func TestResponseHeaderIsASnapshot(t *testing.T) {
 	x = serve(3, func(h http.Header) { h.Set("X-Big", strings.Repeat("x", wireHeadMax+1)) })
 	assert.Equal(t, []string{strconv.Itoa(len("X-Big")+wireHeadMax+1) + " more header bytes not kept"}, x.RespHead["…"])
 }
+
+// tagged is a recorder in front of the server that asks for the journal's
+// numbers of its exchange (ExchangeTagger).
+type tagged struct {
+	http.ResponseWriter
+	reqNo, seq int64
+}
+
+func (w *tagged) TagExchange(reqNo, seq int64) { w.reqNo, w.seq = reqNo, seq }
+func (w *tagged) Unwrap() http.ResponseWriter  { return w.ResponseWriter }
+func (w *tagged) Header() http.Header          { return w.ResponseWriter.Header() }
+func (w *tagged) Write(b []byte) (int, error)  { return w.ResponseWriter.Write(b) }
+func (w *tagged) WriteHeader(code int)         { w.ResponseWriter.WriteHeader(code) }
+
+// TestTagReachesWritersInFront: Tag tells every ExchangeTagger among the
+// writers it wraps, in front of the capture or with none, what it was
+// told; the capture is tagged as before.
+func TestTagReachesWritersInFront(t *testing.T) {
+	t.Parallel()
+	c := New()
+	outer := &tagged{ResponseWriter: httptest.NewRecorder()}
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader("{}"))
+	w, _ := c.Wrap(outer, r, time.Unix(0, 0))
+	Tag(wrapped{w}, 7, 0)
+	assert.Equal(t, [2]int64{7, 0}, [2]int64{outer.reqNo, outer.seq})
+	_, ok := c.Get(7, 0)
+	assert.True(t, ok, "the capture is tagged too")
+
+	alone := &tagged{ResponseWriter: httptest.NewRecorder()}
+	Tag(wrapped{alone}, 0, 9)
+	assert.Equal(t, [2]int64{0, 9}, [2]int64{alone.reqNo, alone.seq}, "a writer with no capture behind it")
+}
