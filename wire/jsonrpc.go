@@ -43,9 +43,10 @@ func DecodeRPC(body []byte) (RPCRequest, *Error) {
 	if !env.scan(trimmed) {
 		// Unmarshal checks the whole body is JSON before it decodes
 		// anything (a *json.SyntaxError otherwise), so an object is
-		// scanned once here, not first by json.Valid.
-		env = rpcEnvelope{}
-		err = json.Unmarshal(trimmed, &env)
+		// scanned once here, not first by json.Valid. It reads into an
+		// envelope of its own: &env handed to encoding/json would put
+		// every request's envelope on the heap, the scanned ones too.
+		env, err = unmarshalEnvelope(trimmed)
 	}
 	if _, ok := err.(*json.SyntaxError); ok {
 		return RPCRequest{}, notJSON()
@@ -122,6 +123,14 @@ func (env *rpcEnvelope) scan(body []byte) bool {
 		return s.SkipUnknown(key, "jsonrpc", "method", "id", "params")
 	})
 	return ok && s.End()
+}
+
+// unmarshalEnvelope reads body into an envelope with encoding/json, for
+// what the fast path (rpcEnvelope.scan) leaves to it.
+func unmarshalEnvelope(body []byte) (rpcEnvelope, error) {
+	env := new(rpcEnvelope)
+	err := json.Unmarshal(body, env)
+	return *env, err
 }
 
 // rpcVersion is the jsonrpc member's one value; rpcVersionValue is it as

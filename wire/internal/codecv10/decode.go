@@ -239,13 +239,16 @@ func (v10Codec) DecodeParams(op wire.Op, params []byte) (*wire.Request, *wire.Er
 
 func decodeSend10(raw []byte, req *wire.Request) *wire.Error {
 	var in v10SendIn
-	if !in.scan(raw) {
-		in = v10SendIn{}
-		if e := v10Unmarshal(raw, &in); e != nil {
-			return e
-		}
+	if in.scan(raw) {
+		return decodeSendFrom(&in, req)
 	}
-	return decodeSendFrom(&in, req)
+	// encoding/json reads into a value of its own: &in handed to it would
+	// put every request's v10SendIn on the heap, the scanned ones too.
+	slow := new(v10SendIn)
+	if e := v10Unmarshal(raw, slow); e != nil {
+		return e
+	}
+	return decodeSendFrom(slow, req)
 }
 
 // decodeSendFrom checks what was read of a SendMessage request and fills
@@ -281,7 +284,7 @@ func decodeMessage10(in *v10MessageIn, path string) (*wire.Message, *wire.Error)
 	if in.MessageID == "" {
 		return nil, wire.ErrInvalidParams(path+".messageId", "is required")
 	}
-	role, e := decodeRole10(in.Role, path+".role")
+	role, e := decodeRole10(in.Role, path)
 	if e != nil {
 		return nil, e
 	}
@@ -309,14 +312,17 @@ func decodeMessage10(in *v10MessageIn, path string) (*wire.Message, *wire.Error)
 	return m, nil
 }
 
-func decodeRole10(raw json.RawMessage, path string) (wire.Role, *wire.Error) {
+// decodeRole10 reads the role of the message at msgPath; the role's own
+// path is spelt only for an error.
+func decodeRole10(raw json.RawMessage, msgPath string) (wire.Role, *wire.Error) {
+	path := func() string { return msgPath + ".role" }
 	switch string(raw) {
 	case `"ROLE_USER"`, `1`:
 		return wire.RoleUser, nil
 	case `"ROLE_AGENT"`, `2`:
 		return wire.RoleAgent, nil
 	case ``, `null`, `"ROLE_UNSPECIFIED"`, `0`, `""`:
-		return "", wire.ErrInvalidParams(path, "is required")
+		return "", wire.ErrInvalidParams(path(), "is required")
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -326,9 +332,9 @@ func decodeRole10(raw json.RawMessage, path string) (wire.Role, *wire.Error) {
 		case "ROLE_AGENT":
 			return wire.RoleAgent, nil
 		}
-		return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %q`, s))
+		return "", wire.ErrInvalidParams(path(), fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %q`, s))
 	}
-	return "", wire.ErrInvalidParams(path, fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
+	return "", wire.ErrInvalidParams(path(), fmt.Sprintf(`must be "ROLE_USER" or "ROLE_AGENT", not %s`, v10Snippet(raw)))
 }
 
 // decodePart10 reads part i of the message at path; the part's own path is

@@ -17,13 +17,27 @@ import (
 )
 
 // scanMap reads an object into a map[string]any as encoding/json does
-// (it is encoding/json that reads it: values of any shape).
+// (it is encoding/json that reads it: values of any shape). It unmarshals
+// into a map of its own, not through m: m handed to encoding/json would
+// move the struct m is a field of to the heap, on every request.
 func scanMap(s *jsonscan.Scanner, m *map[string]any) bool {
 	if s.Peek() != '{' {
 		return false
 	}
 	raw, ok := s.Skip()
-	return ok && json.Unmarshal(raw, m) == nil
+	if !ok {
+		return false
+	}
+	v, ok := unmarshalMap(raw)
+	*m = v
+	return ok
+}
+
+// unmarshalMap is encoding/json's reading of an object into a map.
+func unmarshalMap(raw []byte) (map[string]any, bool) {
+	m := new(map[string]any)
+	ok := json.Unmarshal(raw, m) == nil
+	return *m, ok
 }
 
 // scanString reads a string member.
