@@ -234,7 +234,7 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, 
 			Respond: func(res *wire.Result, e *wire.Error) { s.rec.Response(a.name, req, reqNo, res, e) }}
 		return st.Serve(w, r, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
 	}
-	res, e := a.serveUnary(r.Context(), req, x, httpbind.Origin(r), base)
+	res, e := a.serveUnary(r, req, x, base)
 	for _, f := range hooks.Result {
 		res, e = f(res, e)
 	}

@@ -1,9 +1,10 @@
 package server
 
 import (
-	"context"
+	"net/http"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -16,14 +17,14 @@ func (a *agent) gateRequest(req *wire.Request) *wire.Error { return a.eng.GateRe
 
 // serveUnary answers every non-streaming operation in canonical form: the
 // engine answers all but the extended card, which names this server's URLs.
-func (a *agent) serveUnary(ctx context.Context, req *wire.Request, x *behaviors.Exchange, origin, base string) (*wire.Result, *wire.Error) {
+func (a *agent) serveUnary(r *http.Request, req *wire.Request, x *behaviors.Exchange, base string) (*wire.Result, *wire.Error) {
 	if req.Op != wire.OpExtendedCard {
-		return a.eng.Unary(ctx, req, x)
+		return a.eng.Unary(r.Context(), req, x)
 	}
 	if err := a.gateRequest(req); err != nil {
 		return nil, err
 	}
-	b, e := a.cards.Extended(a.extended, x, origin, base)
+	b, e := a.cards.Extended(a.extended, x, httpbind.Origin(r), base)
 	if e != nil {
 		return nil, e
 	}

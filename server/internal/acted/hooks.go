@@ -47,6 +47,11 @@ type hookCounts struct {
 	delay                                         int64
 }
 
+// Hooked reports whether the behaviors registered any hook on x: without
+// one, Instrument has nothing to wrap, and its caller need not build the
+// amend function it would hand it (an allocation on every request).
+func Hooked(x *behaviors.Exchange) bool { return countHooks(x.Hooks()) != (hookCounts{}) }
+
 func countHooks(h *behaviors.Hooks) hookCounts {
 	return hookCounts{decide: len(h.Decide), plan: len(h.Plan), result: len(h.Result), streamEvent: len(h.StreamEvent),
 		streamEnd: len(h.StreamEnd), card: len(h.Card), cardJSON: len(h.CardJSON), signedCard: len(h.SignedCard),

@@ -171,10 +171,21 @@ func (c *Capture) Reset() {
 // it; Finish marks it answered.
 func (c *Capture) Wrap(w http.ResponseWriter, r *http.Request, now time.Time) (http.ResponseWriter, *Rec) {
 	rec := &Rec{c: c, time: now.UTC(), method: r.Method, url: r.URL.RequestURI(), proto: r.Proto, header: keep(r.Header)}
+	// One allocation for both wrappers, which live as long as the request;
+	// not with the record, which the capture keeps after it, so that the
+	// capture does not keep the request's writer and body alive.
+	x := &wrappers{w: wireWriter{ResponseWriter: w, rec: rec}}
 	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = &wireReader{ReadCloser: r.Body, rec: rec}
+		x.r = wireReader{ReadCloser: r.Body, rec: rec}
+		r.Body = &x.r
 	}
-	return &wireWriter{ResponseWriter: w, rec: rec}, rec
+	return &x.w, rec
+}
+
+// wrappers are the body reader and the writer Wrap puts around a request.
+type wrappers struct {
+	r wireReader
+	w wireWriter
 }
 
 // Finish marks the exchange answered (a stream's capture is Done only
