@@ -45,8 +45,8 @@ func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, 
 		a.mu.Unlock()
 		d = plan.Scripts(a.cfg.Scripts).Decision(plan.HonestDecision(m, req.Dialect, existing), skill, m)
 	}
-	for _, f := range x.Hooks().Decide {
-		f(&d, existing)
+	if hooks := x.Hooks().Decide; len(hooks) > 0 {
+		d = plan.Decided(d, existing, hooks)
 	}
 	a.recordDecision(req, x, d)
 	return d, existing
@@ -54,7 +54,7 @@ func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, 
 
 func (a *Agent) recordDecision(req *wire.Request, x *core.Exchange, d timeline.Decision) {
 	n := Note{Kind: NoteDecision, Op: req.Op, Dialect: req.Dialect, Binding: req.Binding,
-		TaskID: d.TaskID, Detail: string(d.Kind) + ": " + d.Reason, NotActed: x.NotActed()}
+		TaskID: d.TaskID, Detail: plan.Detail(d), NotActed: x.NotActed()}
 	if req.Message != nil {
 		n.RefTaskID = req.Message.TaskID
 	}

@@ -21,7 +21,7 @@ import (
 // such task; ignored when m names none). It does not see duplicates.
 func HonestDecision(m *wire.Message, d wire.Dialect, task *wire.Task) timeline.Decision {
 	if m.TaskID == "" {
-		return timeline.Decision{Kind: timeline.DecideNew, ContextID: m.ContextID, Reason: "new message"}
+		return timeline.Decision{Kind: timeline.DecideNew, ContextID: m.ContextID, Reason: newMessage}
 	}
 	switch {
 	case task == nil && wire.Describe(d).ClientTaskIDs:
@@ -37,6 +37,29 @@ func HonestDecision(m *wire.Message, d wire.Dialect, task *wire.Task) timeline.D
 			Err: wire.Errorf(wire.CodeUnsupportedOperation, "task %s is %s: a terminal task accepts no more messages; start a new task in context %s", m.TaskID, task.Status.State, task.ContextID).With("taskId", m.TaskID)}
 	}
 	return timeline.Decision{Kind: timeline.DecideContinue, TaskID: m.TaskID, ContextID: task.ContextID, Reason: "continuation of " + string(task.Status.State) + " task"}
+}
+
+// newMessage is the reason of the decision nearly every send gets.
+const newMessage = "new message"
+
+// Detail is decision d as the journal's decision entry words it
+// ("new: new message"): for the honest decision on a new message, a
+// constant rather than a string built on every send.
+func Detail(d timeline.Decision) string {
+	if d.Kind == timeline.DecideNew && d.Reason == newMessage {
+		return string(timeline.DecideNew) + ": " + newMessage
+	}
+	return string(d.Kind) + ": " + d.Reason
+}
+
+// Decided is d after the behaviors' Decide hooks, in order, given the
+// task the message named. Only a decision with hooks goes through here:
+// the pointer the hooks take moves it to the heap.
+func Decided(d timeline.Decision, existing *wire.Task, hooks []func(*timeline.Decision, *wire.Task)) timeline.Decision {
+	for _, f := range hooks {
+		f(&d, existing)
+	}
+	return d
 }
 
 // HonestPlan is the timeline an honest agent plays for a decision on a task

@@ -10,10 +10,18 @@ import "slices"
 
 // Set is a set of items, in the order they were added; the zero Set is
 // empty. It is not safe for concurrent use.
-type Set[T comparable] struct{ items []T }
+// A Set is not copied once used: items may point to one, its own room for
+// the first item, so a set of one item costs no allocation.
+type Set[T comparable] struct {
+	items []T
+	one   [1]T
+}
 
 // Add adds v unless s holds it already.
 func (s *Set[T]) Add(v T) {
+	if s.items == nil {
+		s.items = s.one[:0]
+	}
 	if !slices.Contains(s.items, v) {
 		s.items = append(s.items, v)
 	}
