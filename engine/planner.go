@@ -39,7 +39,7 @@ func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, 
 		a.mu.Unlock()
 	} else {
 		var skill *cards.Skill
-		if e, ok := a.store.Tasks[m.TaskID]; ok && m.TaskID != "" {
+		if e, ok := a.store.Named(m.TaskID); ok {
 			existing, skill = e.task.Clone(), e.skill
 		}
 		a.mu.Unlock()

@@ -203,7 +203,7 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 	// cont is the skill of the live task the message names: continuation
 	// scripts match on it.
 	var cont *cards.Skill
-	if named := a.store.Tasks[m.TaskID]; m.TaskID != "" && named != nil && !named.task.Status.State.Terminal() {
+	if named, ok := a.store.Named(m.TaskID); ok && named != nil && !named.task.Status.State.Terminal() {
 		cont = named.skill
 	}
 	var dropped []Note

@@ -79,6 +79,18 @@ type Store[E Entry] struct {
 // Reset forgets every task.
 func (s *Store[E]) Reset() { *s = Store[E]{Tasks: map[string]E{}} }
 
+// Named returns the task a message names by id, if the store holds it; a
+// message naming none (the id "", a new task's) costs no probe of a map
+// the size of the retention.
+func (s *Store[E]) Named(id string) (E, bool) {
+	if id == "" {
+		var none E
+		return none, false
+	}
+	e, ok := s.Tasks[id]
+	return e, ok
+}
+
 // Add stores a new running task as the newest.
 func (s *Store[E]) Add(e E) {
 	s.created++
