@@ -66,10 +66,10 @@ func (a *Agent) recordDecision(req *wire.Request, x *core.Exchange, d timeline.D
 
 // plan is the timeline the agent plays for a decision: a matching script,
 // else the honest plan, then the behaviors' Plan hooks.
-func (a *Agent) plan(x *core.Exchange, d timeline.Decision, m *wire.Message, skill, cont *cards.Skill, prior wire.TaskState) timeline.Timeline {
+func (a *Agent) plan(x *core.Exchange, d timeline.Decision, m *wire.Message, skill, cont *cards.Skill, prior wire.TaskState, buf timeline.Timeline) timeline.Timeline {
 	tl, scripted := plan.Scripts(a.cfg.Scripts).Timeline(d, m, skill, cont)
 	if !scripted {
-		tl = plan.HonestPlan(d, skill, prior, a.cfg.Timelines, a.cfg.StepDelay, func() *wire.Artifact {
+		tl = plan.AppendHonestPlan(buf, d, skill, prior, a.cfg.Timelines, a.cfg.StepDelay, func() *wire.Artifact {
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			return &wire.Artifact{
@@ -79,8 +79,8 @@ func (a *Agent) plan(x *core.Exchange, d timeline.Decision, m *wire.Message, ski
 			}
 		})
 	}
-	for _, f := range x.Hooks().Plan {
-		tl = f(tl)
+	if hooks := x.Hooks().Plan; len(hooks) > 0 {
+		tl = plan.Planned(tl, hooks)
 	}
 	return tl
 }

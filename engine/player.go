@@ -86,7 +86,7 @@ func (a *Agent) play(e *taskEntry, tl timeline.Timeline) {
 	e.cancelPlay, e.playing = cancel, true
 	a.cfg.Players.Add(1)
 	a.mu.Unlock()
-	rest := tl[i:]
+	rest := slices.Clone(tl[i:]) // tl may be the caller's array on its stack
 	go func() {
 		defer a.cfg.Players.Done()
 		defer cancel()

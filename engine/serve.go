@@ -247,7 +247,8 @@ func (a *Agent) Start(req *wire.Request, x *core.Exchange, d timeline.Decision, 
 	}
 	a.mu.Unlock()
 
-	tl := a.plan(x, d, m, skill, cont, prior)
+	var buf [4]timeline.Step // the honest plan's room (plan.AppendHonestPlan)
+	tl := a.plan(x, d, m, skill, cont, prior, buf[:0])
 	if len(tl) > 0 {
 		a.play(e, tl)
 	} else if sub != nil {

@@ -52,6 +52,17 @@ func Detail(d timeline.Decision) string {
 	return string(d.Kind) + ": " + d.Reason
 }
 
+// Planned is tl after the behaviors' Plan hooks, in order. They are given
+// a copy of tl, which may be the caller's array on its stack (see
+// AppendHonestPlan): a hook may keep or change what it is given.
+func Planned(tl timeline.Timeline, hooks []func(timeline.Timeline) timeline.Timeline) timeline.Timeline {
+	out := tl.Clone()
+	for _, f := range hooks {
+		out = f(out)
+	}
+	return out
+}
+
 // Decided is d after the behaviors' Decide hooks, in order, given the
 // task the message named. Only a decision with hooks goes through here:
 // the pointer the hooks take moves it to the heap.
@@ -69,12 +80,20 @@ func Decided(d timeline.Decision, existing *wire.Task, hooks []func(*timeline.De
 // A continuation of a working task plays nothing. art is the artifact the
 // timeline delivers.
 func HonestPlan(d timeline.Decision, skill *cards.Skill, prior wire.TaskState, timelines map[string]timeline.Timeline, delay time.Duration, art func() *wire.Artifact) timeline.Timeline {
+	return AppendHonestPlan(make(timeline.Timeline, 0, 4), d, skill, prior, timelines, delay, art)
+}
+
+// AppendHonestPlan is HonestPlan written over dst (a skill's scripted
+// timeline aside, which is a copy of its own): with room for four steps,
+// which the honest plans take at most, dst may be the caller's array on
+// its stack, and planning a send allocates no timeline.
+func AppendHonestPlan(dst timeline.Timeline, d timeline.Decision, skill *cards.Skill, prior wire.TaskState, timelines map[string]timeline.Timeline, delay time.Duration, art func() *wire.Artifact) timeline.Timeline {
 	if d.Kind == timeline.DecideNew {
 		if tl, ok := timelines[skill.ID]; ok {
 			return tl.Clone()
 		}
 	}
-	tl := make(timeline.Timeline, 0, 4)
+	tl := dst[:0]
 	if d.Kind == timeline.DecideNew {
 		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateSubmitted})
 		tl = append(tl, timeline.Step{Kind: timeline.StepState, State: wire.StateWorking, After: delay})
