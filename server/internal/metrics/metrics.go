@@ -50,18 +50,26 @@ type pendingRequest struct {
 // safe for concurrent use.
 type Store struct {
 	mu       sync.Mutex
-	requests map[requestKey]int64
+	requests map[requestKey]*int64
 	cards    map[string]int64
 	latency  map[latencyKey]*histogram
 	pending  map[int64]pendingRequest
 	acted    map[[2]string]int64 // agent, behavior
 	skipped  map[[3]string]int64 // agent, behavior, scope key
 	push     map[[2]string]int64 // agent, result
+	// lastKey and lastCount are the series the last response counted,
+	// lastLat and lastHist its latency's: a run of like requests compares
+	// the keys' strings (the same strings, mostly) instead of hashing them
+	// twice per request. Forget drops them with the series.
+	lastKey   requestKey
+	lastCount *int64
+	lastLat   latencyKey
+	lastHist  *histogram
 }
 
 func (m *Store) init() {
 	if m.requests == nil {
-		m.requests = map[requestKey]int64{}
+		m.requests = map[requestKey]*int64{}
 		m.cards = map[string]int64{}
 		m.latency = map[latencyKey]*histogram{}
 		m.pending = map[int64]pendingRequest{}
@@ -103,14 +111,25 @@ func (m *Store) Observe(e *journal.Entry) {
 		if e.ErrorCode != 0 || e.Detail != "" {
 			outcome, code = "error", strconv.Itoa(e.ErrorCode)
 		}
-		m.requests[requestKey{e.Agent, method, string(e.Dialect), string(e.Binding), outcome, code}]++
+		if k := (requestKey{e.Agent, method, string(e.Dialect), string(e.Binding), outcome, code}); m.lastCount == nil || k != m.lastKey {
+			c := m.requests[k]
+			if c == nil {
+				c = new(int64)
+				m.requests[k] = c
+			}
+			m.lastKey, m.lastCount = k, c
+		}
+		*m.lastCount++
 		if p, ok := m.pending[e.Request]; ok && p.agent == e.Agent {
 			delete(m.pending, e.Request)
 			k := latencyKey{p.agent, p.method, p.binding}
-			h := m.latency[k]
-			if h == nil {
-				h = &histogram{counts: make([]int64, len(latencyBuckets)+1)}
-				m.latency[k] = h
+			h := m.lastHist
+			if h == nil || k != m.lastLat {
+				if h = m.latency[k]; h == nil {
+					h = &histogram{counts: make([]int64, len(latencyBuckets)+1)}
+					m.latency[k] = h
+				}
+				m.lastLat, m.lastHist = k, h
 			}
 			d := float64(e.Time.UnixNano()-p.at) / 1e9
 			i, _ := slices.BinarySearch(latencyBuckets, d)
@@ -152,6 +171,7 @@ func (m *Store) Forget(agent string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.init()
+	m.lastCount, m.lastHist = nil, nil
 	for k := range m.requests {
 		if k.agent == agent {
 			delete(m.requests, k)
@@ -247,7 +267,7 @@ func (m *Store) Write(out io.Writer, live []Agent, j *journal.Journal) error {
 	m.init()
 	var reqs, cards, acted, skipped, push []series
 	for k, v := range m.requests {
-		reqs = append(reqs, series{[]string{"agent", k.agent, "method", k.method, "dialect", k.dialect, "binding", k.binding, "outcome", k.outcome, "code", k.code}, strconv.FormatInt(v, 10)})
+		reqs = append(reqs, series{[]string{"agent", k.agent, "method", k.method, "dialect", k.dialect, "binding", k.binding, "outcome", k.outcome, "code", k.code}, strconv.FormatInt(*v, 10)})
 	}
 	for k, v := range m.cards {
 		cards = append(cards, series{[]string{"agent", k}, strconv.FormatInt(v, 10)})
