@@ -156,10 +156,33 @@ func (t *Task) Clone() *Task {
 	if t == nil {
 		return nil
 	}
-	c := *t
-	c.History = append([]Message(nil), t.History...)
-	c.Artifacts = append([]Artifact(nil), t.Artifacts...)
-	return &c
+	if len(t.History) > 1 || len(t.Artifacts) > 1 {
+		c := *t
+		c.History = append([]Message(nil), t.History...)
+		c.Artifacts = append([]Artifact(nil), t.Artifacts...)
+		return &c
+	}
+	// A task of one message and one artifact at most (an honest send's) in
+	// one allocation rather than three; the slices as append gives them
+	// (nil when empty, else of length and capacity 1).
+	b := &taskBlock{task: *t}
+	b.task.History, b.task.Artifacts = nil, nil
+	if len(t.History) == 1 {
+		b.history[0] = t.History[0]
+		b.task.History = b.history[:]
+	}
+	if len(t.Artifacts) == 1 {
+		b.artifact[0] = t.Artifacts[0]
+		b.task.Artifacts = b.artifact[:]
+	}
+	return &b.task
+}
+
+// taskBlock is a cloned task with room for one message and one artifact.
+type taskBlock struct {
+	task     Task
+	history  [1]Message
+	artifact [1]Artifact
 }
 
 // StatusUpdate is a TaskStatusUpdateEvent. Final is meaningful for v0.x only:
