@@ -5,6 +5,7 @@ import (
 
 	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/engine/internal/gate"
 	"github.com/a2amock/a2amock/engine/internal/taskstore"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -13,25 +14,7 @@ import (
 // Gate refuses operations the card does not declare, as v1.0 requires
 // (§4 capability gates); the same rule is applied to every dialect.
 func (a *Agent) Gate(op wire.Op) *wire.Error {
-	caps := a.cfg.Card.Capabilities
-	switch op {
-	case wire.OpStream, wire.OpSubscribe:
-		if !caps.Streaming {
-			return wire.Errorf(wire.CodeUnsupportedOperation, "streaming is not supported: the agent card does not declare capabilities.streaming")
-		}
-	case wire.OpSetPushConfig, wire.OpGetPushConfig, wire.OpListPushConfigs, wire.OpDeletePush:
-		if !caps.PushNotifications {
-			return wire.Errorf(wire.CodePushNotSupported, "push notifications are not supported: the agent card does not declare capabilities.pushNotifications")
-		}
-	case wire.OpExtendedCard:
-		if !caps.ExtendedAgentCard {
-			return wire.Errorf(wire.CodeUnsupportedOperation, "the agent card does not declare an extended agent card")
-		}
-		if a.cfg.Extended == nil {
-			return wire.Errorf(wire.CodeExtendedCardNotConfigured, "no extended agent card is configured")
-		}
-	}
-	return nil
+	return gate.Op(a.cfg.Card.Capabilities, a.cfg.Extended != nil, op)
 }
 
 // GateRequest is Gate for a decoded request: a send whose configuration
