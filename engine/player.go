@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/a2amock/a2amock/timeline"
@@ -41,8 +42,14 @@ const SubscriberBuffer = 256
 // NewSubscriber returns a subscriber for a stream.
 func NewSubscriber() *Subscriber { return &Subscriber{ch: make(chan Item, SubscriberBuffer)} }
 
-// NewWaiter returns a subscriber that only wakes its reader.
-func NewWaiter() *Subscriber { return &Subscriber{ch: make(chan Item, 1), lossy: true} }
+// NewWaiter returns a subscriber that only wakes its reader: one that
+// Unsubscribe took back (waiters) when there is one.
+func NewWaiter() *Subscriber { return waiters.Get().(*Subscriber) }
+
+// waiters are waiters Unsubscribe took out of their task's set: no one
+// sends to those or closes them any more, so they are reused, their
+// channel drained, rather than allocated (three allocations) per send.
+var waiters = sync.Pool{New: func() any { return &Subscriber{ch: make(chan Item, 1), lossy: true} }}
 
 // C is the subscriber's channel; it is closed when the subscription ends
 // (Unsubscribe, the task forgotten, or an overflow).
@@ -304,6 +311,15 @@ func (a *Agent) Unsubscribe(id string, sub *Subscriber) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if e, ok := a.store.Tasks[id]; ok && e.subs.Remove(sub) {
-		close(sub.ch)
+		if !sub.lossy {
+			close(sub.ch)
+			return
+		}
+		select { // a wake-up the waiter did not read
+		case <-sub.ch:
+		default:
+		}
+		sub.taken = 0
+		waiters.Put(sub)
 	}
 }
