@@ -268,14 +268,12 @@ func (a *Agent) newTaskLocked(req *wire.Request, x *core.Exchange, d timeline.De
 		msg.MessageID = a.newIDLocked()
 	}
 	now := a.cfg.Clock.Now().UTC()
-	e := &taskEntry{
-		task: &wire.Task{ID: id, ContextID: ctxID,
-			Status:  wire.TaskStatus{State: wire.StateSubmitted, Timestamp: now},
-			History: []wire.Message{msg}},
-		skill:   skill,
-		created: now,
-		dialect: req.Dialect,
-	}
+	e := &taskEntry{skill: skill, created: now, dialect: req.Dialect}
+	e.own.history[0] = msg
+	e.own.task = wire.Task{ID: id, ContextID: ctxID,
+		Status:  wire.TaskStatus{State: wire.StateSubmitted, Timestamp: now},
+		History: e.own.history[:]}
+	e.task = &e.own.task
 	if req.Config.PushConfig != nil {
 		pc := *req.Config.PushConfig
 		pc.TaskID = id

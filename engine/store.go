@@ -40,6 +40,12 @@ type taskEntry struct {
 	// send can tell a state reached after its message from the one the
 	// task was in when the message came.
 	moves int64
+	// own holds a new task and its first message: the entry, the task
+	// and its history in one allocation (newTaskLocked).
+	own struct {
+		task    wire.Task
+		history [1]wire.Message
+	}
 }
 
 // The taskEntry as the store reads it (taskstore.Entry).
