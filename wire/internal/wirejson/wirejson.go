@@ -35,7 +35,23 @@ func FormatTime(t time.Time) string {
 }
 
 // AppendTime appends what FormatTime renders of a time that is not zero.
-func AppendTime(dst []byte, t time.Time) []byte { return t.UTC().AppendFormat(dst, timeLayout) }
+// Years 0 to 9999 are written digit by digit, the bytes AppendFormat gives
+// for timeLayout (the fraction cut, not rounded, to milliseconds) at a
+// fraction of its cost: every answered send writes a timestamp.
+func AppendTime(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(dst, timeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	ms := t.Nanosecond() / 1e6
+	return append(dst,
+		byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+		byte('0'+int(month)/10), byte('0'+int(month)%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+		byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10), '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 'Z')
+}
 
 // ParseTime reads a timestamp as every dialect accepts it: RFC 3339 with
 // any number of fractional digits and any offset.
