@@ -16,6 +16,12 @@ import (
 // application/a2a+json; v1.0.0 clients send application/json).
 func restContentType(r *http.Request) string {
 	for _, h := range []string{r.Header.Get("Content-Type"), r.Header.Get("Accept")} {
+		switch h {
+		case "", ContentTypeJSON:
+			continue // what clients send, known without parsing not to be it
+		case ContentTypeA2A:
+			return ContentTypeA2A
+		}
 		if mt, _, err := mime.ParseMediaType(h); err == nil && mt == ContentTypeA2A {
 			return ContentTypeA2A
 		}
