@@ -286,14 +286,12 @@ func TestStreamClosedByExitOneVerdict(t *testing.T) {
 	t.Error("no recovers-after-stream-loss verdict")
 }
 
-// streamFinalClient opens a stream (SendStreamingMessage) and reads it
-// until the event that ends it (a terminal state), then reports and exits
-// at once, without reading on to the end of the HTTP answer: the window
-// between the last event reaching the client and the mock's handler
-// returning.
-func streamFinalClient() int {
+// openRawStream sends a v1.0 SendStreamingMessage whose message has id
+// messageID to the agent at A2A_AGENT_URL and returns its answer's reader;
+// on an error it reports it as the client's outcome and returns false.
+func openRawStream(messageID string) (*bufio.Reader, bool) {
 	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
-	msg := map[string]any{"messageId": "final-1", "role": "ROLE_USER",
+	msg := map[string]any{"messageId": messageID, "role": "ROLE_USER",
 		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": map[string]any{"message": msg}})
 	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
@@ -303,9 +301,21 @@ func streamFinalClient() int {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+		return nil, false
+	}
+	return bufio.NewReader(resp.Body), true
+}
+
+// streamFinalClient opens a stream (SendStreamingMessage) and reads it
+// until the event that ends it (a terminal state), then reports and exits
+// at once, without reading on to the end of the HTTP answer: the window
+// between the last event reaching the client and the mock's handler
+// returning.
+func streamFinalClient() int {
+	br, ok := openRawStream("final-1")
+	if !ok {
 		return 0
 	}
-	br := bufio.NewReader(resp.Body)
 	for {
 		line, err := br.ReadString('\n')
 		if err != nil {
@@ -331,20 +341,10 @@ func streamFinalClient() int {
 // event and exits, reporting an error, with the stream open: its exit
 // closes the connection.
 func streamExitClient() int {
-	base := strings.TrimSuffix(os.Getenv("A2A_AGENT_URL"), "/")
-	msg := map[string]any{"messageId": "exit-1", "role": "ROLE_USER",
-		"parts": []any{map[string]any{"text": os.Getenv("A2AMOCK_PROMPT")}}}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": map[string]any{"message": msg}})
-	req, _ := http.NewRequest(http.MethodPost, base+"/", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("A2A-Version", "1.0")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		fmt.Printf(`{"outcome":"error","detail":%q}`+"\n", err.Error())
+	br, ok := openRawStream("exit-1")
+	if !ok {
 		return 0
 	}
-	br := bufio.NewReader(resp.Body)
 	for {
 		line, err := br.ReadString('\n')
 		if err != nil || strings.TrimRight(line, "\r\n") == "" {

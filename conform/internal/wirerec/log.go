@@ -67,13 +67,10 @@ func (l *Log) Start(rec judge.WireRecord, w *Writer) *Exchange {
 func (l *Log) Finish(x *Exchange, aborted bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if x.left || x.cut || x.done {
-		return
+	if l.ends(x) {
+		Finish(&x.rec, x.w, aborted)
+		l.keep(x.rec)
 	}
-	x.done = true
-	delete(l.live, x)
-	Finish(&x.rec, x.w, aborted)
-	l.keep(x.rec)
 }
 
 // Left records x, whose client closed the connection (or reset the
@@ -87,13 +84,22 @@ func (l *Log) Finish(x *Exchange, aborted bool) {
 func (l *Log) Left(x *Exchange) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.ends(x) {
+		Cut(&x.rec, x.w, time.Now())
+		l.keep(x.rec)
+	}
+}
+
+// ends marks x recorded and no longer live, with l.mu held, and reports
+// whether it was to be recorded: not when it began after the exit, was cut
+// at it, or is recorded already.
+func (l *Log) ends(x *Exchange) bool {
 	if x.left || x.cut || x.done {
-		return
+		return false
 	}
 	x.done = true
 	delete(l.live, x)
-	Cut(&x.rec, x.w, time.Now())
-	l.keep(x.rec)
+	return true
 }
 
 // keep numbers rec and keeps it, within the bound.
