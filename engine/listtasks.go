@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"time"
-
 	"github.com/a2amock/a2amock/engine/internal/pages"
 	"github.com/a2amock/a2amock/wire"
 )
@@ -31,21 +29,8 @@ func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 		after = &c
 	}
 	var matched []ref
-	for _, e := range a.store.Order {
-		t := e.task
-		if q.ContextID != "" && t.ContextID != q.ContextID {
-			continue
-		}
-		if q.State != "" && t.Status.State != q.State {
-			continue
-		}
-		// The proto: a status time greater than or equal to the filter,
-		// compared as the wire shows it (to the millisecond), so a client
-		// passing back a task's timestamp gets that task.
-		if !q.StatusTimestampAfter.IsZero() && t.Status.Timestamp.Truncate(time.Millisecond).Before(q.StatusTimestampAfter) {
-			continue
-		}
-		matched = append(matched, ref{e, pages.Cursor{UnixNano: t.Status.Timestamp.UnixNano(), Seq: e.seq}})
+	for _, e := range a.store.Matching(q) {
+		matched = append(matched, ref{e, pages.Cursor{UnixNano: e.task.Status.Timestamp.UnixNano(), Seq: e.seq}})
 	}
 	a.mu.Unlock()
 	start, end := pages.Slice(matched, func(r ref) pages.Cursor { return r.pos }, after, size)

@@ -11,6 +11,7 @@ package taskstore
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -240,4 +241,24 @@ func (s *Store[E]) forget(i int) {
 	copy(s.Order[i:], s.Order[i+1:])
 	s.Order[len(s.Order)-1] = none
 	s.Order = s.Order[:len(s.Order)-1]
+}
+
+// Matching lists the stored tasks a ListTasks query's filters select, in
+// creation order: its contextId and status state when given, and a
+// status time at or after statusTimestampAfter, compared as the wire shows
+// it (to the millisecond, the proto's rule), so a client passing back a
+// task's timestamp gets that task.
+func (s *Store[E]) Matching(q wire.ListTasksQuery) []E {
+	var out []E
+	for _, e := range s.Order {
+		t := e.Task()
+		if q.ContextID != "" && t.ContextID != q.ContextID || q.State != "" && t.Status.State != q.State {
+			continue
+		}
+		if !q.StatusTimestampAfter.IsZero() && t.Status.Timestamp.Truncate(time.Millisecond).Before(q.StatusTimestampAfter) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package taskstore
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,4 +98,42 @@ func TestEvictFromTheFrontKeepsTheNewest(t *testing.T) {
 	assert.Equal(t, []string{"t997", "t998", "t999"}, ids(&s))
 	assert.Len(t, s.Tasks, 3)
 	assert.LessOrEqual(t, cap(s.Order), 16, "the dropped front does not keep the array growing")
+}
+
+// TestMatching: ListTasks' filters, in creation order; the status time is
+// compared to the millisecond, as the wire shows it.
+func TestMatching(t *testing.T) {
+	t.Parallel()
+	var s Store[*entry]
+	s.Reset()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, c := range []struct {
+		ctx   string
+		state wire.TaskState
+		at    time.Duration
+	}{
+		{"a", wire.StateCompleted, 0},
+		{"b", wire.StateWorking, time.Millisecond + 700*time.Microsecond},
+		{"a", wire.StateWorking, 2 * time.Millisecond},
+		{"a", wire.StateCompleted, 3 * time.Millisecond},
+	} {
+		e := newEntry(i, c.state)
+		e.task.ContextID, e.task.Status.Timestamp = c.ctx, t0.Add(c.at)
+		s.Add(e)
+	}
+	match := func(q wire.ListTasksQuery) []string {
+		var out []string
+		for _, e := range s.Matching(q) {
+			out = append(out, e.task.ID)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"t0", "t1", "t2", "t3"}, match(wire.ListTasksQuery{}))
+	assert.Equal(t, []string{"t0", "t2", "t3"}, match(wire.ListTasksQuery{ContextID: "a"}))
+	assert.Equal(t, []string{"t1", "t2"}, match(wire.ListTasksQuery{State: wire.StateWorking}))
+	assert.Equal(t, []string{"t3"}, match(wire.ListTasksQuery{ContextID: "a", State: wire.StateCompleted, StatusTimestampAfter: t0.Add(time.Millisecond)}))
+	// t1's 1.7 ms shows as 1 ms on the wire: a filter at its shown time
+	// selects it, one a millisecond later does not.
+	assert.Equal(t, []string{"t1", "t2", "t3"}, match(wire.ListTasksQuery{StatusTimestampAfter: t0.Add(time.Millisecond)}))
+	assert.Equal(t, []string{"t2", "t3"}, match(wire.ListTasksQuery{StatusTimestampAfter: t0.Add(1500 * time.Microsecond)}))
 }
