@@ -32,9 +32,10 @@ func (c grpcFault) name() string {
 	return c.spec
 }
 
-// mock starts a mock serving gRPC, with the case's behavior on its agent.
-func (c grpcFault) mock(t *testing.T) *testkit.Mock {
-	opts := []testkit.Option{testkit.WithGRPC()}
+// mock starts a mock serving gRPC, with the case's behavior on its agent
+// and, when given, opts (a v0.3 card, say).
+func (c grpcFault) mock(t *testing.T, opts ...testkit.Option) *testkit.Mock {
+	opts = append([]testkit.Option{testkit.WithGRPC()}, opts...)
 	if c.spec != "" {
 		opts = append(opts, testkit.WithBehavior("", c.spec))
 	}

@@ -6,7 +6,7 @@
 //
 // Usage: node probe.mjs <agent-base-url> <JSONRPC|HTTP+JSON|GRPC> <action> [arg]
 // (GRPC: the SDK's gRPC transport on @grpc/grpc-js, for a mock serving it;
-// PROBE_LEGACY=1 for a v0.3 agent, over JSONRPC or HTTP+JSON)
+// PROBE_LEGACY=1 for a v0.3 agent, over any of the three)
 //
 // Actions: verify (the card's signatures, with verifyAgentCardSignature),
 // card (discover only), send, stream, retry (one message sent
@@ -40,8 +40,8 @@ if (!baseUrl || !transport || !action) {
 }
 const timeoutMs = Number(process.env.PROBE_TIMEOUT_MS ?? 5000);
 // PROBE_LEGACY=1: the agent's card is v0.3; the SDK's v0.3 compatibility
-// layer (legacyCompat on the card resolver and the HTTP factories) reads it
-// and speaks v0.3 JSON-RPC or HTTP+JSON.
+// layer (legacyCompat on the card resolver and the transport factories)
+// reads it and speaks v0.3 JSON-RPC, HTTP+JSON or gRPC.
 const compat = process.env.PROBE_LEGACY === "1" ? { legacyCompat: { enabled: true } } : undefined;
 const opts = () => ({ signal: AbortSignal.timeout(timeoutMs) });
 const stateName = (s) => (s === undefined ? undefined : taskStateToJSON(s));
@@ -93,7 +93,7 @@ try {
   const only = {
     JSONRPC: async () => new JsonRpcTransportFactory(compat),
     "HTTP+JSON": async () => new RestTransportFactory(compat),
-    GRPC: async () => new (await import("@a2a-js/sdk/client/grpc")).GrpcTransportFactory(),
+    GRPC: async () => new (await import("@a2a-js/sdk/client/grpc")).GrpcTransportFactory(compat),
   }[transport];
   if (!only) throw new Error(`unknown transport ${transport}`);
   const factory = new ClientFactory({
