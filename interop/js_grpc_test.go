@@ -1,6 +1,11 @@
 package interop
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/wire"
+)
 
 // TestJSBehaviorsOverGRPC records what @a2a-js/sdk's gRPC transport (on
 // @grpc/grpc-js) observes under the faults' gRPC meanings. Protocol faults
@@ -15,7 +20,15 @@ import "testing"
 // content-type (UNKNOWN).
 func TestJSBehaviorsOverGRPC(t *testing.T) {
 	t.Parallel()
-	for _, c := range []grpcFault{
+	jsGRPCFaults(t, false)
+}
+
+// jsGRPCFaults runs probe.mjs against a mock per gRPC fault, each a
+// subtest, and checks what the SDK observed against the same expectations
+// whether the agent's card is v1.0 or, with legacy, v0.3 (PROBE_LEGACY=1:
+// the SDK's LegacyGrpcTransport, every call journaled as v0.3 over gRPC).
+func jsGRPCFaults(t *testing.T, legacy bool) {
+	for i, c := range []grpcFault{
 		{"", "stream", jsHonest, "", false},
 		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
 		{"stream-drop-events:rate=1", "stream", []string{"statusUpdate:TASK_STATE_COMPLETED"}, "", false},
@@ -27,9 +40,16 @@ func TestJSBehaviorsOverGRPC(t *testing.T) {
 	} {
 		t.Run(c.name(), func(t *testing.T) {
 			t.Parallel()
-			m := c.mock(t)
-			r := jsProbeEnv(t, []string{"PROBE_TIMEOUT_MS=1500"}, m.URL, "GRPC", c.action)
+			env, opts := []string{"PROBE_TIMEOUT_MS=1500"}, []testkit.Option(nil)
+			if legacy {
+				env, opts = append(env, "PROBE_LEGACY=1"), append(opts, testkit.WithDialect(wire.V03))
+			}
+			m := c.mock(t, opts...)
+			r := jsProbeEnv(t, env, m.URL, "GRPC", c.action)
 			c.check(t, r.Error, func(e *jsError) string { return e.Message }, r.Events, r.Raw, m.Journal())
+			if legacy {
+				requireV03GRPCCalls(t, i, m.Journal())
+			}
 		})
 	}
 }

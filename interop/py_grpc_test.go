@@ -17,6 +17,14 @@ import (
 // not gRPC (a JSON body) is UNKNOWN as well.
 func TestPyBehaviorsOverGRPC(t *testing.T) {
 	t.Parallel()
+	pyGRPCFaults(t)
+}
+
+// pyGRPCFaults runs probe.py against a mock per gRPC fault, opts added to
+// each (a v0.3 card, say), checks what the SDK observed against the same
+// expectations whatever the opts, and returns the mocks.
+func pyGRPCFaults(t *testing.T, opts ...testkit.Option) []*testkit.Mock {
+	t.Helper()
 	cases := []grpcFault{
 		{"", "stream", jsHonest, "", false},
 		{"skip-working", "stream", []string{"task:TASK_STATE_SUBMITTED", "artifactUpdate", "statusUpdate:TASK_STATE_COMPLETED"}, "", false},
@@ -33,7 +41,7 @@ func TestPyBehaviorsOverGRPC(t *testing.T) {
 		mocks []*testkit.Mock
 	)
 	for _, c := range cases {
-		m := c.mock(t)
+		m := c.mock(t, opts...)
 		mocks = append(mocks, m)
 		jobs = append(jobs, pyJob{URL: m.URL, Transport: "GRPC", Action: c.action, TimeoutMS: 2000})
 	}
@@ -41,4 +49,5 @@ func TestPyBehaviorsOverGRPC(t *testing.T) {
 	for i, r := range pyProbe(t, jobs...) {
 		cases[i].check(t, r.Error, nameAndMessage, r.Events, r.Raw, mocks[i].Journal())
 	}
+	return mocks
 }
