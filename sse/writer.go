@@ -124,12 +124,7 @@ func (w *Writer) Last(e Event) error {
 		return err
 	}
 	w.buf = frame
-	n, err := w.rw.Write(frame)
-	w.n.Add(int64(n))
-	if err != nil {
-		w.err = fmt.Errorf("sse: write: %w", err)
-	}
-	return w.err
+	return w.put(frame)
 }
 
 // Frame returns the bytes [Writer.Event] would write for e with the
@@ -178,6 +173,16 @@ func (w *Writer) KeepAlive() error { return w.Comment("keep-alive") }
 func (w *Writer) WriteRaw(b []byte) error { return w.write(b) }
 
 func (w *Writer) write(b []byte) error {
+	if err := w.put(b); err != nil {
+		return err
+	}
+	w.flush()
+	return w.err
+}
+
+// put writes b after the header, without a flush; a write failure is the
+// Writer's sticky error.
+func (w *Writer) put(b []byte) error {
 	if err := w.WriteHeader(); err != nil {
 		return err
 	}
@@ -186,10 +191,8 @@ func (w *Writer) write(b []byte) error {
 		w.n.Add(int64(n))
 		if err != nil {
 			w.err = fmt.Errorf("sse: write: %w", err)
-			return w.err
 		}
 	}
-	w.flush()
 	return w.err
 }
 
