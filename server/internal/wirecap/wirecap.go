@@ -232,8 +232,22 @@ func trailers(live http.Header, declared []string) http.Header {
 // alone. The capture is found by unwrapping w, not in the request's
 // context: a context value would cost every request a copy of it.
 func Tag(w http.ResponseWriter, reqNo, seq int64) {
-	tagOuter(w, reqNo, seq)
-	rec := recOf(w)
+	// One walk down the writers w wraps finds the capture's and tells
+	// every ExchangeTagger, in front of the server's own writers or not.
+	var rec *Rec
+	for w != nil {
+		if ww, ok := w.(*wireWriter); ok && rec == nil {
+			rec = ww.rec
+		}
+		if t, ok := w.(ExchangeTagger); ok {
+			t.TagExchange(reqNo, seq)
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	if rec == nil {
 		return
 	}
@@ -348,7 +362,6 @@ func (w *wireWriter) Flush() {
 
 func (w *wireWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// recOf finds the capture of the writer w wraps, nil when none does.
 // ExchangeTagger is a response writer that wants to know which journal
 // entries its exchange produced: a recorder in front of the server
 // (conform's) that numbers exchanges its own way and would join them to
@@ -358,35 +371,6 @@ type ExchangeTagger interface {
 	// request number (reqNo), or the seq of the card or JWKS entry it
 	// produced (reqNo 0).
 	TagExchange(reqNo, seq int64)
-}
-
-// tagOuter tells every ExchangeTagger among the writers w wraps what Tag
-// was told.
-func tagOuter(w http.ResponseWriter, reqNo, seq int64) {
-	for w != nil {
-		if t, ok := w.(ExchangeTagger); ok {
-			t.TagExchange(reqNo, seq)
-		}
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			return
-		}
-		w = u.Unwrap()
-	}
-}
-
-func recOf(w http.ResponseWriter) *Rec {
-	for w != nil {
-		if ww, ok := w.(*wireWriter); ok {
-			return ww.rec
-		}
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			return nil
-		}
-		w = u.Unwrap()
-	}
-	return nil
 }
 
 // keep is what the capture holds of a header until the bytes are asked
