@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/a2amock/a2amock/internal/readmeblock"
 )
 
 // readmeRepro returns the lines of the README's code block after the
@@ -18,47 +20,17 @@ func readmeRepro(t *testing.T, name string) []string {
 	t.Helper()
 	raw, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
-	_, after, ok := strings.Cut(string(raw), "<!-- repro: "+name)
-	require.True(t, ok, "README has no repro block %q", name)
-	_, block, ok := strings.Cut(after, "```sh\n")
-	require.True(t, ok)
-	block, _, ok = strings.Cut(block, "```")
-	require.True(t, ok)
-	return strings.Split(strings.TrimSpace(block), "\n")
+	lines, err := readmeblock.Lines(string(raw), "<!-- repro: "+name)
+	require.NoError(t, err)
+	return lines
 }
 
-// shellWords splits a command line as sh does for the plain and
-// single-quoted words the README uses.
+// shellWords splits a README command line into words as sh does
+// (readmeblock.Words), failing the test on syntax it would not run.
 func shellWords(t *testing.T, line string) []string {
 	t.Helper()
-	var words []string
-	var cur strings.Builder
-	inWord, quoted := false, false
-	for _, r := range line {
-		switch {
-		case quoted && r == '\'':
-			quoted = false
-		case quoted:
-			cur.WriteRune(r)
-		case r == '\'':
-			quoted, inWord = true, true
-		case r == ' ':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case strings.ContainsRune("\"$`\\|&;<>()", r):
-			t.Fatalf("the README line uses shell syntax this test does not run: %s", line)
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	require.False(t, quoted, "unterminated quote: %s", line)
-	if inWord {
-		words = append(words, cur.String())
-	}
+	words, err := readmeblock.Words(line)
+	require.NoError(t, err)
 	return words
 }
 
