@@ -47,7 +47,10 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 	notFound := func() *wire.Error {
 		return wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s", method, path).WithHTTPStatus(http.StatusNotFound)
 	}
-	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	// Parse runs on every request to an agent (twice): the segments of any
+	// route, a tenant and one more stay in an array on the stack.
+	var buf [6]string
+	segs := appendSegments(buf[:0], strings.TrimPrefix(path, "/"))
 	if slices.Contains(segs, "") {
 		// An empty segment (/tasks/, a doubled slash) names no resource:
 		// /tasks/ is not the task list.
@@ -156,6 +159,18 @@ func (rt Route) withIDs(taskID, configID string) (Route, *wire.Error) {
 		rt.ConfigID = configID
 	}
 	return rt, nil
+}
+
+// appendSegments appends the "/"-separated segments of p to dst, as
+// strings.Split(p, "/") would return them.
+func appendSegments(dst []string, p string) []string {
+	for {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return append(dst, p)
+		}
+		dst, p = append(dst, p[:i]), p[i+1:]
+	}
 }
 
 // IsNoRoute reports whether Parse's error says that the path names no

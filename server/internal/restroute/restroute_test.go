@@ -3,6 +3,7 @@ package restroute
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,4 +96,14 @@ func TestWithTaskIDFromPath(t *testing.T) {
 	assert.NotNil(t, e, "a body naming another task")
 	_, e = WithTaskID([]byte(`[]`), "t1")
 	assert.NotNil(t, e, "not an object")
+}
+
+func TestAppendSegmentsSplitsAsStringsSplit(t *testing.T) {
+	for _, p := range []string{"", "a", "a/b", "/", "//", "a//b/", "t/tasks/x:cancel", "a/b/c/d/e/f/g/h"} {
+		var buf [2]string
+		got := appendSegments(buf[:0], p)
+		if want := strings.Split(p, "/"); !slices.Equal(got, want) {
+			t.Errorf("appendSegments(%q) = %q, want %q", p, got, want)
+		}
+	}
 }
