@@ -76,9 +76,8 @@ func IsCardAnswer(kind Kind, method, path string) (card, inResult bool) {
 // v0.1/v0.2 url) at toBase. A URL is rewritten when its path lies under
 // fromPath, the path of the recorded agent's base URL; its host is not
 // compared, because agents often advertise a public name or "localhost"
-// for the address they were reached by. A v1.0 GRPC interface is left out:
-// its host:port would take the client past the proxy, which records the
-// HTTP bindings only, so the client uses one of those or says it cannot.
+// for the address they were reached by. A v1.0 GRPC interface is pointed
+// at toBase's host:port, where the proxy (and a replay) serve gRPC too.
 // Other URLs and bodies that are not JSON objects are left as they are.
 func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 	if inResult {
@@ -125,20 +124,21 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 			continue
 		}
 		hit := false
-		kept := ifaces[:0]
 		for _, ifc := range ifaces {
-			if string(ifc["protocolBinding"]) == `"GRPC"` {
-				hit = true
+			u, ok := ifc["url"]
+			if !ok {
 				continue
 			}
-			if u, ok := ifc["url"]; ok {
-				if nu, ok := fix(u); ok {
+			if string(ifc["protocolBinding"]) == `"GRPC"` {
+				if nu, ok := fixGRPC(u, toBase); ok {
 					ifc["url"], hit = nu, true
 				}
+				continue
 			}
-			kept = append(kept, ifc)
+			if nu, ok := fix(u); ok {
+				ifc["url"], hit = nu, true
+			}
 		}
-		ifaces = kept
 		if hit {
 			b, err := json.Marshal(ifaces)
 			if err == nil {
@@ -154,6 +154,23 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 		return body
 	}
 	return out
+}
+
+// fixGRPC points a GRPC interface's url (host:port, or a URL) at the host
+// of toBase, keeping its form.
+func fixGRPC(raw json.RawMessage, toBase string) (json.RawMessage, bool) {
+	var s string
+	base, err := url.Parse(toBase)
+	if json.Unmarshal(raw, &s) != nil || err != nil || base.Host == "" || grpcHost(s) == "" {
+		return raw, false
+	}
+	out := base.Host
+	if u, err := url.Parse(s); err == nil && u.Host != "" {
+		u.Host = base.Host
+		out = u.String()
+	}
+	b, _ := json.Marshal(out)
+	return b, true
 }
 
 func rewriteURL(s, fromPath, toBase string) (string, bool) {

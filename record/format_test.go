@@ -19,7 +19,7 @@ func TestLoadRejectsBadRecordings(t *testing.T) {
 		{"empty", "  \n", "empty recording"},
 		{"unknown field", `{"version":1,"upstream":"u","exchanges":[],"extra":1}`, `unknown field "extra"`},
 		{"wrong version", `{"version":2,"upstream":"u","exchanges":[]}`, "version 2"},
-		{"bad kind", `{"version":1,"exchanges":[{"kind":"grpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s"}]}`, `kind "grpc"`},
+		{"bad kind", `{"version":1,"exchanges":[{"kind":"soap","method":"m","status":200,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s"}]}`, `kind "soap"`},
 		{"no method", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":" ","status":200,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s"}]}`, "method is empty"},
 		{"bad status", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":9,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s"}]}`, "status 9"},
 		{"bad duration", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"soon","headersAfter":"0s"}]}`, `duration "soon"`},
@@ -56,10 +56,12 @@ func TestRewriteCard(t *testing.T) {
 	assert.Equal(t, "https://agent.example.com/agents/p/icon.png", card["iconUrl"], "only interface URLs move")
 	assert.Equal(t, "JSONRPC", card["preferredTransport"])
 
-	// v1.0: the GRPC interface (host:port, which the proxy does not serve)
-	// is left out, so a client cannot go past the recording.
-	v1 := `{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"},{"url":"10.0.0.1:8080","protocolBinding":"GRPC"}]}`
-	assert.JSONEq(t, `{"supportedInterfaces":[{"url":"http://127.0.0.1:9/","protocolBinding":"JSONRPC"}]}`, string(RewriteCard([]byte(v1), false, "", "http://127.0.0.1:9")))
+	// v1.0: a GRPC interface at host:port (or an http(s) URL) moves to the
+	// proxy's host:port, so gRPC calls are recorded too; a gRPC target
+	// the proxy cannot read (dns:///...) is left as it is.
+	v1 := `{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"},{"url":"10.0.0.1:8080","protocolBinding":"GRPC"},{"url":"dns:///grpc.example.com:443","protocolBinding":"GRPC"}]}`
+	assert.JSONEq(t, `{"supportedInterfaces":[{"url":"http://127.0.0.1:9/","protocolBinding":"JSONRPC"},{"url":"127.0.0.1:9","protocolBinding":"GRPC"},{"url":"dns:///grpc.example.com:443","protocolBinding":"GRPC"}]}`, string(RewriteCard([]byte(v1), false, "", "http://127.0.0.1:9")))
+	assert.Equal(t, "10.0.0.1:8080", GRPCInterface([]byte(v1), false))
 
 	// v1.0 inside a JSON-RPC result (GetExtendedAgentCard).
 	env := `{"jsonrpc":"2.0","id":4,"result":{"supportedInterfaces":[{"url":"http://10.0.0.1:8080/","protocolBinding":"JSONRPC"}]}}`
@@ -144,8 +146,8 @@ func TestLoadSaysWhere(t *testing.T) {
 			"exchanges[2].response: the file ends early (truncated?)", strings.Count(truncated, "\n") + 1},
 		{"JSON bad syntax", third(js, `"status": 200,`, `"status": 200,,`),
 			"exchanges[2]: invalid character ','", lineOf(t, js, `"status"`, 2)},
-		{"JSON invalid value", third(js, `"kind": "jsonrpc"`, `"kind": "grpc"`),
-			`exchanges[2].kind: kind "grpc"`, lineOf(t, js, `"kind"`, 2)},
+		{"JSON invalid value", third(js, `"kind": "jsonrpc"`, `"kind": "soap"`),
+			`exchanges[2].kind: kind "soap"`, lineOf(t, js, `"kind"`, 2)},
 		{"JSON bad duration", third(js, `"at": "0s"`, `"at": "soon"`),
 			`exchanges[2].at: duration "soon"`, lineOf(t, js, `"at"`, 2)},
 		{"YAML unknown field", third(ym, "response:", "respone:"),

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/a2amock/a2amock/record/internal/locate"
 )
 
 // Problem is one thing wrong with a recording file, at a position.
@@ -118,11 +121,15 @@ func load(src []byte) (*Recording, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
+	doc := locate.Doc{Src: src, JSON: b, YAML: isYAML, Root: reflect.TypeFor[Recording](),
+		Wants: map[reflect.Type]string{reflect.TypeFor[Duration](): `a duration such as "250ms"`}}
 	var r Recording
 	if err := dec.Decode(&r); err != nil {
 		// The decoder says what, rarely where and never in which
 		// exchange: the scan finds the place.
-		return nil, &LoadError{Problems: []Problem{locateDecodeError(src, b, isYAML, err)}}
+		var p Problem
+		p.Line, p.Column, p.Path, p.Message = doc.DecodeError(err)
+		return nil, &LoadError{Problems: []Problem{p}}
 	}
 	r.inferContentTypes()
 	r.compactJSON()
@@ -130,7 +137,7 @@ func load(src []byte) (*Recording, error) {
 		var le *LoadError
 		if errors.As(err, &le) {
 			for i := range le.Problems {
-				le.Problems[i].Line, le.Problems[i].Column = position(src, b, isYAML, le.Problems[i].Path)
+				le.Problems[i].Line, le.Problems[i].Column = doc.Position(le.Problems[i].Path)
 			}
 		}
 		return nil, err
@@ -186,9 +193,9 @@ func (r *Recording) Validate() error {
 	for i, x := range r.Exchanges {
 		at := "exchanges[" + strconv.Itoa(i) + "]"
 		switch x.Kind {
-		case KindCard, KindJSONRPC, KindREST:
+		case KindCard, KindJSONRPC, KindREST, KindGRPC:
 		default:
-			add(at+".kind", "kind %q: use card, jsonrpc or rest", x.Kind)
+			add(at+".kind", "kind %q: use card, jsonrpc, rest or grpc", x.Kind)
 		}
 		if strings.TrimSpace(x.Method) == "" {
 			add(at+".method", "method is empty")

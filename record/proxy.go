@@ -42,6 +42,11 @@ type Proxy struct {
 
 	mu    sync.Mutex
 	slots []*slot
+	// grpcHost is the GRPC interface address of the last card the
+	// upstream served (grpcTarget).
+	grpcHost string
+	// grpcTr carries gRPC calls upstream (grpcTransport).
+	grpcTr *http.Transport
 }
 
 // slot keeps an exchange's place in arrival order while it is in flight.
@@ -67,6 +72,7 @@ func NewProxy(upstream *url.URL, opts ProxyOptions) *Proxy {
 		p.own = http.DefaultTransport.(*http.Transport).Clone()
 		p.client = &http.Client{Transport: p.own}
 	}
+	p.grpcTr = p.grpcTransport()
 	return p
 }
 
@@ -75,6 +81,7 @@ func (p *Proxy) Close() {
 	if p.own != nil {
 		p.own.CloseIdleConnections()
 	}
+	p.grpcTr.CloseIdleConnections()
 }
 
 // Recording returns the exchanges completed so far, in the order their
@@ -130,6 +137,10 @@ func proxyError(w http.ResponseWriter, status int, msg string) {
 
 // ServeHTTP forwards one request and records the exchange.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if IsGRPC(r) {
+		p.serveGRPC(w, r)
+		return
+	}
 	begin := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, p.limit+1))
 	if err != nil {
@@ -210,6 +221,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	send := rb
 	if card, inResult := IsCardAnswer(kind, method, r.URL.Path); card && resp.StatusCode == http.StatusOK {
+		p.learnGRPC(rb, inResult)
 		send = RewriteCard(rb, inResult, p.upstream.Path, Origin(r))
 	}
 	w.WriteHeader(resp.StatusCode)

@@ -24,6 +24,11 @@ const (
 	// KindREST is any other request (HTTP+JSON binding); Method is the
 	// HTTP method and the route with ids replaced by {id}.
 	KindREST Kind = "rest"
+	// KindGRPC is a call of A2A v1.0's gRPC service; Method is the RPC's
+	// name (SendMessage), Path the call's path. Request, Response and the
+	// events' Data hold the messages in the proto's JSON form, which is
+	// the HTTP+JSON binding's, and GRPCStatus the call's status.
+	KindGRPC Kind = "grpc"
 )
 
 // StreamEnd says how a recorded SSE stream ended.
@@ -100,13 +105,21 @@ type Exchange struct {
 	// Body is an answer body that is not JSON.
 	Body string `json:"body,omitempty"`
 
-	// Events are the SSE events of a streamed answer.
+	// Events are the SSE events of a streamed answer (for gRPC, the
+	// messages of a server-streaming call).
 	Events []Event `json:"events,omitempty"`
 	// End says how the stream ended, EndAfter when.
 	End      StreamEnd `json:"end,omitempty"`
 	EndAfter Duration  `json:"endAfter,omitempty"`
 	// Tail is the start of a frame cut mid-way (End == EndTruncated).
 	Tail string `json:"tail,omitempty"`
+
+	// GRPCStatus, GRPCMessage and GRPCDetails are a gRPC call's status
+	// (Kind grpc): its code (0, OK, is not written), message and the
+	// google.rpc.Status of grpc-status-details-bin, base64 as sent.
+	GRPCStatus  int    `json:"grpcStatus,omitempty"`
+	GRPCMessage string `json:"grpcMessage,omitempty"`
+	GRPCDetails string `json:"grpcDetails,omitempty"`
 }
 
 // Event is one SSE event of a recorded stream.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -64,6 +65,10 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		return 1
 	}
 	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil, nil)
+	// gRPC clients reach the proxy with h2c (prior knowledge) on its port.
+	srv.Protocols = new(http.Protocols)
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + httpserve.DialAddr(ln.Addr().String())
@@ -227,6 +232,7 @@ func replayCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		return 1
 	}
 	srv := httpserve.New(rp, httpserve.Timeouts{}, nil, nil)
+	rp.Server().ServeGRPCWith(srv.Server)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + httpserve.DialAddr(ln.Addr().String())

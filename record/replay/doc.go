@@ -12,6 +12,13 @@
 // replay) and the [Splice] shorthand, itself a registry behavior
 // ("splice:at=N,fault=F").
 //
+// A replay serves gRPC too (h2c; [server.Server.ServeGRPCWith] on the
+// http.Server serving the Replayer): a recorded call of A2A v1.0's gRPC
+// service is played through the engine and its gRPC binding as any
+// recorded request is, and answered with the recorded messages and status
+// when the engine cannot play it (an error status, a call that ended
+// without one).
+//
 // Each request is matched with the next recorded exchange of the same kind
 // (same JSON-RPC method, or same HTTP method and REST route; the last one
 // again when they are used up). A recorded send is played by the engine as

@@ -52,52 +52,6 @@ type obs struct {
 	idx int
 }
 
-// requestMessage reads the ids of the message a recorded send carried.
-func requestMessage(body json.RawMessage, rpc bool) (taskID, contextID, messageID string) {
-	var m struct {
-		TaskID    string `json:"taskId"`
-		ContextID string `json:"contextId"`
-		MessageID string `json:"messageId"`
-	}
-	var env struct {
-		Params struct {
-			Message json.RawMessage `json:"message"`
-		} `json:"params"`
-		Message json.RawMessage `json:"message"`
-	}
-	if json.Unmarshal(body, &env) != nil {
-		return "", "", ""
-	}
-	raw := env.Message
-	if rpc {
-		raw = env.Params.Message
-	}
-	_ = json.Unmarshal(raw, &m)
-	return m.TaskID, m.ContextID, m.MessageID
-}
-
-// requestTaskID reads the task id a recorded request named (params.id, or
-// the id in an HTTP+JSON path).
-func requestTaskID(kind record.Kind, path string, body json.RawMessage) string {
-	if kind == record.KindREST {
-		segs := strings.Split(path, "/")
-		for i := 1; i < len(segs); i++ {
-			if segs[i-1] == "tasks" {
-				id, _, _ := strings.Cut(segs[i], ":")
-				return id
-			}
-		}
-		return ""
-	}
-	var env struct {
-		Params struct {
-			ID string `json:"id"`
-		} `json:"params"`
-	}
-	_ = json.Unmarshal(body, &env)
-	return env.Params.ID
-}
-
 // isJSON reports whether a content type is JSON.
 func isJSON(ct string) bool {
 	ct, _, _ = strings.Cut(ct, ";")
@@ -131,6 +85,15 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		case x.Status != http.StatusOK:
 			p.raw = fmt.Sprintf("answered with HTTP %d", x.Status)
 			continue
+		case x.Kind == record.KindGRPC && !record.IsGRPCContentType(x.ContentType):
+			p.raw = fmt.Sprintf("answered with %q, not gRPC", x.ContentType)
+			continue
+		case x.Kind == record.KindGRPC && x.GRPCStatus != 0:
+			p.raw = fmt.Sprintf("answered with gRPC status %d", x.GRPCStatus)
+			continue
+		case x.Kind == record.KindGRPC && x.End != "" && x.End != record.EndEOF:
+			p.raw = fmt.Sprintf("the call ended without its status (%s)", x.End)
+			continue
 		case !canon.Modelled(d, binding):
 			p.raw = fmt.Sprintf("an A2A v%s %s answer is replayed as recorded (the model reads that dialect's answers in another binding's form)", d, binding)
 			continue
@@ -161,7 +124,7 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 			}
 			continue
 		}
-		if !isJSON(x.ContentType) || len(x.Response) == 0 {
+		if x.Kind != record.KindGRPC && !isJSON(x.ContentType) || len(x.Response) == 0 {
 			p.raw = "the answer is not JSON"
 			continue
 		}
@@ -225,7 +188,7 @@ func errText(err error, a canon.Answer) string {
 func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[string]bool, byTask map[string][]obs, scale func(time.Duration) time.Duration) bool {
 	sp := p.send
 	rpc := x.Kind == record.KindJSONRPC
-	refTask, _, _ := requestMessage(x.Request, rpc)
+	refTask, _, _ := canon.RequestMessage(x.Request, rpc)
 	begin := time.Duration(x.At)
 	reason := fmt.Sprintf("replay of recorded exchange %d", p.idx)
 	var tl timeline.Timeline
@@ -373,8 +336,8 @@ func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[stri
 	for j := p.idx + 1; j < len(rec.Exchanges); j++ {
 		y := &rec.Exchanges[j]
 		if _, op, _ := canon.DialectOf(y); op == wire.OpSend || op == wire.OpStream || op == wire.OpCancelTask {
-			ref, _, _ := requestMessage(y.Request, y.Kind == record.KindJSONRPC)
-			if ref == task || op == wire.OpCancelTask && requestTaskID(y.Kind, y.Path, y.Request) == task {
+			ref, _, _ := canon.RequestMessage(y.Request, y.Kind == record.KindJSONRPC)
+			if ref == task || op == wire.OpCancelTask && canon.RequestTaskID(y.Kind, y.Path, y.Request) == task {
 				until = time.Duration(y.At)
 				break
 			}

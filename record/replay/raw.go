@@ -83,11 +83,13 @@ func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind record.Kin
 		httpMethod, route, _ := strings.Cut(method, " ")
 		e.Method = httpMethod + " " + strings.TrimPrefix(route, "/rest")
 		e.Path = r.URL.Path
+	case record.KindGRPC:
+		e.Method, e.Path = method, r.URL.Path
 	}
 	if op == wire.OpSend || op == wire.OpStream {
-		e.RefTaskID, e.ContextID, e.MessageID = requestMessage(body, kind == record.KindJSONRPC)
+		e.RefTaskID, e.ContextID, e.MessageID = canon.RequestMessage(body, kind == record.KindJSONRPC)
 	} else {
-		e.TaskID = requestTaskID(kind, r.URL.Path, body)
+		e.TaskID = canon.RequestTaskID(kind, r.URL.Path, body)
 	}
 	if splice := rp.opts.Splice; splice != nil && op.Streaming() {
 		e.Behaviors = []string{splice.String()}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
@@ -211,7 +212,7 @@ func New(rec *record.Recording, opts Options) (*Replayer, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	cfg := server.Config{Seed: opts.Seed, Clock: opts.Clock, ControlToken: opts.ControlToken, Registry: reg,
-		MaxBodyBytes: opts.MaxBodyBytes, Agents: []server.AgentConfig{{Name: AgentName, Card: card, Behaviors: bs}}}
+		MaxBodyBytes: opts.MaxBodyBytes, GRPC: true, Agents: []server.AgentConfig{{Name: AgentName, Card: card, Behaviors: bs}}}
 	srv, err := server.New(cfg)
 	if err != nil && card != nil {
 		// A card the engine refuses to serve (no skills, say) is still
@@ -322,6 +323,10 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, keepReplay(r))
 		return
 	}
+	if record.IsGRPC(r) {
+		rp.serveGRPC(w, r)
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, rp.opts.MaxBodyBytes+1))
 	if err != nil || int64(len(body)) > rp.opts.MaxBodyBytes {
 		// The engine answers (and journals) the oversized body itself.
@@ -342,9 +347,9 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rpc := kind == record.KindJSONRPC
-	id := requestTaskID(kind, r.URL.Path, body)
+	id := canon.RequestTaskID(kind, r.URL.Path, body)
 	if p.op == wire.OpSend || p.op == wire.OpStream {
-		_, _, id = requestMessage(body, rpc)
+		_, _, id = canon.RequestMessage(body, rpc)
 	}
 	rp.put(stashKey(p.op, id), p)
 	if ep := enginePath(kind, r.URL.Path); ep != r.URL.Path {

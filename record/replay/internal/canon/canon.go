@@ -2,7 +2,8 @@
 // replay (package record/replay) can play them through the engine. A
 // recorded value is taken into the model only when the dialect's codec
 // renders the decoded value back to the same JSON: what the model cannot carry (an unknown member, another spelling, a v0.1
-// shape) leaves the exchange to be replayed as recorded bytes.
+// shape) leaves the exchange to be replayed as recorded bytes. It also
+// reads the ids a recorded request names (RequestMessage, RequestTaskID).
 package canon
 
 import (
@@ -40,6 +41,14 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 			return "", "", wire.BindingJSONRPC
 		}
 		return d, op, wire.BindingJSONRPC
+	case record.KindGRPC:
+		// v1.0's gRPC methods are named as its JSON-RPC methods, and the
+		// recorded messages are in the HTTP+JSON binding's JSON.
+		d, op, ok := wire.LookupMethod(x.Method)
+		if !ok || d != wire.ForBinding(wire.BindingGRPC) {
+			return "", "", wire.BindingGRPC
+		}
+		return d, op, wire.BindingGRPC
 	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
 		if d, at := wire.RESTRoutesAt(route); at >= 0 {
@@ -371,4 +380,57 @@ func decodeArtifactUpdate(d wire.Dialect, b json.RawMessage) (*wire.ArtifactUpda
 		return nil, err
 	}
 	return &wire.ArtifactUpdate{TaskID: a.TaskID, ContextID: a.ContextID, Artifact: art, Append: a.Append, LastChunk: a.LastChunk, Metadata: a.Metadata}, nil
+}
+
+// RequestMessage reads the ids of the message a recorded send carried.
+func RequestMessage(body json.RawMessage, rpc bool) (taskID, contextID, messageID string) {
+	var m struct {
+		TaskID    string `json:"taskId"`
+		ContextID string `json:"contextId"`
+		MessageID string `json:"messageId"`
+	}
+	var env struct {
+		Params struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"params"`
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return "", "", ""
+	}
+	raw := env.Message
+	if rpc {
+		raw = env.Params.Message
+	}
+	_ = json.Unmarshal(raw, &m)
+	return m.TaskID, m.ContextID, m.MessageID
+}
+
+// RequestTaskID reads the task id a recorded request named (params.id,
+// the id in an HTTP+JSON path, or a gRPC request message's id).
+func RequestTaskID(kind record.Kind, path string, body json.RawMessage) string {
+	if kind == record.KindGRPC {
+		var m struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(body, &m)
+		return m.ID
+	}
+	if kind == record.KindREST {
+		segs := strings.Split(path, "/")
+		for i := 1; i < len(segs); i++ {
+			if segs[i-1] == "tasks" {
+				id, _, _ := strings.Cut(segs[i], ":")
+				return id
+			}
+		}
+		return ""
+	}
+	var env struct {
+		Params struct {
+			ID string `json:"id"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &env)
+	return env.Params.ID
 }

@@ -1,4 +1,11 @@
-package record
+// Package locate finds where in a recording file a decoding or
+// validation problem lies. encoding/json says what is wrong but not where:
+// an unknown field has no offset, a type error's field has no exchange
+// index. The scan walks the JSON along the document's Go type, in
+// document order, to the first problem, and names it by path
+// (exchanges[2].status) and byte offset; a YAML file is located through
+// its syntax tree.
+package locate
 
 import (
 	"bytes"
@@ -16,18 +23,24 @@ import (
 	"github.com/a2amock/a2amock/internal/yamlnode"
 )
 
-// encoding/json says what is wrong with a recording but not where: an
-// unknown field has no offset, a type error's field has no exchange index.
-// The scan below walks the JSON along the Recording type, in document
-// order, to the first problem, and names it by path (exchanges[2].status)
-// and byte offset; a YAML file is located through its syntax tree.
+// Doc is a document to locate problems in.
+type Doc struct {
+	// Src is the file as written, JSON the JSON it decodes from (Src
+	// itself, or its YAML converted).
+	Src, JSON []byte
+	// YAML says Src is YAML.
+	YAML bool
+	// Root is the Go type the document decodes into.
+	Root reflect.Type
+	// Wants words the values of types the kinds do not name, for a
+	// wrong-type error ("a duration such as \"250ms\"").
+	Wants map[reflect.Type]string
+}
 
 var (
-	recordingType   = reflect.TypeFor[Recording]()
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	textType        = reflect.TypeFor[encoding.TextUnmarshaler]()
-	durationType    = reflect.TypeFor[Duration]()
 )
 
 // errFound stops a scan at the path it looks for.
@@ -52,10 +65,11 @@ type scan struct {
 	// want is a path whose value's offset the scan looks for (wantOff).
 	want    string
 	wantOff int64
+	wants   map[reflect.Type]string
 }
 
-func newScan(data []byte, want string) *scan {
-	return &scan{dec: json.NewDecoder(bytes.NewReader(data)), data: data, want: want}
+func (d Doc) newScan(want string) *scan {
+	return &scan{dec: json.NewDecoder(bytes.NewReader(d.JSON)), data: d.JSON, want: want, wants: d.Wants}
 }
 
 func (s *scan) path() string { return strings.Join(s.segs, "") }
@@ -144,7 +158,7 @@ func (s *scan) value(t reflect.Type) error {
 		return s.syntaxErr(off, err)
 	}
 	if err := json.Unmarshal(raw, reflect.New(t).Interface()); err != nil {
-		return &scanProblem{path: s.path(), off: off, msg: wording(err)}
+		return &scanProblem{path: s.path(), off: off, msg: wording(err, s.wants)}
 	}
 	return nil
 }
@@ -175,7 +189,7 @@ func field(t reflect.Type, key string) (reflect.StructField, bool) {
 
 // wording says what a leaf value's decoding error means in the file's
 // terms.
-func wording(err error) string {
+func wording(err error, wants map[reflect.Type]string) string {
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
 		return strings.TrimPrefix(err.Error(), "json: ")
@@ -193,8 +207,8 @@ func wording(err error) string {
 	}
 	var want string
 	switch k := te.Type.Kind(); {
-	case te.Type == durationType:
-		want = `a duration such as "250ms"`
+	case wants[te.Type] != "":
+		want = wants[te.Type]
 	case k == reflect.String:
 		want = "a string"
 	case k >= reflect.Int && k <= reflect.Uint64:
@@ -209,46 +223,47 @@ func wording(err error) string {
 	return found + " where " + want + " belongs"
 }
 
-// locateDecodeError turns the decoder's error about b (the JSON of src)
-// into a Problem at the place the scan finds.
-func locateDecodeError(src, b []byte, isYAML bool, decodeErr error) Problem {
+// DecodeError turns the decoder's error about d.JSON into a problem at
+// the place the scan finds: its line and column (0 when none), the path of
+// the value and what is wrong.
+func (d Doc) DecodeError(decodeErr error) (line, col int, path, msg string) {
 	var sp *scanProblem
-	if !errors.As(newScan(b, "").value(recordingType), &sp) {
+	if !errors.As(d.newScan("").value(d.Root), &sp) {
 		// The scan disagrees with the decoder: say what the decoder said.
-		return Problem{Message: strings.TrimPrefix(decodeErr.Error(), "json: ")}
+		return 0, 0, "", strings.TrimPrefix(decodeErr.Error(), "json: ")
 	}
-	p := Problem{Path: sp.path, Message: sp.msg}
+	path, msg = sp.path, sp.msg
 	switch {
 	case sp.syntax:
 		// The whole-document check words it best and says at which byte.
 		var v any
-		err := json.Unmarshal(b, &v)
+		err := json.Unmarshal(d.JSON, &v)
 		var se *json.SyntaxError
-		off := int64(len(b))
+		off := int64(len(d.JSON))
 		if errors.As(err, &se) && se.Error() != "unexpected end of JSON input" {
-			p.Message, off = se.Error(), se.Offset-1
+			msg, off = se.Error(), se.Offset-1
 		} else {
-			p.Message = "the file ends early (truncated?)"
+			msg = "the file ends early (truncated?)"
 		}
-		p.Line, p.Column = lineCol(b, off)
-	case isYAML:
-		p.Line, p.Column = yamlPosition(src, sp.path, sp.key)
+		line, col = lineCol(d.JSON, off)
+	case d.YAML:
+		line, col = yamlPosition(d.Src, sp.path, sp.key)
 	default:
-		p.Line, p.Column = lineCol(b, sp.off)
+		line, col = lineCol(d.JSON, sp.off)
 	}
-	return p
+	return line, col, path, msg
 }
 
-// position finds the value at path in a file that decoded, or the nearest
-// enclosing one that is written (a missing member's object).
-func position(src, b []byte, isYAML bool, path string) (line, col int) {
-	if isYAML {
-		return yamlPosition(src, path, "")
+// Position finds the value at path in a document that decoded, or the
+// nearest enclosing one that is written (a missing member's object).
+func (d Doc) Position(path string) (line, col int) {
+	if d.YAML {
+		return yamlPosition(d.Src, path, "")
 	}
 	for {
-		s := newScan(b, path)
-		if s.value(recordingType) == errFound {
-			return lineCol(b, s.wantOff)
+		s := d.newScan(path)
+		if s.value(d.Root) == errFound {
+			return lineCol(d.JSON, s.wantOff)
 		}
 		i := strings.LastIndexAny(path, ".[")
 		if i <= 0 {

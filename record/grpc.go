@@ -1,0 +1,359 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/a2amock/a2amock/internal/a2apb"
+)
+
+// This file passes gRPC calls through the proxy. Calls of A2A v1.0's
+// service are recorded with their messages in the proto's JSON form;
+// other services' calls (v0.3's a2a.v1.A2AService among them) pass
+// through unrecorded.
+
+// IsGRPC reports whether r is a gRPC call (its content type is
+// application/grpc, with or without a +suffix).
+func IsGRPC(r *http.Request) bool { return IsGRPCContentType(r.Header.Get("Content-Type")) }
+
+// IsGRPCContentType reports whether ct is gRPC's content type
+// (application/grpc, with or without a +suffix or parameters).
+func IsGRPCContentType(ct string) bool {
+	return ct == "application/grpc" || strings.HasPrefix(ct, "application/grpc+") || strings.HasPrefix(ct, "application/grpc;")
+}
+
+// GRPCMethod returns the method of A2A v1.0's service a call's path names,
+// nil for any other path.
+func GRPCMethod(path string) protoreflect.MethodDescriptor {
+	name, ok := strings.CutPrefix(path, a2apb.ServicePath)
+	if !ok || name == "" || strings.Contains(name, "/") {
+		return nil
+	}
+	return a2apb.Method(name)
+}
+
+// GRPCToJSON decodes one message of type md from its wire bytes into the
+// proto's JSON form, compacted (protojson varies its spacing on purpose).
+func GRPCToJSON(md protoreflect.MessageDescriptor, b []byte) (json.RawMessage, error) {
+	m, err := newMessage(md)
+	if err != nil {
+		return nil, err
+	}
+	if err := proto.Unmarshal(b, m); err != nil {
+		return nil, err
+	}
+	j, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return compact(j), nil
+}
+
+// GRPCFromJSON encodes a message of type md given in the proto's JSON form
+// into its wire bytes.
+func GRPCFromJSON(md protoreflect.MessageDescriptor, j json.RawMessage) ([]byte, error) {
+	m, err := newMessage(md)
+	if err != nil {
+		return nil, err
+	}
+	if err := protojson.Unmarshal(j, m); err != nil {
+		return nil, err
+	}
+	return proto.Marshal(m)
+}
+
+func newMessage(md protoreflect.MessageDescriptor) (proto.Message, error) {
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+	if err != nil {
+		return nil, fmt.Errorf("message type %s: %w", md.FullName(), err)
+	}
+	return mt.New().Interface(), nil
+}
+
+// GRPCFrame appends msg to dst as one uncompressed gRPC message.
+func GRPCFrame(dst, msg []byte) []byte {
+	n := len(msg)
+	dst = append(dst, 0, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	return append(dst, msg...)
+}
+
+// grpcTarget is the upstream's gRPC address: the one the agent's card
+// declared, when the proxy has seen a card with a GRPC interface, else
+// the upstream URL's own host (an a2amock serves gRPC on its HTTP port).
+func (p *Proxy) grpcTarget() *url.URL {
+	p.mu.Lock()
+	host := p.grpcHost
+	p.mu.Unlock()
+	u := &url.URL{Scheme: p.upstream.Scheme, Host: p.upstream.Host}
+	if host != "" {
+		u.Host = host
+	}
+	return u
+}
+
+// learnGRPC remembers the GRPC interface address of a card the upstream
+// served, before the card is pointed at the proxy.
+func (p *Proxy) learnGRPC(card []byte, inResult bool) {
+	if host := GRPCInterface(card, inResult); host != "" {
+		p.mu.Lock()
+		p.grpcHost = host
+		p.mu.Unlock()
+	}
+}
+
+// grpcTransport is the transport gRPC calls go upstream with: HTTP/2
+// only, over TLS for an https upstream (with the TLS settings of
+// ProxyOptions.Client's transport) and in the clear (h2c) otherwise.
+func (p *Proxy) grpcTransport() *http.Transport {
+	tr := &http.Transport{Protocols: new(http.Protocols), ForceAttemptHTTP2: true}
+	if own, ok := p.client.Transport.(*http.Transport); ok && own.TLSClientConfig != nil {
+		tr.TLSClientConfig = own.TLSClientConfig.Clone()
+	}
+	if p.upstream.Scheme == "https" {
+		tr.Protocols.SetHTTP2(true)
+	} else {
+		tr.Protocols.SetUnencryptedHTTP2(true)
+	}
+	return tr
+}
+
+// grpcError answers a call the proxy could not pass on with a gRPC status
+// (UNAVAILABLE, 14, as a client's own transport would say).
+func grpcError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/grpc")
+	w.Header().Set("Grpc-Status", strconv.Itoa(code))
+	w.Header().Set("Grpc-Message", url.PathEscape(msg))
+	w.WriteHeader(http.StatusOK)
+}
+
+// serveGRPC forwards one gRPC call and records it when it is a call of
+// A2A v1.0's service.
+func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
+	begin := time.Now()
+	body, err := io.ReadAll(io.LimitReader(r.Body, p.limit+1))
+	if err != nil || int64(len(body)) > p.limit {
+		grpcError(w, 8, fmt.Sprintf("request larger than %d bytes or unreadable", p.limit)) // RESOURCE_EXHAUSTED
+		return
+	}
+	md := GRPCMethod(r.URL.Path)
+	var sl *slot
+	if md != nil {
+		sl = &slot{x: Exchange{Kind: KindGRPC, Method: string(md.Name()), HTTPMethod: r.Method, Path: r.URL.Path,
+			At: Duration(begin.Sub(p.start)), Status: http.StatusOK}}
+		if _, msg, _, ok := a2apb.NextMessage(body); ok {
+			if j, err := GRPCToJSON(md.Input(), msg); err == nil {
+				sl.x.Request = j
+			}
+		}
+		p.mu.Lock()
+		p.slots = append(p.slots, sl)
+		p.mu.Unlock()
+		defer func() {
+			p.mu.Lock()
+			sl.done = true
+			p.mu.Unlock()
+		}()
+	}
+	target := p.grpcTarget()
+	target.Path = r.URL.Path
+	out, err := http.NewRequestWithContext(r.Context(), http.MethodPost, target.String(), bytes.NewReader(body))
+	if err != nil {
+		p.drop(sl)
+		grpcError(w, 14, "build upstream request: "+upstreamError(err))
+		return
+	}
+	out.Header = r.Header.Clone()
+	for _, h := range hopHeaders {
+		out.Header.Del(h)
+	}
+	out.Header.Set("Te", "trailers")
+	resp, err := p.grpcTr.RoundTrip(out)
+	if err != nil {
+		p.drop(sl)
+		grpcError(w, 14, "upstream: "+upstreamError(err))
+		return
+	}
+	defer resp.Body.Close()
+	x := &Exchange{}
+	if sl != nil {
+		x = &sl.x
+		x.Status = resp.StatusCode
+		x.ContentType = resp.Header.Get("Content-Type")
+		x.HeadersAfter = Duration(time.Since(begin))
+	}
+	for k, vs := range resp.Header {
+		w.Header()[k] = append([]string(nil), vs...)
+	}
+	for _, h := range hopHeaders {
+		w.Header().Del(h)
+	}
+	streaming := md != nil && md.IsStreamingServer()
+	rd := &grpcReader{md: md, x: x, begin: begin, streaming: streaming, limit: p.limit}
+	if resp.StatusCode != http.StatusOK || !IsGRPCContentType(resp.Header.Get("Content-Type")) {
+		// Not a gRPC answer (an HTTP error, a JSON body): kept as bytes,
+		// as the HTTP bindings' answers are, and passed on with its
+		// length, which clients read such an answer by.
+		rd.md, rd.plain = nil, true
+	} else {
+		w.Header().Del("Content-Length")
+	}
+	// Not flushed until the first message: an answer with no message (a
+	// trailers-only one, its status among the headers) must go out as one
+	// HEADERS frame ending the stream, or the client misses its status.
+	rc := http.NewResponseController(w)
+	w.WriteHeader(resp.StatusCode)
+	fw := &flushWriter{w: w, rc: rc}
+	_, copyErr := io.Copy(io.MultiWriter(fw, rd), resp.Body)
+	// Trailers come after the body; a trailers-only answer has its status
+	// among the headers, already passed on.
+	for k, vs := range resp.Trailer {
+		w.Header()[http.TrailerPrefix+k] = append([]string(nil), vs...)
+	}
+	if sl == nil {
+		return
+	}
+	if rd.plain {
+		if json.Valid(rd.buf) && len(bytes.TrimSpace(rd.buf)) > 0 {
+			x.Response = compact(rd.buf)
+		} else {
+			x.Body = string(rd.buf)
+		}
+		return
+	}
+	status := resp.Trailer
+	if status.Get("Grpc-Status") == "" {
+		status = resp.Header
+	}
+	switch {
+	case copyErr != nil && (r.Context().Err() != nil || fw.err != nil):
+		x.End = EndClientGone
+	case copyErr != nil || status.Get("Grpc-Status") == "":
+		// Cut before its status: nothing says how the call ended.
+		x.End = EndError
+	default:
+		x.GRPCStatus, _ = strconv.Atoi(status.Get("Grpc-Status"))
+		if m, err := url.PathUnescape(status.Get("Grpc-Message")); err == nil {
+			x.GRPCMessage = m
+		} else {
+			x.GRPCMessage = status.Get("Grpc-Message")
+		}
+		x.GRPCDetails = status.Get("Grpc-Status-Details-Bin")
+		if streaming {
+			x.End = EndEOF
+		}
+	}
+	if len(rd.buf) > 0 && x.End != EndClientGone {
+		x.End, x.Tail = EndTruncated, tailOf(rd.buf)
+	}
+	if streaming || x.End != "" {
+		x.EndAfter = Duration(time.Since(begin))
+	}
+}
+
+// tailOf is the start of a cut message, at most 512 bytes, as text.
+func tailOf(b []byte) string {
+	return string(b[:min(len(b), 512)])
+}
+
+// grpcReader records the messages of a gRPC answer as they pass: the
+// first as the Response of a unary call, each as an event of a
+// server-streaming one.
+type grpcReader struct {
+	md        protoreflect.MethodDescriptor
+	x         *Exchange
+	begin     time.Time
+	streaming bool
+	// plain keeps an answer that is not gRPC's whole in buf, up to limit.
+	plain bool
+	limit int64
+	buf   []byte
+}
+
+func (g *grpcReader) Write(b []byte) (int, error) {
+	if g.plain {
+		g.buf = append(g.buf, b[:min(int64(len(b)), max(0, g.limit-int64(len(g.buf))))]...)
+		return len(b), nil
+	}
+	if g.md == nil {
+		return len(b), nil
+	}
+	g.buf = append(g.buf, b...)
+	for {
+		_, msg, rest, ok := a2apb.NextMessage(g.buf)
+		if !ok {
+			return len(b), nil
+		}
+		j, err := GRPCToJSON(g.md.Output(), msg)
+		if err != nil {
+			j = nil
+		}
+		switch {
+		case g.streaming:
+			ev := Event{After: Duration(time.Since(g.begin)), Data: j}
+			if j == nil {
+				ev.Text = string(msg)
+			}
+			g.x.Events = append(g.x.Events, ev)
+		case j != nil:
+			g.x.Response = j
+		default:
+			g.x.Body = string(msg)
+		}
+		g.buf = append(g.buf[:0], rest...)
+	}
+}
+
+// GRPCInterface returns the address (host:port) of the GRPC interface a
+// v1.0 card declares, "" when it declares none. inResult says the card is
+// a JSON-RPC envelope's result.
+func GRPCInterface(body []byte, inResult bool) string {
+	if inResult {
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(body, &env) != nil {
+			return ""
+		}
+		body = env.Result
+	}
+	var card struct {
+		SupportedInterfaces []struct {
+			URL             string `json:"url"`
+			ProtocolBinding string `json:"protocolBinding"`
+		} `json:"supportedInterfaces"`
+	}
+	if json.Unmarshal(body, &card) != nil {
+		return ""
+	}
+	for _, ifc := range card.SupportedInterfaces {
+		if ifc.ProtocolBinding == "GRPC" {
+			return grpcHost(ifc.URL)
+		}
+	}
+	return ""
+}
+
+// grpcHost reads the host:port of a GRPC interface's url, which agents
+// write bare ("host:port") or as a URL.
+func grpcHost(s string) string {
+	if u, err := url.Parse(s); err == nil && u.Host != "" {
+		return u.Host
+	}
+	if _, _, err := net.SplitHostPort(s); err == nil {
+		return s
+	}
+	return ""
+}
