@@ -172,6 +172,25 @@ func (w *Writer) KeepAlive() error { return w.Comment("keep-alive") }
 // that need malformed or partial bytes on the wire.
 func (w *Writer) WriteRaw(b []byte) error { return w.write(b) }
 
+// Put writes exactly b, unframed, as [Writer.WriteRaw] does, but does not
+// flush: b stays in the response's buffer until [Writer.Flush], the next
+// flushing write, or the response's end. A server can so note what b
+// carries (journal it) between writing b, which tells whether the
+// response still takes bytes, and the client being able to read it. Only
+// what fits the response's buffer is held back (net/http's: about 2 KiB,
+// then 4 KiB on the connection); more reaches the client at once.
+func (w *Writer) Put(b []byte) error { return w.put(b) }
+
+// Flush sends what [Writer.Put] left in the response's buffer; a failure
+// is the Writer's sticky error, as for a flushing write.
+func (w *Writer) Flush() error {
+	if err := w.WriteHeader(); err != nil {
+		return err
+	}
+	w.flush()
+	return w.err
+}
+
 func (w *Writer) write(b []byte) error {
 	if err := w.put(b); err != nil {
 		return err

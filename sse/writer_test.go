@@ -276,3 +276,19 @@ func TestWriterLast(t *testing.T) {
 	assert.Equal(t, "text/event-stream", fresh.Header().Get("Content-Type"))
 	assert.Equal(t, "data: only\n\n", fresh.Body.String())
 }
+
+// TestWriterPut: Put writes exactly its bytes and leaves them unflushed
+// until Flush; both count toward Bytes.
+func TestWriterPut(t *testing.T) {
+	t.Parallel()
+	rec := &flushCounter{ResponseRecorder: httptest.NewRecorder()}
+	w := NewWriter(rec)
+	require.NoError(t, w.Put([]byte("data: 1\n")))
+	assert.Equal(t, 1, rec.flushes, "the headers alone are flushed")
+	require.NoError(t, w.Put([]byte("\n")))
+	assert.Equal(t, 1, rec.flushes, "Put does not flush")
+	require.NoError(t, w.Flush())
+	assert.Equal(t, 2, rec.flushes)
+	assert.Equal(t, "data: 1\n\n", rec.Body.String())
+	assert.Equal(t, int64(len("data: 1\n\n")), w.Bytes())
+}
