@@ -337,6 +337,29 @@ type RawStream interface {
 	Close()
 }
 
+// RawLastWriter is a RawStream that can write the last bytes a hook writes
+// for the event it was given without flushing them (WriteRawLast): the
+// stream journals the events those bytes complete before it lets them go,
+// at once when the stream goes on, with the answer's end when nothing
+// follows them. A client that exits as soon as it has read them therefore
+// leaves the journal holding what it read, in every run; with WriteRaw
+// the bytes reach it before the stream journals them.
+type RawLastWriter interface {
+	RawStream
+	WriteRawLast(b []byte) error
+}
+
+// WriteLast writes b, the last bytes a stream-event or stream-end hook
+// writes before it returns (or closes the stream), with raw's WriteRawLast
+// when it has one, else with WriteRaw. The client receives the same bytes
+// in the same reads either way; only when they leave the server changes.
+func WriteLast(raw RawStream, b []byte) error {
+	if l, ok := raw.(RawLastWriter); ok {
+		return l.WriteRawLast(b)
+	}
+	return raw.WriteRaw(b)
+}
+
 // RawCutter is a RawStream that can also end the stream as a crash would:
 // without what its binding writes at a proper end (a gRPC call's
 // trailers). On a binding with nothing of the kind, Cut is Close.

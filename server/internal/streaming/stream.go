@@ -46,17 +46,70 @@ type rawStream struct {
 	f      binding.Framer
 	closed bool
 	dl     *delivery
+	// held: bytes WriteRawLast put are still in the response's buffer.
+	held bool
 }
 
 func (r *rawStream) WriteRaw(b []byte) error {
+	r.release()
 	err := r.sw.WriteRaw(b)
 	if err == nil && r.dl != nil && r.dl.tracking != nil {
 		r.dl.writeRaw(b)
 	}
 	return err
 }
-func (r *rawStream) KeepAlive() error { return r.sw.KeepAlive() }
-func (r *rawStream) Close()           { r.closed = true }
+
+// putWriter is a stream writer that can write bytes without flushing them
+// (sse.Writer.Put) and flush them later.
+type putWriter interface {
+	Put(b []byte) error
+	Flush() error
+}
+
+// WriteRawLast implements core.RawLastWriter: b is put in the response's
+// buffer, unflushed, and told to the delivery; the delivery journals the
+// events b completes when the hook returns (settle), and the stream lets b
+// go after that (release), or leaves it to the response's end when the
+// stream ends there. A write error is returned before anything is told,
+// so the journal never has an event written whose bytes the response
+// refused; a flush failure afterwards (the client gone) leaves the entry,
+// as for the last event of an ordinary stream (sse.Writer.Last). On a
+// writer without Put (gRPC's) it is WriteRaw.
+func (r *rawStream) WriteRawLast(b []byte) error {
+	pw, ok := r.sw.(putWriter)
+	if !ok {
+		return r.WriteRaw(b)
+	}
+	// Bytes held before go out in their own flush, as WriteRaw would have
+	// sent them, not in one read with b.
+	r.release()
+	if err := pw.Put(b); err != nil {
+		return err
+	}
+	r.held = true
+	if r.dl != nil && r.dl.tracking != nil {
+		r.dl.writeRaw(b)
+	}
+	return nil
+}
+
+// release flushes what WriteRawLast left in the response's buffer; the
+// stream calls it once the delivery journaled those bytes, before it waits
+// or writes anything else. A flush failure is the writer's sticky error,
+// which the next write reports.
+func (r *rawStream) release() {
+	if r.held {
+		r.held = false
+		_ = r.sw.(putWriter).Flush()
+	}
+}
+
+func (r *rawStream) KeepAlive() error {
+	r.release()
+	return r.sw.KeepAlive()
+}
+
+func (r *rawStream) Close() { r.closed = true }
 
 // Cut implements core.RawCutter: Close, and the binding's stream writer,
 // when it can, leaves out what ends a stream properly (gRPC's trailers).
@@ -196,6 +249,7 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 	// it to the response's end.
 	last := false
 	write := func(ev wire.Event) error {
+		raw.release()
 		data, err := f.Event(ev)
 		if err != nil {
 			return err
@@ -246,6 +300,9 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 	kaStop := func() bool { return false }
 	defer func() { kaStop() }()
 	for {
+		// Bytes a hook left unflushed (WriteRawLast) were journaled when
+		// its event's emit returned: they go out before the stream waits.
+		raw.release()
 		// The keep-alive period starts when the loop waits again, after
 		// an event was fully written (a behavior may have held it back).
 		if kaFired == nil {
@@ -384,6 +441,10 @@ func (s *Stream) holdOpen(r *http.Request, taskID string, sw binding.StreamWrite
 	if !hold || raw.closed {
 		return false
 	}
+	// What the hooks wrote is journaled before it goes out (release) and
+	// the stream waits, not when the client finally leaves.
+	raw.dl.settle(false)
+	raw.release()
 	kaFired, kaStop := s.Clock.NewTimer(s.KeepAlive)
 	defer func() { kaStop() }()
 	for {
