@@ -45,6 +45,9 @@ func (b *BufferedBurst) Apply(x *core.Exchange) {
 		holding = false
 		out := held
 		held = nil
-		return raw.WriteRaw(out)
+		// The burst is journaled before it leaves (core.WriteLast): a
+		// client that exits on its last event finds every event of it in
+		// the journal.
+		return core.WriteLast(raw, out)
 	})
 }

@@ -98,13 +98,21 @@ func (b *SSEFraming) Apply(x *core.Exchange) {
 		last := st.Terminal() || st.Interrupted()
 		out := b.frame(sseData(frame), n, last)
 		if !b.has("split") {
-			return raw.WriteRaw(out)
+			return core.WriteLast(raw, out)
 		}
-		for i, piece := range core.SplitAt(out, core.CutPoints(r, len(out), bytes.Index(out, []byte("data:")), b.Pieces)) {
+		// The piece that completes the event is written with WriteLast, so
+		// the stream journals the event before the client can read its end;
+		// the pieces before it complete nothing and go out at once.
+		pieces := core.SplitAt(out, core.CutPoints(r, len(out), bytes.Index(out, []byte("data:")), b.Pieces))
+		for i, piece := range pieces {
 			if i > 0 && !timeline.Sleep(ctx, clk, b.Gap) {
 				return ctx.Err()
 			}
-			if err := raw.WriteRaw(piece); err != nil {
+			write := raw.WriteRaw
+			if i == len(pieces)-1 {
+				write = func(b []byte) error { return core.WriteLast(raw, b) }
+			}
+			if err := write(piece); err != nil {
 				return err
 			}
 		}

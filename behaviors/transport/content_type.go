@@ -84,7 +84,9 @@ func (b *ContentType) Apply(x *core.Exchange) {
 		if err != nil {
 			return err
 		}
-		err = raw.WriteRaw(sseData(frame))
+		// Left to the answer's end (core.WriteLast), after the stream
+		// journaled the event and its end, as a JSON answer would be.
+		err = core.WriteLast(raw, sseData(frame))
 		raw.Close()
 		return err
 	})
