@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,9 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/behaviors/core"
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/server/internal/acted"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/timeline"
@@ -85,4 +88,75 @@ func TestHonestStreamIsJournaledAsWritten(t *testing.T) {
 	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
 	require.Len(t, closes, 1)
 	assert.Equal(t, "complete: "+string(wire.StateCompleted), closes[0].Detail)
+}
+
+// flushCheck is a response writer that calls seen before every flush
+// goes through: where written bytes can first reach the client.
+type flushCheck struct {
+	*httptest.ResponseRecorder
+	seen func(body string)
+}
+
+func (f *flushCheck) Flush() {
+	f.seen(f.Body.String())
+	f.ResponseRecorder.Flush()
+}
+
+// endWriter is a behavior whose only hook is itself, at the stream's end.
+type endWriter func(raw behaviors.RawStream) bool
+
+func (f endWriter) Apply(x *behaviors.Exchange) { x.OnStreamEnd(f) }
+func (endWriter) String() string                { return "end-writer" }
+
+// TestHeldStreamJournalsEndHookBytesFirst: bytes a stream-end hook writes
+// with core.WriteLast on a stream it holds open are journaled before they
+// are flushed, not when the client finally leaves: a client that exits
+// on them finds them in the journal. The hook writes an event of its own
+// (for another task) after the stream's completed event.
+func TestHeldStreamJournalsEndHookBytesFirst(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var players sync.WaitGroup
+	defer players.Wait()
+	defer cancel()
+	clock := timeline.NewFakeClock(time.Unix(0, 0))
+	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
+		Context: ctx, HostContext: ctx, Players: &players})
+	require.NoError(t, err)
+	j := journal.New(100)
+	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
+		Record: j.Add, Respond: func(*wire.Result, *wire.Error) {}}
+	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
+		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
+	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	extra := wire.Event{Status: &wire.StatusUpdate{TaskID: "other", Status: wire.TaskStatus{State: wire.StateWorking}}}
+	// Applied and instrumented as the server does, so that the stream
+	// tracks what the hook writes and names its behavior.
+	rep := acted.NewSet(nil, []behaviors.Behavior{endWriter(func(raw behaviors.RawStream) bool {
+		frame, err := raw.Encode(extra)
+		require.NoError(t, err)
+		require.NoError(t, core.WriteLast(raw, frame))
+		return true
+	})}).Apply(x)
+	log := acted.Instrument(x, rep.Owners, func([]journal.ActedBehavior) {}, SetEndOwner)
+	r, leave := context.WithCancel(context.Background())
+	defer leave()
+	var journaledFirst, sent bool
+	w := &flushCheck{ResponseRecorder: httptest.NewRecorder(), seen: func(body string) {
+		if !strings.HasSuffix(body, `"completed"`+"\n\n"+`data: "working"`+"\n\n") {
+			return
+		}
+		sent = true
+		for _, e := range j.Filter(0, "a", "other", journal.EntryStreamEvent) {
+			journaledFirst = journaledFirst || e.State == wire.StateWorking && slices.Equal(e.Behaviors, []string{"end-writer"})
+		}
+		leave() // the client leaves on the hook's event
+	}}
+	require.NoError(t, st.Serve(w, httptest.NewRequest(http.MethodPost, "/", nil).WithContext(r), req, x, 1, stateFramer{}, nil, log))
+	require.True(t, sent, "the hook's event was not flushed: %q", w.Body.String())
+	assert.True(t, journaledFirst, "the hook's event was flushed before it was journaled")
+	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
+	require.Len(t, closes, 1)
+	assert.Contains(t, closes[0].Detail, "held open")
 }
