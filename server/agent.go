@@ -134,9 +134,10 @@ func (a *agent) SetBehaviors(bs []behaviors.Behavior) {
 	a.bhv.Store(acted.NewSet(defaultRegistry(), bs))
 }
 
-// exchange builds the behaviors' view of a request and applies the agent's
-// behaviors to it; the report says which acted and which were out of scope.
-func (a *agent) exchange(op wire.Op, req *wire.Request, in behaviors.Incoming) (*behaviors.Exchange, acted.Report) {
+// Exchange builds the behaviors' view of a request and applies the agent's
+// behaviors to it; the report says which acted and which were out of scope
+// (answer.Agent).
+func (a *agent) Exchange(op wire.Op, req *wire.Request, in behaviors.Incoming) (*behaviors.Exchange, acted.Report) {
 	bs := a.bhv.Load()
 	call := a.eng.NextCall(op)
 	x := &behaviors.Exchange{

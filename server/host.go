@@ -17,7 +17,7 @@ type bindingHost struct{ s *Server }
 
 // Serve implements binding.Host; a is one of the server's agents.
 func (h bindingHost) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base string, req *wire.Request, rp binding.Reply) error {
-	return h.s.serveRequest(w, r, a.(*agent), base, req, rp)
+	return h.s.answer.Request(w, r, a.(*agent), base, req, rp)
 }
 
 // Refused implements binding.Host; a is one of the server's agents.

@@ -4,23 +4,18 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/httpserve"
-	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/cardserve"
 	"github.com/a2amock/a2amock/server/internal/control"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
 	"github.com/a2amock/a2amock/server/internal/httpbind"
 	"github.com/a2amock/a2amock/server/internal/rest03"
 	"github.com/a2amock/a2amock/server/internal/restroute"
-	"github.com/a2amock/a2amock/server/internal/streaming"
-	"github.com/a2amock/a2amock/server/internal/wirecap"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -85,7 +80,7 @@ func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) err
 		}
 		return httpbind.ServeJSONRPC(s.host, w, r, a, base)
 	case rest == cardPath || rest == legacyCardPath:
-		return s.serveCard(w, r, a, base, rest)
+		return s.answer.Card(w, r, a, base, rest)
 	case rest == cardserve.JWKSPath:
 		return s.serveJWKS(w, r, a)
 	case rest03.Claims(rest): // v0.3 HTTP+JSON: {agent}/v0.3/v1/...
@@ -122,127 +117,10 @@ func (s *Server) refuseUnrouted(w http.ResponseWriter, r *http.Request, a *agent
 	return httpbind.WriteStatusError(w, e)
 }
 
-// serveCard serves the agent's card, from the scheme and host the client
-// reached us by (httpbind.Origin), so card URLs work through port mappings
-// and proxies that keep the Host header.
-func (s *Server) serveCard(w http.ResponseWriter, r *http.Request, a *agent, base, path string) error {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeInvalidRequest, "the agent card answers GET only").WithHTTPStatus(http.StatusMethodNotAllowed))
-	}
-	x, rep := a.exchange(behaviors.OpCard, nil, httpbind.Incoming(r))
-	x.Signing = a.cards.Signer.Signing(httpbind.Origin(r), base)
-	ent := Entry{Agent: a.name, Kind: EntryCard, Op: behaviors.OpCard, Path: r.URL.Path, Behaviors: rep.Acted, Skipped: rep.Skipped}
-	if e := x.Hooks().Reject; e != nil {
-		// A behavior scoped to the card answers in its place (http-error).
-		ent.ErrorCode, ent.Detail = e.Code, e.Message
-	}
-	cardSeq := s.rec.Record(ent)
-	wirecap.Tag(w, 0, cardSeq)
-	s.countBehaviors(a, rep)
-	acted := s.instrument(x, rep.Owners, cardSeq)
-	if hooks := x.Hooks(); len(hooks.Transport) > 0 || hooks.Delay > 0 {
-		// A behavior scoped to the card (op=agent-card) faults the fetch
-		// on the wire as it would any request.
-		if hooks.Delay > 0 {
-			acted.AddAll(rep.Owners.Delay, HookDelay)
-		}
-		t := binding.ApplyTransport(httpbind.NewTransport(s.host, w, r), hooks)
-		if stop, _ := t.Stopped(); stop {
-			return nil
-		}
-		w = t.Writer()
-	}
-	if e := x.Hooks().Reject; e != nil {
-		acted.Add(rep.Owners.Reject, HookReject)
-		return httpbind.WriteStatusError(w, e)
-	}
-	if slices.Contains(x.Hooks().HideCardPath, path) {
-		acted.AddAll(rep.Owners.HideCard, HookHideCardPath)
-		return httpbind.WriteStatusError(w, wire.Errorf(wire.CodeMethodNotFound, "no agent card at %s", r.URL.Path).WithHTTPStatus(http.StatusNotFound))
-	}
-	return a.cards.Answer(w, r, x, base, s.clock.Now())
-}
-
 // checkVersion applies the A2A-Version rules (wire.CheckVersion) to a
 // request for dialect d.
 func (s *Server) checkVersion(r *http.Request, d wire.Dialect) *wire.Error {
 	return wire.CheckVersion(httpbind.RequestedVersion(r), d, s.cfg.StrictVersion)
-}
-
-// serveRequest is what both bindings do with a decoded request: journal it,
-// check the credentials, apply the behaviors' hooks and answer it, unary or
-// streamed.
-func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request, a *agent, base string, req *wire.Request, rp binding.Reply) error {
-	if a.dynamic {
-		// Removing the agent ends the request as a client leaving would:
-		// behaviors that hold it, delays and waits all watch its context.
-		ctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		defer context.AfterFunc(a.ctx, cancel)()
-		r = r.WithContext(ctx)
-	}
-	if e := binding.CheckSizes(req, s.cfg.MaxPartBytes, s.cfg.MaxMessageBytes); e != nil && a.Gate(req.Op) == nil {
-		s.rec.Refused(w, r, a.name, req, e)
-		return rp.Fail(w, e)
-	}
-	reqNo, seq := s.rec.Request(a.name, req, r.URL.Path, httpbind.RequestedVersion(r))
-	wirecap.Tag(w, reqNo, 0)
-	if e := s.checkAuth(a, r, req); e != nil {
-		s.rec.Response(a.name, req, reqNo, nil, e)
-		if e.Code == wire.CodeUnauthenticated {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="a2amock"`)
-		}
-		return rp.Fail(w, rp.AuthError(e))
-	}
-	x, rep := a.exchange(req.Op, req, httpbind.Incoming(r))
-	s.noteBehaviors(a, seq, rep)
-	acted := s.instrument(x, rep.Owners, seq)
-	if req.Op == wire.OpExtendedCard {
-		x.Signing = a.cards.Signer.Signing(httpbind.Origin(r), base)
-	}
-	hooks := x.Hooks()
-	if strings.HasSuffix(req.Method, LegacySubscribeRoute) { // v0.3 HTTP+JSON: "GET /v1/tasks/{id}/subscribe"
-		if !hooks.LegacySubscribe {
-			e := wire.Errorf(wire.CodeMethodNotFound, "no HTTP+JSON route %s %s: SubscribeToTask is at /tasks/{id}:subscribe", r.Method, r.URL.Path).WithHTTPStatus(http.StatusNotFound)
-			s.rec.Response(a.name, req, reqNo, nil, e)
-			return rp.Fail(w, e)
-		}
-		acted.Add(rep.Owners.Legacy, HookLegacySubscribe)
-	}
-	if hooks.Delay > 0 {
-		acted.AddAll(rep.Owners.Delay, HookDelay)
-	}
-	if len(hooks.Transport) > 0 || hooks.Delay > 0 {
-		t := binding.ApplyTransport(rp.Transport(s.host, w, r), hooks)
-		if stop, e := t.Stopped(); stop {
-			if e != nil {
-				s.rec.Response(a.name, req, reqNo, nil, e)
-			}
-			return nil
-		}
-		w = t.Writer()
-	}
-	if hooks.Reject != nil {
-		acted.Add(rep.Owners.Reject, HookReject)
-		s.rec.Response(a.name, req, reqNo, nil, hooks.Reject)
-		return rp.Fail(w, hooks.Reject)
-	}
-	if req.Op.Streaming() {
-		st := &streaming.Stream{Agent: a.eng, AgentName: a.name, Clock: s.clock, KeepAlive: s.cfg.KeepAliveInterval,
-			ServerCtx: s.ctx, AgentCtx: a.ctx, Record: s.rec.Record,
-			Respond: func(res *wire.Result, e *wire.Error) { s.rec.Response(a.name, req, reqNo, res, e) }}
-		return st.Serve(w, r, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, acted)
-	}
-	res, e := a.serveUnary(r, req, x, base)
-	for _, f := range hooks.Result {
-		res, e = f(res, e)
-	}
-	s.rec.Response(a.name, req, reqNo, res, e)
-	if e != nil {
-		return rp.Fail(w, e)
-	}
-	return rp.Result(w, req.Op, res)
 }
 
 // delay waits d unless the client leaves or the server closes first.

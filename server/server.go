@@ -28,6 +28,7 @@ import (
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/httpserve"
 	"github.com/a2amock/a2amock/journal"
+	"github.com/a2amock/a2amock/server/internal/answer"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/server/internal/entries"
 	"github.com/a2amock/a2amock/server/internal/grpcbind"
@@ -198,8 +199,10 @@ type Server struct {
 	metrics metrics.Store
 	// grpc is the gRPC binding (package grpcbind).
 	grpc *grpcbind.Binding
-	// host is the server's core as the bindings see it (host.go).
-	host binding.Host
+	// host is the server's core as the bindings see it (host.go); answer
+	// answers what routing hands to an agent (package answer).
+	host   binding.Host
+	answer answer.Server
 }
 
 // New builds a server from cfg. It does not listen; see Start or Handler.
@@ -250,6 +253,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	s.grpc = grpcbind.New(s.host)
+	s.answer = answer.Server{Rec: &s.rec, Host: s.host, Ctx: s.ctx, KeepAlive: cfg.KeepAliveInterval,
+		MaxPartBytes: cfg.MaxPartBytes, MaxMessageBytes: cfg.MaxMessageBytes}
 	var errs []error
 	var names []string
 	var agents []*agent

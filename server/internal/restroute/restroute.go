@@ -114,7 +114,7 @@ func Parse(method, path string, maxIDBytes int) (Route, *wire.Error) {
 		return rt.withIDs(id, "")
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "subscribe":
 		// The pre-1.0 path. Only a behavior (subscribe-method) serves it;
-		// serveRequest answers 404 otherwise.
+		// answer.Server.Request answers 404 otherwise.
 		if method != http.MethodGet && method != http.MethodPost {
 			return wrongMethod("GET, POST")
 		}

@@ -378,7 +378,7 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 			}
 		case <-r.Context().Done():
 			// The request's context also ends with the server (its base
-			// context) and with a removed agent (serveRequest): by the time
+			// context) and with a removed agent (answer.Server.Request): by the time
 			// the loop looks, both cases may be ready, and select picks one
 			// at random, so the reason is what ended, not the case taken.
 			closeReason = s.endReason()
