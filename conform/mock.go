@@ -5,15 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/a2amock/a2amock/conform/internal/judge"
 	"github.com/a2amock/a2amock/conform/internal/wirerec"
-	"github.com/a2amock/a2amock/internal/a2apb03"
 	"github.com/a2amock/a2amock/server"
-	"github.com/a2amock/a2amock/wire"
 )
 
 // WireRecord is one HTTP exchange the client had with the mock, as the
@@ -142,43 +139,8 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	aborted = false
 }
 
-func (m *mock) agentOf(path string) string {
-	if rest, ok := strings.CutPrefix(path, "/agents/"); ok {
-		name, _, _ := strings.Cut(rest, "/")
-		return name
-	}
-	if strings.HasPrefix(path, a2apb03.ServicePath) {
-		return m.v03GRPCAgent()
-	}
-	return m.first
-}
-
-// v03GRPCAgent names the agent a v0.3 gRPC call reaches. Its request names
-// none (its dialect's descriptor has no Tenant), so the server routes it
-// (grpcbind's route03) to the root when the root's card is of that
-// dialect, else to the one agent whose card is; with none or several the
-// call is refused, and the record stays the root's.
-func (m *mock) v03GRPCAgent() string {
-	var d wire.Dialect
-	for _, desc := range wire.Descriptors() {
-		if desc.GRPC && !desc.Tenant {
-			d = desc.Dialect
-		}
-	}
-	if c := m.srv.Card(m.first); c != nil && c.Dialect == d {
-		return m.first
-	}
-	found := ""
-	for _, name := range m.srv.AgentNames() {
-		if c := m.srv.Card(name); c != nil && c.Dialect == d {
-			if found != "" {
-				return m.first
-			}
-			found = name
-		}
-	}
-	if found == "" {
-		return m.first
-	}
-	return found
-}
+// agentOf names the agent an exchange at path is recorded as when it
+// arrives: the server's own answer (server.AgentAt), so that a v0.3 gRPC
+// call, whose request names no agent, is recorded as the agent the server
+// routes it to, below an agent's path as at the root.
+func (m *mock) agentOf(path string) string { return m.srv.AgentAt(path) }

@@ -42,22 +42,52 @@ func (s *Server) dispatch(c echo.Context) error {
 	// Route on the escaped path: restroute.Parse unescapes each segment once, so
 	// a task id holding "/" or "%" (v0.1 clients choose their ids) stays
 	// one segment and is not decoded twice.
-	p := c.Request().URL.EscapedPath()
-	if rest, ok := strings.CutPrefix(p, "/agents/"); ok {
-		name, sub, _ := strings.Cut(rest, "/")
-		if u, err := url.PathUnescape(name); err == nil {
-			name = u
-		}
-		a, found := s.agents.Lookup(name)
-		if !found {
-			return httpbind.WriteStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
-		}
-		return s.serveAgentPath(c, a, "/agents/"+a.name, "/"+sub)
+	a, name, base, rest := s.pathAgent(c.Request().URL.EscapedPath())
+	if a == nil {
+		return httpbind.WriteStatusError(c.Response(), wire.Errorf(wire.CodeMethodNotFound, "no agent named %q (agents: %s)", name, strings.Join(s.AgentNames(), ", ")).WithHTTPStatus(http.StatusNotFound))
 	}
-	if p == "" {
-		p = "/"
+	return s.serveAgentPath(c, a, base, rest)
+}
+
+// pathAgent splits path into the agent it names (/agents/{name}/..., else
+// the root), its base path and the path below it; a is nil when path
+// names an agent not hosted.
+func (s *Server) pathAgent(path string) (a *agent, name, base, rest string) {
+	sub, ok := strings.CutPrefix(path, "/agents/")
+	if !ok {
+		if path == "" {
+			path = "/"
+		}
+		a = s.agents.Root()
+		return a, a.name, "", path
 	}
-	return s.serveAgentPath(c, s.agents.Root(), "", p)
+	name, sub, _ = strings.Cut(sub, "/")
+	if u, err := url.PathUnescape(name); err == nil {
+		name = u
+	}
+	if a, ok = s.agents.Lookup(name); !ok {
+		return nil, name, "", ""
+	}
+	return a, name, "/agents/" + name, "/" + sub
+}
+
+// AgentAt names the agent a request at path (unescaped, as URL.Path) is
+// served or refused as, as far as its path tells: the agent of
+// /agents/{name}/... (name even when no such agent is hosted), else the
+// root; with Config.GRPC, a gRPC call of a service whose requests name no
+// agent (v0.3's) is the agent the gRPC binding routes it to
+// (grpcbind.Binding.Routed). A tenant in a v1.0 gRPC message, which may
+// name another agent, is not read here. a2amock conform records each
+// exchange as this agent's when it arrives, before it is journaled.
+func (s *Server) AgentAt(path string) string {
+	a, name, base, rest := s.pathAgent(path)
+	if a == nil {
+		return name
+	}
+	if s.cfg.GRPC {
+		return s.grpc.Routed(a, base, rest).(*agent).name
+	}
+	return a.name
 }
 
 // serveAgentPath routes a request under an agent's base path.

@@ -1,0 +1,102 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/a2apb03"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// TestAgentAtNamesTheAgentJournaled: for calls at the root and below every
+// agent's path, AgentAt names the agent the server then journals the call
+// as (conform records exchanges by it before they are journaled). A v0.3
+// gRPC call names no agent: it reaches the agent of its path when that
+// agent's card is v0.3, else the one v0.3 agent, else it is refused as
+// its path's agent.
+func TestAgentAtNamesTheAgentJournaled(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		dialects []wire.Dialect
+		grpc     bool
+		// want is AgentAt of a v0.3 call at the root and below a0, a1, a2.
+		want [4]string
+	}{
+		{"root is v0.3", []wire.Dialect{wire.V03, wire.V03, wire.V10}, true, [4]string{"a0", "a0", "a1", "a2"}},
+		{"one v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V10, wire.V03}, true, [4]string{"a2", "a2", "a2", "a2"}},
+		{"two v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V03, wire.V03}, true, [4]string{"a0", "a0", "a1", "a2"}},
+		{"no v0.3 agent", []wire.Dialect{wire.V10, wire.V10, wire.V10}, true, [4]string{"a0", "a0", "a1", "a2"}},
+		{"gRPC off", []wire.Dialect{wire.V10, wire.V10, wire.V03}, false, [4]string{"a0", "a0", "a1", "a2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var agents []server.AgentConfig
+			for i, d := range tc.dialects {
+				agents = append(agents, server.AgentConfig{Name: fmt.Sprintf("a%d", i), Card: testCard(d, false)})
+			}
+			srv, err := server.New(server.Config{Agents: agents, GRPC: tc.grpc, StepDelay: -1})
+			require.NoError(t, err)
+			defer func() { require.NoError(t, srv.Close()) }()
+			v03 := grpcCall(t, &a2apb03.SendMessageRequest{
+				Request: &a2apb03.Message{MessageId: "m1", Role: a2apb03.Role_ROLE_USER, Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}}})
+			v10 := grpcCall(t, &a2apb.GetTaskRequest{Id: "nope"})
+			for i, base := range []string{"", "/agents/a0", "/agents/a1", "/agents/a2"} {
+				path := base + a2apb03.ServicePath + "SendMessage"
+				got := srv.AgentAt(path)
+				assert.Equal(t, tc.want[i], got, "AgentAt(%s)", path)
+				assert.Equal(t, got, journaledAs(t, srv, path, v03), "the agent %s is journaled as", path)
+				path = base + a2apb.ServicePath + "GetTask"
+				want, _ := strings.CutPrefix(base, "/agents/")
+				if base == "" {
+					want = "a0"
+				}
+				assert.Equal(t, want, srv.AgentAt(path), "AgentAt(%s): a v1.0 call without a tenant is its path's", path)
+				assert.Equal(t, want, journaledAs(t, srv, path, v10), "the agent %s is journaled as", path)
+				path = base + "/.well-known/agent-card.json"
+				assert.Equal(t, want, srv.AgentAt(path), "AgentAt(%s)", path)
+				assert.Equal(t, want, journaledAs(t, srv, path, nil), "the agent %s is journaled as", path)
+			}
+			assert.Equal(t, "nobody", srv.AgentAt("/agents/nobody"+a2apb03.ServicePath+"SendMessage"))
+		})
+	}
+}
+
+// grpcCall is the body of a gRPC call of msg: one length-prefixed message.
+func grpcCall(t *testing.T, msg proto.Message) []byte {
+	t.Helper()
+	b, err := proto.Marshal(msg)
+	require.NoError(t, err)
+	return append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(b))), b...)
+}
+
+// journaledAs sends a gRPC call with body (or, when body is nil, a GET) to
+// path on srv's handler and returns the agent of the first entry it
+// journals.
+func journaledAs(t *testing.T, srv *server.Server, path string, body []byte) string {
+	t.Helper()
+	srv.Reset()
+	var r *http.Request
+	if body == nil {
+		r = httptest.NewRequest(http.MethodGet, path, nil)
+	} else {
+		r = httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+		r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
+		r.Header.Set("Content-Type", "application/grpc")
+	}
+	srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
+	entries := srv.Journal().Entries()
+	require.NotEmpty(t, entries, "%s journaled nothing", path)
+	return entries[0].Agent
+}
