@@ -57,6 +57,12 @@ type Descriptor struct {
 	// declares a GRPC interface; for a dialect without Tenant, only the
 	// card of the agent its tenantless calls reach).
 	GRPC bool
+	// GRPCService is the full name of the dialect's gRPC service, when
+	// GRPC is set: its methods are called at /{GRPCService}/{Method}.
+	GRPCService string
+	// GRPCMethods maps the gRPC service's method names to operations; nil
+	// when they are the dialect's JSON-RPC method names (Methods).
+	GRPCMethods map[string]Op
 	// RESTPath, when set, is where below an agent's base URL the dialect's
 	// own HTTP+JSON binding is served and declared, for a dialect other
 	// than the one ForBinding(BindingREST) names (whose base is the
@@ -197,7 +203,7 @@ var descriptors = []Descriptor{
 		Dialect: V10, Major: 1, Methods: v10Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpListTasks, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
-		Bindings: []Binding{BindingJSONRPC, BindingREST}, GRPC: true,
+		Bindings: []Binding{BindingJSONRPC, BindingREST}, GRPC: true, GRPCService: "lf.a2a.v1.A2AService",
 		Advertised:     true,
 		ResultEnvelope: true, Tenant: true, SubscribeTerminalFails: true,
 		PushContentType: contentTypeA2AJSON, PushTokenHeader: "A2A-Notification-Token",
@@ -210,7 +216,8 @@ var descriptors = []Descriptor{
 		Dialect: V03, Major: 0, Methods: v03Methods,
 		Ops: []Op{OpSend, OpStream, OpGetTask, OpCancelTask, OpSubscribe,
 			OpSetPushConfig, OpGetPushConfig, OpListPushConfigs, OpDeletePush, OpExtendedCard},
-		Bindings: []Binding{BindingJSONRPC, BindingREST}, RESTPath: "/v0.3", GRPC: true,
+		Bindings: []Binding{BindingJSONRPC, BindingREST}, RESTPath: "/v0.3",
+		GRPC: true, GRPCService: "a2a.v1.A2AService", GRPCMethods: v03GRPCMethods,
 		VersionHeaderOptional: true, Advertised: true,
 		FinalFlag:     true,
 		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
@@ -278,6 +285,28 @@ func DialectNames(sep, last string) string {
 		return strings.Join(names, sep)
 	}
 	return strings.Join(names[:len(names)-1], sep) + last + names[len(names)-1]
+}
+
+// LookupGRPCMethod finds the dialect and operation of a gRPC call by its
+// path (/{service}/{method}), for the dialects served over gRPC.
+func LookupGRPCMethod(path string) (Dialect, Op, bool) {
+	svc, method, ok := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if !ok || !strings.HasPrefix(path, "/") {
+		return "", "", false
+	}
+	for _, desc := range descriptors {
+		if !desc.GRPC || desc.GRPCService != svc {
+			continue
+		}
+		methods := desc.GRPCMethods
+		if methods == nil {
+			methods = desc.Methods
+		}
+		if op, ok := methods[method]; ok {
+			return desc.Dialect, op, true
+		}
+	}
+	return "", "", false
 }
 
 // ForBinding returns the dialect served on binding b: the newest dialect

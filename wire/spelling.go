@@ -34,6 +34,20 @@ var v03Methods = map[string]Op{
 	"agent/getAuthenticatedExtendedCard":  OpExtendedCard,
 }
 
+// v03GRPCMethods are the methods of v0.3's gRPC service (a2a.v1.A2AService).
+var v03GRPCMethods = map[string]Op{
+	"SendMessage":                      OpSend,
+	"SendStreamingMessage":             OpStream,
+	"GetTask":                          OpGetTask,
+	"CancelTask":                       OpCancelTask,
+	"TaskSubscription":                 OpSubscribe,
+	"CreateTaskPushNotificationConfig": OpSetPushConfig,
+	"GetTaskPushNotificationConfig":    OpGetPushConfig,
+	"ListTaskPushNotificationConfig":   OpListPushConfigs,
+	"DeleteTaskPushNotificationConfig": OpDeletePush,
+	"GetAgentCard":                     OpExtendedCard,
+}
+
 var v02Methods = map[string]Op{
 	"message/send":                        OpSend,
 	"message/stream":                      OpStream,
