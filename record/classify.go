@@ -76,8 +76,9 @@ func IsCardAnswer(kind Kind, method, path string) (card, inResult bool) {
 // v0.1/v0.2 url) at toBase. A URL is rewritten when its path lies under
 // fromPath, the path of the recorded agent's base URL; its host is not
 // compared, because agents often advertise a public name or "localhost"
-// for the address they were reached by. A v1.0 GRPC interface is pointed
-// at toBase's host:port, where the proxy (and a replay) serve gRPC too.
+// for the address they were reached by. A GRPC interface (v1.0's
+// protocolBinding, v0.3's transport or preferredTransport) is pointed at
+// toBase's host:port, where the proxy (and a replay) serve gRPC too.
 // Other URLs and bodies that are not JSON objects are left as they are.
 func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 	if inResult {
@@ -110,7 +111,12 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 		return b, true
 	}
 	if raw, ok := card["url"]; ok {
-		if nr, ok := fix(raw); ok {
+		fixURL := fix
+		if string(card["preferredTransport"]) == `"GRPC"` {
+			// v0.3: the main interface is gRPC's, at host:port.
+			fixURL = func(raw json.RawMessage) (json.RawMessage, bool) { return fixGRPC(raw, toBase) }
+		}
+		if nr, ok := fixURL(raw); ok {
 			card["url"], changed = nr, true
 		}
 	}
@@ -129,7 +135,7 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 			if !ok {
 				continue
 			}
-			if string(ifc["protocolBinding"]) == `"GRPC"` {
+			if string(ifc["protocolBinding"]) == `"GRPC"` || string(ifc["transport"]) == `"GRPC"` {
 				if nu, ok := fixGRPC(u, toBase); ok {
 					ifc["url"], hit = nu, true
 				}
@@ -157,7 +163,8 @@ func RewriteCard(body []byte, inResult bool, fromPath, toBase string) []byte {
 }
 
 // fixGRPC points a GRPC interface's url (host:port, or a URL) at the host
-// of toBase, keeping its form.
+// of toBase, keeping its form; a GRPC interface has no base path, so its
+// host is not compared.
 func fixGRPC(raw json.RawMessage, toBase string) (json.RawMessage, bool) {
 	var s string
 	base, err := url.Parse(toBase)
@@ -167,6 +174,9 @@ func fixGRPC(raw json.RawMessage, toBase string) (json.RawMessage, bool) {
 	out := base.Host
 	if u, err := url.Parse(s); err == nil && u.Host != "" {
 		u.Host = base.Host
+		if u.Scheme == "http" || u.Scheme == "https" {
+			u.Scheme = base.Scheme // TLS or not is the proxy's to say
+		}
 		out = u.String()
 	}
 	b, _ := json.Marshal(out)

@@ -9,9 +9,9 @@
 // that discovers the agent from its card keeps talking through the proxy;
 // serve the proxy with h2c (http.Protocols' UnencryptedHTTP2) for gRPC
 // clients to reach it. gRPC calls go to the address the last card declared
-// for GRPC, else to the upstream URL's host. Calls of A2A v1.0's service
-// are recorded as [KindGRPC] exchanges, their messages in the proto's JSON
-// form; other services' calls pass through unrecorded. What passed is kept, with timings, as a [Recording] that
+// for GRPC, else to the upstream URL's host. Calls of A2A's gRPC services
+// (v1.0's and v0.3's) are recorded as [KindGRPC] exchanges, their messages
+// in the proto's JSON form; other services' calls pass through unrecorded. What passed is kept, with timings, as a [Recording] that
 // [Recording.Save] writes as JSON or YAML and [Load] reads back.
 //
 // A recording may be written or edited by hand. [Load] and [LoadFile]

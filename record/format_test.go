@@ -45,7 +45,7 @@ func TestRewriteCard(t *testing.T) {
 	// URL under that base moves to the proxy, keeping the rest of the path.
 	in := `{"name":"p","url":"https://agent.example.com/agents/p","preferredTransport":"JSONRPC",
 		"additionalInterfaces":[{"url":"https://agent.example.com/agents/p/rest","transport":"HTTP+JSON"},
-		{"url":"https://other.example.com/elsewhere","transport":"GRPC"}],"iconUrl":"https://agent.example.com/agents/p/icon.png"}`
+		{"url":"https://other.example.com/elsewhere","transport":"HTTP+JSON"},{"url":"grpc.example.com:443","transport":"GRPC"}],"iconUrl":"https://agent.example.com/agents/p/icon.png"}`
 	out := RewriteCard([]byte(in), false, "/agents/p", "http://127.0.0.1:9")
 	var card map[string]any
 	require.NoError(t, json.Unmarshal(out, &card))
@@ -53,6 +53,14 @@ func TestRewriteCard(t *testing.T) {
 	ifs := card["additionalInterfaces"].([]any)
 	assert.Equal(t, "http://127.0.0.1:9/rest", ifs[0].(map[string]any)["url"])
 	assert.Equal(t, "https://other.example.com/elsewhere", ifs[1].(map[string]any)["url"], "outside the base: left alone")
+	assert.Equal(t, "127.0.0.1:9", ifs[2].(map[string]any)["url"], "gRPC has no base path: its interface moves to the proxy")
+	assert.Equal(t, "grpc.example.com:443", GRPCInterface([]byte(in), false))
+
+	// v0.3 with gRPC as the main interface.
+	main := `{"url":"10.0.0.1:50051","preferredTransport":"GRPC","additionalInterfaces":[{"url":"https://10.0.0.1/a2a","transport":"JSONRPC"}]}`
+	assert.JSONEq(t, `{"url":"127.0.0.1:9","preferredTransport":"GRPC","additionalInterfaces":[{"url":"http://127.0.0.1:9/a2a","transport":"JSONRPC"}]}`,
+		string(RewriteCard([]byte(main), false, "", "http://127.0.0.1:9")))
+	assert.Equal(t, "10.0.0.1:50051", GRPCInterface([]byte(main), false))
 	assert.Equal(t, "https://agent.example.com/agents/p/icon.png", card["iconUrl"], "only interface URLs move")
 	assert.Equal(t, "JSONRPC", card["preferredTransport"])
 

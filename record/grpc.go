@@ -18,12 +18,14 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/internal/a2apb03"
+	"github.com/a2amock/a2amock/wire"
 )
 
-// This file passes gRPC calls through the proxy. Calls of A2A v1.0's
-// service are recorded with their messages in the proto's JSON form;
-// other services' calls (v0.3's a2a.v1.A2AService among them) pass
-// through unrecorded.
+// This file passes gRPC calls through the proxy. Calls of A2A's gRPC
+// services (v1.0's lf.a2a.v1.A2AService, v0.3's a2a.v1.A2AService) are
+// recorded with their messages in the proto's JSON form; other services'
+// calls pass through unrecorded.
 
 // IsGRPC reports whether r is a gRPC call (its content type is
 // application/grpc, with or without a +suffix).
@@ -35,14 +37,19 @@ func IsGRPCContentType(ct string) bool {
 	return ct == "application/grpc" || strings.HasPrefix(ct, "application/grpc+") || strings.HasPrefix(ct, "application/grpc;")
 }
 
-// GRPCMethod returns the method of A2A v1.0's service a call's path names,
-// nil for any other path.
+// GRPCMethod returns the method of an A2A gRPC service (v1.0's or
+// v0.3's) a call's path names, nil for any other path.
 func GRPCMethod(path string) protoreflect.MethodDescriptor {
-	name, ok := strings.CutPrefix(path, a2apb.ServicePath)
-	if !ok || name == "" || strings.Contains(name, "/") {
+	if _, _, ok := wire.LookupGRPCMethod(path); !ok {
 		return nil
 	}
-	return a2apb.Method(name)
+	if name, ok := strings.CutPrefix(path, a2apb.ServicePath); ok {
+		return a2apb.Method(name)
+	}
+	if name, ok := strings.CutPrefix(path, a2apb03.ServicePath); ok {
+		return a2apb03.Method(name)
+	}
+	return nil
 }
 
 // GRPCToJSON decodes one message of type md from its wire bytes into the
@@ -139,8 +146,8 @@ func grpcError(w http.ResponseWriter, code int, msg string) {
 	w.WriteHeader(http.StatusOK)
 }
 
-// serveGRPC forwards one gRPC call and records it when it is a call of
-// A2A v1.0's service.
+// serveGRPC forwards one gRPC call and records it when it is a call of an
+// A2A gRPC service.
 func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	begin := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, p.limit+1))
@@ -317,8 +324,9 @@ func (g *grpcReader) Write(b []byte) (int, error) {
 }
 
 // GRPCInterface returns the address (host:port) of the GRPC interface a
-// v1.0 card declares, "" when it declares none. inResult says the card is
-// a JSON-RPC envelope's result.
+// card declares (v1.0's supportedInterfaces, v0.3's url with
+// preferredTransport GRPC or additionalInterfaces), "" when it declares
+// none. inResult says the card is a JSON-RPC envelope's result.
 func GRPCInterface(body []byte, inResult bool) string {
 	if inResult {
 		var env struct {
@@ -329,17 +337,25 @@ func GRPCInterface(body []byte, inResult bool) string {
 		}
 		body = env.Result
 	}
+	type iface struct {
+		URL             string `json:"url"`
+		ProtocolBinding string `json:"protocolBinding"`
+		Transport       string `json:"transport"`
+	}
 	var card struct {
-		SupportedInterfaces []struct {
-			URL             string `json:"url"`
-			ProtocolBinding string `json:"protocolBinding"`
-		} `json:"supportedInterfaces"`
+		URL                  string  `json:"url"`
+		PreferredTransport   string  `json:"preferredTransport"`
+		SupportedInterfaces  []iface `json:"supportedInterfaces"`
+		AdditionalInterfaces []iface `json:"additionalInterfaces"`
 	}
 	if json.Unmarshal(body, &card) != nil {
 		return ""
 	}
-	for _, ifc := range card.SupportedInterfaces {
-		if ifc.ProtocolBinding == "GRPC" {
+	if card.PreferredTransport == "GRPC" {
+		return grpcHost(card.URL)
+	}
+	for _, ifc := range append(card.SupportedInterfaces, card.AdditionalInterfaces...) {
+		if ifc.ProtocolBinding == "GRPC" || ifc.Transport == "GRPC" {
 			return grpcHost(ifc.URL)
 		}
 	}

@@ -142,23 +142,78 @@ func TestRecordAndReplayGRPCStreamFaults(t *testing.T) {
 	}
 }
 
-// Calls of another gRPC service than v1.0's (v0.3's a2a.v1.A2AService)
-// pass through the proxy and are not recorded.
-func TestProxyPassesOtherGRPCServicesUnrecorded(t *testing.T) {
+// A v0.3 agent's gRPC service (a2a.v1.A2AService) is recorded too, and
+// replayed from the recorded messages (the model does not read v0.3's
+// proto JSON): the client sees the same answers, the journal says v0.3
+// over gRPC. A call of no A2A method passes through unrecorded.
+func TestRecordAndReplayGRPC03(t *testing.T) {
 	t.Parallel()
 	card := &cards.Card{Name: "v03", Description: "A v0.3 agent.", Version: "1", Dialect: wire.V03,
 		Capabilities: cards.Capabilities{Streaming: true}, DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []cards.Skill{{ID: "echo", Name: "Echo", Description: "Answers.", Tags: []string{"echo"}}}}
 	_, proxy, proxied := grpcRig(t, server.AgentConfig{Name: "a", Card: card})
-	conn, err := grpc.NewClient(proxied, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	require.NoError(t, err)
-	defer conn.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	resp, err := a2apb03.NewA2AServiceClient(conn).SendMessage(ctx, &a2apb03.SendMessageRequest{
-		Request:       &a2apb03.Message{MessageId: "m-1", Role: a2apb03.Role_ROLE_USER, Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}},
-		Configuration: &a2apb03.SendMessageConfiguration{Blocking: true}})
-	require.NoError(t, err)
-	assert.Equal(t, a2apb03.TaskState_TASK_STATE_COMPLETED, resp.GetTask().GetStatus().GetState())
-	assert.Empty(t, proxy.Recording().Exchanges)
+	session := func(host string) []string {
+		conn, err := grpc.NewClient(host, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		require.NoError(t, err)
+		defer conn.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c := a2apb03.NewA2AServiceClient(conn)
+		msg := func(id string) *a2apb03.SendMessageRequest {
+			return &a2apb03.SendMessageRequest{
+				Request:       &a2apb03.Message{MessageId: id, Role: a2apb03.Role_ROLE_USER, Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}},
+				Configuration: &a2apb03.SendMessageConfiguration{Blocking: true}}
+		}
+		var seen []string
+		resp, err := c.SendMessage(ctx, msg("m-1"))
+		require.NoError(t, err)
+		task := resp.GetTask()
+		seen = append(seen, "send "+task.GetId()+" "+task.GetStatus().GetState().String())
+		stream, err := c.SendStreamingMessage(ctx, msg("m-2"))
+		require.NoError(t, err)
+		for {
+			ev, err := stream.Recv()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			require.NoError(t, err)
+			seen = append(seen, "event "+ev.String())
+		}
+		got, err := c.GetTask(ctx, &a2apb03.GetTaskRequest{Name: "tasks/" + task.GetId()})
+		require.NoError(t, err)
+		seen = append(seen, "get "+got.GetStatus().GetState().String())
+		_, err = c.GetTask(ctx, &a2apb03.GetTaskRequest{Name: "tasks/no-such-task"})
+		st, _ := status.FromError(err)
+		seen = append(seen, "missing "+st.Code().String()+" "+st.Message())
+		err = conn.Invoke(ctx, a2apb03.ServicePath+"NoSuchMethod", &a2apb03.GetTaskRequest{}, &a2apb03.Task{})
+		seen = append(seen, "unknown "+status.Code(err).String())
+		return seen
+	}
+	recorded := session(proxied)
+	require.Len(t, recorded, 8, "%q", recorded)
+	assert.Contains(t, recorded[0], "TASK_STATE_COMPLETED")
+	assert.Contains(t, recorded[6], "NotFound")
+	assert.Equal(t, "unknown Unimplemented", recorded[7])
+
+	rec := proxy.Recording()
+	var paths []string
+	for _, x := range rec.Exchanges {
+		paths = append(paths, x.Path)
+	}
+	assert.Equal(t, []string{a2apb03.ServicePath + "SendMessage", a2apb03.ServicePath + "SendStreamingMessage",
+		a2apb03.ServicePath + "GetTask", a2apb03.ServicePath + "GetTask"}, paths, "the unknown method is not recorded")
+
+	rp, replayed := replayGRPC(t, rec)
+	assert.Equal(t, recorded[:7], session(replayed)[:7])
+	replayedCalls := 0
+	for _, e := range rp.Journal() {
+		if e.Kind == server.EntryRequest && e.Path != "" && e.Path != a2apb03.ServicePath+"NoSuchMethod" {
+			replayedCalls++
+			assert.Equal(t, wire.V03, e.Dialect, "%+v", e)
+			assert.NotEmpty(t, e.Op, "%+v", e)
+			assert.Equal(t, wire.BindingGRPC, e.Binding, "%+v", e)
+			assert.Contains(t, e.Detail, "recorded bytes", "%+v", e)
+		}
+	}
+	assert.Equal(t, 4, replayedCalls)
 }

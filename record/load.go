@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/a2amock/a2amock/record/internal/locate"
+	"github.com/a2amock/a2amock/wire"
 )
 
 // Problem is one thing wrong with a recording file, at a position.
@@ -199,6 +200,9 @@ func (r *Recording) Validate() error {
 		}
 		if strings.TrimSpace(x.Method) == "" {
 			add(at+".method", "method is empty")
+		}
+		if _, _, ok := wire.LookupGRPCMethod(x.Path); x.Kind == KindGRPC && !ok {
+			add(at+".path", "path %q is not a method of an A2A gRPC service (/lf.a2a.v1.A2AService/SendMessage, say)", x.Path)
 		}
 		if x.Status < 100 || x.Status > 599 {
 			add(at+".status", "status %d is not an HTTP status", x.Status)

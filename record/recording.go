@@ -24,10 +24,11 @@ const (
 	// KindREST is any other request (HTTP+JSON binding); Method is the
 	// HTTP method and the route with ids replaced by {id}.
 	KindREST Kind = "rest"
-	// KindGRPC is a call of A2A v1.0's gRPC service; Method is the RPC's
-	// name (SendMessage), Path the call's path. Request, Response and the
+	// KindGRPC is a call of an A2A gRPC service (v1.0's or v0.3's); Path
+	// is the call's path (/lf.a2a.v1.A2AService/SendMessage), which replay
+	// matches on, and Method the method's name. Request, Response and the
 	// events' Data hold the messages in the proto's JSON form, which is
-	// the HTTP+JSON binding's, and GRPCStatus the call's status.
+	// the dialect's HTTP+JSON binding's, and GRPCStatus the call's status.
 	KindGRPC Kind = "grpc"
 )
 

@@ -17,7 +17,8 @@
 // service is played through the engine and its gRPC binding as any
 // recorded request is, and answered with the recorded messages and status
 // when the engine cannot play it (an error status, a call that ended
-// without one).
+// without one, and every call of v0.3's service, whose proto JSON the
+// model does not read).
 //
 // Each request is matched with the next recorded exchange of the same kind
 // (same JSON-RPC method, or same HTTP method and REST route; the last one
@@ -53,9 +54,12 @@
 //     error inside the stream, a stream that does not open with the task
 //     (a new task's stream opening on working, say) or a JSON body answering
 //     a streaming request;
-//   - every answer of the v0.3 HTTP+JSON binding (routes below /v0.3/v1/),
-//     journaled as v0.3: its proto JSON is not a form the model reads v0.3
-//     answers in.
+//   - every answer of the v0.3 HTTP+JSON binding (routes below /v0.3/v1/)
+//     and of v0.3's gRPC service, journaled as v0.3: its proto JSON is not
+//     a form the model reads v0.3 answers in;
+//   - gRPC calls answered with an error status, cut before their status,
+//     or answered with something other than gRPC (the recorded messages,
+//     re-encoded from their JSON, and status; or the recorded HTTP answer).
 //
 // Recorded JSON bodies and events are written compact, as the proxy
 // recorded them, whatever the recording file's indentation.

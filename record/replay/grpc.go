@@ -19,13 +19,13 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// This file replays calls of A2A v1.0's gRPC service: through the engine
-// (the server's gRPC binding) when the recorded messages can be taken into
-// the model, as the recorded messages and status otherwise.
+// This file replays calls of A2A's gRPC services: through the engine (the
+// server's gRPC binding) when the recorded messages can be taken into the
+// model (v1.0's), as the recorded messages and status otherwise.
 
 // serveGRPC answers one gRPC call: matched with the next recorded call of
 // the same method, or left to the engine's gRPC binding when there is none
-// (or when it is not a call of v1.0's service).
+// (or when it is not a call of an A2A service).
 func (rp *Replayer) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	h := rp.srv.Handler()
 	body, err := io.ReadAll(io.LimitReader(r.Body, rp.opts.MaxBodyBytes+1))
@@ -39,8 +39,7 @@ func (rp *Replayer) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	if _, msg, _, ok := a2apb.NextMessage(body); ok {
 		req, _ = record.GRPCToJSON(md.Input(), msg)
 	}
-	method := string(md.Name())
-	i, repeated := rp.pick(key(record.KindGRPC, method))
+	i, repeated := rp.pick(key(record.KindGRPC, r.URL.Path))
 	if i < 0 {
 		h.ServeHTTP(w, r)
 		return

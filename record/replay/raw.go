@@ -53,7 +53,7 @@ func (rp *Replayer) hold(r *http.Request) {
 // journalRequest journals a request the front answers itself and returns
 // the entry the answer's entries start from.
 func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind record.Kind, method string, p *plan, repeated bool) server.Entry {
-	x := record.Exchange{Kind: kind, Method: method}
+	x := record.Exchange{Kind: kind, Method: method, Path: r.URL.Path}
 	d, op, binding := canon.DialectOf(&x)
 	base := server.Entry{Agent: AgentName, Op: op, Dialect: d, Binding: binding}
 	if kind == record.KindCard {

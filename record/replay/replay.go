@@ -185,6 +185,11 @@ func New(rec *record.Recording, opts Options) (*Replayer, error) {
 	}
 	for i, x := range rec.Exchanges {
 		k := key(x.Kind, x.Method)
+		if x.Kind == record.KindGRPC {
+			// Two services have methods of the same name: the path
+			// tells them apart.
+			k = key(x.Kind, x.Path)
+		}
 		rp.byKey[k] = append(rp.byKey[k], i)
 	}
 	rp.plans = makePlans(rec, rp.scale)

@@ -42,12 +42,8 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 		}
 		return d, op, wire.BindingJSONRPC
 	case record.KindGRPC:
-		// v1.0's gRPC methods are named as its JSON-RPC methods, and the
-		// recorded messages are in the HTTP+JSON binding's JSON.
-		d, op, ok := wire.LookupMethod(x.Method)
-		if !ok || d != wire.ForBinding(wire.BindingGRPC) {
-			return "", "", wire.BindingGRPC
-		}
+		// The path names the service, and so the dialect.
+		d, op, _ := wire.LookupGRPCMethod(x.Path)
 		return d, op, wire.BindingGRPC
 	case record.KindREST:
 		httpMethod, route, _ := strings.Cut(x.Method, " ")
@@ -60,10 +56,12 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 }
 
 // Modelled reports whether the answers of binding b in dialect d can be
-// taken into the model: not those of v0.3's HTTP+JSON, whose proto JSON
+// taken into the model: JSON-RPC's, and those of the dialect served at
+// the HTTP+JSON and gRPC bindings' root (v1.0), whose messages are in the
+// JSON its codec reads; not v0.3's HTTP+JSON or gRPC, whose proto JSON
 // the v0.3 codec (its JSON-RPC form) does not read.
 func Modelled(d wire.Dialect, b wire.Binding) bool {
-	return b != wire.BindingREST || d == wire.ForBinding(wire.BindingREST)
+	return b == wire.BindingJSONRPC || d == wire.ForBinding(b)
 }
 
 // restOp names the operation of an HTTP+JSON route (with ids as {id}).
