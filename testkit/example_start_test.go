@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/a2amock/a2amock/record/replay"
+	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
@@ -55,4 +57,28 @@ func ExampleStart() {
 	// planner: completed <nil>
 	// coder, first send fails: true
 	// coder, second send: completed <nil>
+}
+
+// StartReplay in a test: the recording a2amock record wrote of a field
+// session is served again, the agent's answers as recorded (its task id),
+// and the journal is read as a mock's.
+func ExampleStartReplay() {
+	t := &exampleT{} // in a test: func TestMyClient(t *testing.T)
+	defer t.finish()
+
+	mock := testkit.StartReplay(t, "testdata/recorded-send.json", replay.Options{})
+
+	c := testkit.NewClient(mock.URL + "/")
+	defer c.CloseIdleConnections()
+	task, err := c.Send(context.Background(), &wire.Message{MessageID: "m-1", Role: wire.RoleUser,
+		Parts: []wire.Part{wire.TextPart("summarise the incident")}}, reconcile.SendOptions{})
+	fmt.Println(task.ID, task.Status.State, err)
+	for _, e := range mock.Journal() {
+		if e.Kind == server.EntryRequest {
+			fmt.Println("journaled:", e.Method, e.Binding)
+		}
+	}
+	// Output:
+	// cae94e19-ec6f-4896-a32e-d0565b22fc41 completed <nil>
+	// journaled: SendMessage JSONRPC
 }

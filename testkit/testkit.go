@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,6 +38,11 @@ type Mock struct {
 	reg    *behaviors.Registry
 	client *http.Client
 	pool   *x509.CertPool
+	// stop and set, when not nil, replace how Close stops the server and
+	// how SetBehavior sets behaviors (a replay's, StartReplay).
+	stop func() error
+	set  func(agentName string, specs []string) error
+	once sync.Once
 }
 
 // Option configures Start.
@@ -286,7 +292,16 @@ func buildConfig(opts []Option) (server.Config, error) {
 // It is safe to call more than once.
 func (m *Mock) Close() {
 	m.client.CloseIdleConnections()
-	if err := m.srv.Close(); err != nil && m.t != nil {
+	stop := m.srv.Close
+	if m.stop != nil {
+		// A replay's front stops once: its server's Close is idempotent,
+		// the listener's second close an error.
+		stop = func() (err error) {
+			m.once.Do(func() { err = m.stop() })
+			return err
+		}
+	}
+	if err := stop(); err != nil && m.t != nil {
 		m.t.Errorf("testkit: closing the mock: %v", err)
 	}
 }
@@ -337,6 +352,9 @@ func (m *Mock) SetBehavior(agentName string, specs ...string) error {
 }
 
 func (m *Mock) setBehavior(agentName string, specs []string) error {
+	if m.set != nil {
+		return m.set(agentName, specs)
+	}
 	var bs []behaviors.Behavior
 	for _, spec := range specs {
 		b, err := m.reg.Parse(spec)

@@ -252,6 +252,20 @@ func (rp *Replayer) Close() {
 	_ = rp.srv.Close()
 }
 
+// SetBehaviors replaces the replayed agent's behaviors with specs, parsed
+// with the replay's registry (the catalogue, replay and splice), keeping
+// the replay itself first, as PUT /_a2amock/behaviors does.
+func (rp *Replayer) SetBehaviors(specs ...string) error {
+	if len(specs) == 0 || strings.TrimSpace(specs[0]) != replayName {
+		specs = append([]string{replayName}, specs...)
+	}
+	bs, err := rp.srv.ParseBehaviors(specs)
+	if err != nil {
+		return err
+	}
+	return rp.srv.SetBehaviors(AgentName, bs)
+}
+
 // Journal returns what the replay answered so far, oldest first: the
 // server's journal, the same entries a2amock serve writes.
 func (rp *Replayer) Journal() []server.Entry { return rp.srv.Journal().Entries() }
