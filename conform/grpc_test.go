@@ -1,11 +1,15 @@
 package conform
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +18,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/internal/a2apb"
@@ -143,31 +148,71 @@ func TestGRPCClientJudged(t *testing.T) {
 	assertNoListener(t, rep)
 }
 
-// TestV03GRPCCallsRecordTheirAgent: a v0.3 gRPC call names no agent, so
-// its wire record names the agent the server routes it to: the root when
-// the root's card is v0.3, else the only agent whose card is; with
-// several, the root (the call is refused there). v1.0 calls without a
-// tenant stay the root's.
-func TestV03GRPCCallsRecordTheirAgent(t *testing.T) {
+// TestGRPCCallsRecordTheAgentJournaled: a gRPC call's wire record names
+// the agent the server journals it as, which its path alone does not
+// tell. A v0.3 call names no agent: it reaches the root when the root's
+// card is v0.3, else the only agent whose card is; with several, the
+// root (the call is refused there). A v1.0 call reaches the agent its
+// tenant names, below an agent's path too, but only when the server reads
+// its message: one whole uncompressed message of application/grpc, of any
+// size the server takes. conform once read the tenant itself, and named
+// the path's agent for a tenant below an agent's path or past the first
+// MiB of the body, and the tenant's agent for a call the server refuses
+// unread (a content type it does not serve, a body of two messages); and
+// it named the v0.3 agent for a POST at v0.3's gRPC path that is not a
+// gRPC call.
+func TestGRPCCallsRecordTheAgentJournaled(t *testing.T) {
+	t.Parallel()
 	card := func(d wire.Dialect) *cards.Card {
 		return &cards.Card{Name: "agent " + string(d), Dialect: d, Skills: []cards.Skill{{ID: "echo", Name: "Echo"}}}
+	}
+	frame := func(msg proto.Message) []byte {
+		b, err := proto.Marshal(msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(b))), b...)
+	}
+	v03 := frame(&a2apb03.SendMessageRequest{Request: &a2apb03.Message{MessageId: "m1", Role: a2apb03.Role_ROLE_USER,
+		Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}}})
+	toA1 := frame(&a2apb.GetTaskRequest{Tenant: "a1", Id: "nope"})
+	long := frame(&a2apb.GetTaskRequest{Tenant: "a1", Id: strings.Repeat("x", 3<<19)})
+	type call struct {
+		name, path, contentType string
+		body                    []byte
+		http1                   bool
+		want                    string
+	}
+	v03Call := func(want string) []call {
+		return []call{{"a v0.3 call", a2apb03.ServicePath + "SendMessage", "application/grpc", v03, false, want}}
 	}
 	for _, tc := range []struct {
 		name     string
 		dialects []wire.Dialect
-		want     string
+		calls    []call
 	}{
-		{"root is v0.3", []wire.Dialect{wire.V03, wire.V03}, "a0"},
-		{"one v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V10, wire.V03}, "a2"},
-		{"two v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V03, wire.V03}, "a0"},
-		{"no v0.3 agent", []wire.Dialect{wire.V10, wire.V10}, "a0"},
+		{"root is v0.3", []wire.Dialect{wire.V03, wire.V03}, v03Call("a0")},
+		{"two v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V03, wire.V03}, v03Call("a0")},
+		{"no v0.3 agent", []wire.Dialect{wire.V10, wire.V10}, v03Call("a0")},
+		{"one v0.3 below a v1.0 root", []wire.Dialect{wire.V10, wire.V10, wire.V03}, append(v03Call("a2"), []call{
+			{"a v0.3 POST that is no gRPC call", a2apb03.ServicePath + "SendMessage", "application/grpc", v03, true, "a0"},
+			{"a v1.0 call without a tenant", a2apb.ServicePath + "GetTask", "application/grpc", frame(&a2apb.GetTaskRequest{Id: "nope"}), false, "a0"},
+			{"a v1.0 call with a tenant", a2apb.ServicePath + "GetTask", "application/grpc+proto", toA1, false, "a1"},
+			{"a v1.0 call with an unknown tenant", a2apb.ServicePath + "GetTask", "application/grpc", frame(&a2apb.GetTaskRequest{Tenant: "nobody", Id: "nope"}), false, "a0"},
+			{"a v1.0 call with a tenant below an agent's path", "/agents/a2" + a2apb.ServicePath + "GetTask", "application/grpc", toA1, false, "a1"},
+			{"a v1.0 call with a tenant past the first MiB", a2apb.ServicePath + "GetTask", "application/grpc", long, false, "a1"},
+			{"a v1.0 call with a tenant, of a content type not served", a2apb.ServicePath + "GetTask", "application/grpc+json", toA1, false, "a0"},
+			{"a v1.0 call with a tenant, and a second message", a2apb.ServicePath + "GetTask", "application/grpc", append(slices.Clone(toA1), toA1...), false, "a0"},
+			{"a v1.0 call with a tenant, compressed", a2apb.ServicePath + "GetTask", "application/grpc", append([]byte{1}, toA1[1:]...), false, "a0"},
+		}...)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var agents []server.AgentConfig
 			for i, d := range tc.dialects {
 				agents = append(agents, server.AgentConfig{Name: fmt.Sprintf("a%d", i), Card: card(d)})
 			}
-			m, err := startMock(server.Config{Agents: agents, GRPC: true}, nil)
+			m, err := startMock(server.Config{Agents: agents, GRPC: true, StepDelay: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,11 +221,22 @@ func TestV03GRPCCallsRecordTheirAgent(t *testing.T) {
 					t.Error(err)
 				}
 			}()
-			if got := m.agentOf(a2apb03.ServicePath + "SendMessage"); got != tc.want {
-				t.Errorf("a v0.3 gRPC call is recorded as agent %q's, want %q's", got, tc.want)
-			}
-			if got := m.agentOf(a2apb.ServicePath + "SendMessage"); got != "a0" {
-				t.Errorf("a v1.0 gRPC call without a tenant is recorded as agent %q's, want the root's", got)
+			for _, c := range tc.calls {
+				m.srv.Reset()
+				r := httptest.NewRequest(http.MethodPost, c.path, bytes.NewReader(c.body))
+				r.Header.Set("Content-Type", c.contentType)
+				if !c.http1 {
+					r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
+				}
+				m.record(httptest.NewRecorder(), r)
+				ws, entries := m.wire.Records(), m.srv.Journal().Entries()
+				if len(entries) == 0 {
+					t.Errorf("%s: journaled nothing", c.name)
+					continue
+				}
+				if got := ws[len(ws)-1].Agent; got != c.want || got != entries[0].Agent {
+					t.Errorf("%s: recorded as agent %q's, journaled as %q's; want %q's", c.name, got, entries[0].Agent, c.want)
+				}
 			}
 		})
 	}

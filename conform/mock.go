@@ -115,7 +115,10 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		m.mu.Unlock()
 		close(m.ready)
 	})
-	rec := wirerec.Begin(r, m.agentOf, func(name string) bool { return m.srv.Card(name) != nil })
+	// The server names the agent (AgentOf) as it routes the request, a
+	// gRPC call by its route or tenant, before it is journaled: the card
+	// change counts a message when it arrives.
+	rec := wirerec.Begin(r, m.srv.AgentOf)
 	m.changer.observe(rec)
 	rw := wirerec.NewWriter(w)
 	x := m.wire.Start(rec, rw)
@@ -138,9 +141,3 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 	m.srv.Handler().ServeHTTP(rw, r)
 	aborted = false
 }
-
-// agentOf names the agent an exchange at path is recorded as when it
-// arrives: the server's own answer (server.AgentAt), so that a v0.3 gRPC
-// call, whose request names no agent, is recorded as the agent the server
-// routes it to, below an agent's path as at the root.
-func (m *mock) agentOf(path string) string { return m.srv.AgentAt(path) }

@@ -71,21 +71,23 @@ func (s *Server) pathAgent(path string) (a *agent, name, base, rest string) {
 	return a, name, "/agents/" + name, "/" + sub
 }
 
-// AgentAt names the agent a request at path (unescaped, as URL.Path) is
-// served or refused as, as far as its path tells: the agent of
-// /agents/{name}/... (name even when no such agent is hosted), else the
-// root; with Config.GRPC, a gRPC call of a service whose requests name no
-// agent (v0.3's) is the agent the gRPC binding routes it to
-// (grpcbind.Binding.Routed). A tenant in a v1.0 gRPC message, which may
-// name another agent, is not read here. a2amock conform records each
-// exchange as this agent's when it arrives, before it is journaled.
-func (s *Server) AgentAt(path string) string {
-	a, name, base, rest := s.pathAgent(path)
+// AgentOf names the agent the request r is served or refused as, before
+// it is served: the agent its path names as dispatch reads it
+// (/agents/{name}/..., the name even when no such agent is hosted), else
+// the root; with Config.GRPC, a gRPC call is the agent the gRPC binding
+// routes it to (grpcbind.Binding.CallAgent): a v0.3 call, whose request
+// names no agent, by its service's route, and a v1.0 call by the tenant
+// its message names. For a gRPC call it reads r's body, as far as the
+// server would, and leaves r.Body reading it whole. a2amock conform
+// records each exchange as this agent's when it arrives, before it is
+// journaled.
+func (s *Server) AgentOf(r *http.Request) string {
+	a, name, base, rest := s.pathAgent(r.URL.EscapedPath())
 	if a == nil {
 		return name
 	}
-	if s.cfg.GRPC {
-		return s.grpc.Routed(a, base, rest).(*agent).name
+	if s.cfg.GRPC && grpcbind.IsCall(r) {
+		return s.grpc.CallAgent(r, a, base, rest).(*agent).name
 	}
 	return a.name
 }

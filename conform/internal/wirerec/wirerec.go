@@ -35,14 +35,15 @@ const maxPeek = 1 << 20
 // maxDelivered bounds the body kept per exchange.
 const maxDelivered = judge.MaxDelivered
 
-// Begin starts the record of the exchange r, at its arrival: the agent its
-// path addresses (agentOf), its A2A-Version and, for a POST or a gRPC call,
-// the method named at the start of its body. It reads that start, so it
-// replaces r.Body with a body that still reads the whole. A gRPC call is
-// for the agent its tenant names, when isAgent knows that agent (every
-// agent shares the gRPC endpoint).
-func Begin(r *http.Request, agentOf func(path string) string, isAgent func(name string) bool) judge.WireRecord {
-	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: agentOf(r.URL.Path)}
+// Begin starts the record of the exchange r, at its arrival: the agent
+// the server serves or refuses it as (agentOf, the server's own rule,
+// which for a gRPC call reads the tenant or route that names the agent),
+// its A2A-Version and, for a POST or a gRPC call, the method named at the
+// start of its body, and the tenant a v1.0 gRPC call's message carries.
+// It reads that start, so it replaces r.Body with a body that still reads
+// the whole; agentOf must leave r.Body so too.
+func Begin(r *http.Request, agentOf func(*http.Request) string) judge.WireRecord {
+	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: agentOf(r)}
 	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
 		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {
@@ -56,14 +57,12 @@ func Begin(r *http.Request, agentOf func(path string) string, isAgent func(name 
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
 	if isGRPC {
 		rec.RPCMethod, rec.GRPC = method, true
-		// The tenant of the request names the agent (none: the root, the
-		// first). Only v1.0's service has tenants: v0.3's messages are
-		// not read with v1.0's descriptors.
+		// The tenant the request carries, which the checks compare with
+		// the one the card declares (the agent it names is agentOf's).
+		// Only v1.0's service has tenants: v0.3's messages are not read
+		// with v1.0's descriptors.
 		if strings.HasPrefix(r.URL.Path, a2apb.ServicePath) {
 			rec.Tenant = grpcTenant(method, head)
-		}
-		if rec.Tenant != "" && isAgent(rec.Tenant) {
-			rec.Agent = rec.Tenant
 		}
 		return rec
 	}

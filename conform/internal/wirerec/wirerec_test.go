@@ -17,24 +17,33 @@ import (
 
 	"github.com/a2amock/a2amock/conform/internal/judge"
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/server"
 )
 
-// agentOf and isAgent stand for the mock's: /agents/{name}/… addresses
-// name, anything else the first agent, "alpha"; alpha and beta exist.
-func agentOf(path string) string {
-	if rest, ok := strings.CutPrefix(path, "/agents/"); ok {
-		name, _, _ := strings.Cut(rest, "/")
-		return name
+// agentNamer names agents as the mock does, by its server's rule
+// (server.Server.AgentOf), for a server hosting alpha (the root) and beta
+// with gRPC on: /agents/{name}/… addresses name, anything else alpha, and
+// a v1.0 gRPC call the agent its tenant names. Begin reads the body after
+// it, so the tests also see that the two reads leave the body whole.
+func agentNamer(t *testing.T) func(*http.Request) string {
+	t.Helper()
+	srv, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "alpha"}, {Name: "beta"}}, GRPC: true, StepDelay: -1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return "alpha"
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return srv.AgentOf
 }
-
-func isAgent(name string) bool { return name == "alpha" || name == "beta" }
 
 // TestBegin: what the start of an exchange says about it, and a body that
 // still reads whole after Begin read its start.
 func TestBegin(t *testing.T) {
 	t.Parallel()
+	agentOf := agentNamer(t)
 	rpc := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m"}}}`
 	for _, c := range []struct {
 		name string
@@ -73,7 +82,7 @@ func TestBegin(t *testing.T) {
 			sent = bodyOf(t, r)
 			r = c.req()
 		}
-		got := Begin(r, agentOf, isAgent)
+		got := Begin(r, agentOf)
 		if got.Start.IsZero() || got.Conn != r.RemoteAddr {
 			t.Errorf("%s: start %v, conn %q (request from %q)", c.name, got.Start, got.Conn, r.RemoteAddr)
 		}
@@ -94,6 +103,7 @@ func TestBegin(t *testing.T) {
 // limit (a JSON object not whole in it) is not known.
 func TestBeginPeekLimit(t *testing.T) {
 	t.Parallel()
+	agentOf := agentNamer(t)
 	pad := strings.Repeat("x", maxPeek)
 	for _, c := range []struct {
 		name, body, method string
@@ -102,7 +112,7 @@ func TestBeginPeekLimit(t *testing.T) {
 		{"a body of the limit exactly", `{"method":"GetTask","p":"` + pad[:maxPeek-len(`{"method":"GetTask","p":""}`)] + `"}`, "GetTask"},
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
-		rec := Begin(r, agentOf, isAgent)
+		rec := Begin(r, agentOf)
 		if rec.RPCMethod != c.method {
 			t.Errorf("%s (%d bytes): method %q, want %q", c.name, len(c.body), rec.RPCMethod, c.method)
 		}
@@ -112,10 +122,12 @@ func TestBeginPeekLimit(t *testing.T) {
 	}
 }
 
-// TestBeginGRPC: a gRPC call's method is the path's, and the tenant its
-// request names is its agent when the mock hosts one of that name.
+// TestBeginGRPC: a gRPC call's method is the path's, its tenant the one
+// its request carries, and its agent the server's: the tenant's when the
+// server hosts one of that name and reads the message.
 func TestBeginGRPC(t *testing.T) {
 	t.Parallel()
+	agentOf := agentNamer(t)
 	for _, c := range []struct {
 		name, tenant, agent string
 		frame               func([]byte) []byte
@@ -133,7 +145,7 @@ func TestBeginGRPC(t *testing.T) {
 		r := httptest.NewRequest(http.MethodPost, "/lf.a2a.v1.A2AService/SendMessage", bytes.NewReader(body))
 		r.ProtoMajor, r.ProtoMinor = 2, 0
 		r.Header.Set("Content-Type", "application/grpc+proto")
-		rec := Begin(r, agentOf, isAgent)
+		rec := Begin(r, agentOf)
 		wantTenant := c.tenant
 		if body[0] != 0 {
 			wantTenant = ""
@@ -149,7 +161,7 @@ func TestBeginGRPC(t *testing.T) {
 	// gRPC call.
 	r := httptest.NewRequest(http.MethodPost, "/lf.a2a.v1.A2AService/SendMessage", strings.NewReader("{}"))
 	r.Header.Set("Content-Type", "application/grpc")
-	if rec := Begin(r, agentOf, isAgent); rec.GRPC || rec.RPCMethod != "" {
+	if rec := Begin(r, agentOf); rec.GRPC || rec.RPCMethod != "" {
 		t.Errorf("an HTTP/1.1 request taken for a gRPC call: %+v", rec)
 	}
 }
@@ -256,9 +268,10 @@ func TestFinishGRPC(t *testing.T) {
 // reset) is hijacked and faulted, with no status when it wrote none.
 func TestHijacked(t *testing.T) {
 	t.Parallel()
+	agentOf := agentNamer(t)
 	recs := make(chan judge.WireRecord, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		rec := Begin(r, agentOf, isAgent)
+		rec := Begin(r, agentOf)
 		w := NewWriter(rw)
 		c, _, err := w.Hijack()
 		if err != nil {
@@ -315,11 +328,12 @@ func TestCutWithoutConnection(t *testing.T) {
 // still resets the connection: the linger passes through.
 func TestTakenOverEndsAtClose(t *testing.T) {
 	t.Parallel()
+	agentOf := agentNamer(t)
 	l := NewLog(10)
 	closed, exited := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w := NewWriter(rw)
-		x := l.Start(Begin(r, agentOf, isAgent), w)
+		x := l.Start(Begin(r, agentOf), w)
 		defer l.Finish(x, false)
 		c, _, err := w.Hijack()
 		if err != nil {

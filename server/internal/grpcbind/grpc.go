@@ -55,53 +55,17 @@ func New(host binding.Host) *Binding { return &Binding{host: host} }
 // Serve answers a gRPC call to agent a at path (below the agent's base):
 // the service whose method path it is decodes it.
 func (b *Binding) Serve(w http.ResponseWriter, r *http.Request, a binding.Agent, base, path string) error {
-	svc, method := serviceOf(path)
-	m, ok := svc.method(method)
-	if !ok {
-		rp := grpcReply{svc: svc}
-		b.refused(w, r, a, nil, "", "", wire.Errorf(wire.CodeMethodNotFound, "unknown method %s", path))
-		return rp.status(w, codes.Unimplemented, "unknown method "+path, nil)
-	}
-	rp := grpcReply{svc: svc}
-	op := m.op
-	at := agentRef{a: a, base: base}
-	if svc.route != nil {
-		var e *wire.Error
-		if at, e = svc.route(b, at); e != nil {
-			b.refused(w, r, a, svc, method, op, e)
-			return rp.status(w, codes.Unimplemented, e.Message, nil)
+	c, no := b.route(r, a, base, path, func() ([]byte, *wire.Error) { return binding.ReadBody(r, b.bodyLimit()) })
+	rp := grpcReply{svc: c.svc}
+	if no != nil {
+		b.refused(w, r, c.at.a, c.svc, c.method, c.op, no.e)
+		if no.code == codes.OK {
+			return rp.Fail(w, no.e)
 		}
+		return rp.status(w, no.code, no.e.Message, nil)
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
-		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeContentTypeNotSupported, "content-type %s is not served: only application/grpc (proto)", ct))
-		return rp.status(w, codes.Unimplemented, "content-type "+ct+" is not served: only application/grpc (proto)", nil)
-	}
-	body, e := binding.ReadBody(r, b.host.MaxBodyBytes()+5)
-	if e != nil {
-		b.refused(w, r, at.a, svc, method, op, e)
-		return rp.Fail(w, e)
-	}
-	if len(body) < 5 || body[0] != 0 || int(binary.BigEndian.Uint32(body[1:5])) != len(body)-5 {
-		if len(body) >= 5 && body[0] != 0 {
-			b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeInvalidRequest, "compressed messages are not supported"))
-			return rp.status(w, codes.Unimplemented, "compressed messages are not supported", nil)
-		}
-		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeParseError, "the request is not one length-prefixed gRPC message"))
-		return rp.status(w, codes.Internal, "the request is not one length-prefixed gRPC message", nil)
-	}
-	in := m.req()
-	if err := proto.Unmarshal(body[5:], in); err != nil {
-		b.refused(w, r, at.a, svc, method, op, wire.Errorf(wire.CodeParseError, "decode %s request: %v", method, err))
-		return rp.status(w, codes.Internal, "decode "+method+" request: "+err.Error(), nil)
-	}
-	// Every agent shares the endpoint: a tenant naming an agent (its card
-	// declares it) routes the call there; none, or another, is the root's.
-	if t, ok := in.(interface{ GetTenant() string }); ok && svc.tenants && t.GetTenant() != "" {
-		if ta, tbase, found := b.host.TenantAgent(t.GetTenant()); found {
-			at = agentRef{a: ta, base: tbase}
-		}
-	}
-	a, base = at.a, at.base
+	svc, method, op, in := c.svc, c.method, c.op, c.in
+	a, base = c.at.a, c.at.base
 	// The messages a fast path covers are read directly; every other one
 	// (and one it leaves alone, a bad one included) is transcoded through
 	// ProtoJSON into the service's codec, which words the error.

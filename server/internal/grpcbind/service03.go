@@ -10,7 +10,6 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/a2amock/a2amock/internal/a2apb03"
-	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/wire"
 	"github.com/a2amock/a2amock/wire/codecs"
 )
@@ -139,22 +138,6 @@ func route03(b *Binding, d wire.Dialect, at agentRef) (agentRef, *wire.Error) {
 	}
 	return at, wire.Errorf(wire.CodeMethodNotFound, "the A2A v%s gRPC service reaches no agent here: v%s gRPC calls carry no tenant, so they reach the root agent when its card is v%s (the root's is v%s), else the one hosted agent whose card is v%s, and %s v%s",
 		d, d, d, cardDialect(at.a), d, why, d)
-}
-
-// Routed returns the agent a gRPC call at path (below agent a's base) is
-// served or refused as, before its message is read: a, unless path is a
-// method of a service whose requests carry no tenant (v0.3's), whose route
-// (route03) picks the agent; a call that route refuses stays a's. A
-// tenant in the message of a service that has them is not read here.
-func (b *Binding) Routed(a binding.Agent, base, path string) binding.Agent {
-	svc, method := serviceOf(path)
-	if _, ok := svc.method(method); !ok || svc.route == nil {
-		return a
-	}
-	if at, e := svc.route(b, agentRef{a: a, base: base}); e == nil {
-		return at.a
-	}
-	return a
 }
 
 // Reaches reports whether a tenantless gRPC call of dialect d at the

@@ -19,19 +19,21 @@ import (
 	"github.com/a2amock/a2amock/wire"
 )
 
-// TestAgentAtNamesTheAgentJournaled: for calls at the root and below every
-// agent's path, AgentAt names the agent the server then journals the call
-// as (conform records exchanges by it before they are journaled). A v0.3
-// gRPC call names no agent: it reaches the agent of its path when that
-// agent's card is v0.3, else the one v0.3 agent, else it is refused as
-// its path's agent.
-func TestAgentAtNamesTheAgentJournaled(t *testing.T) {
+// TestAgentOfNamesTheAgentJournaled: for calls at the root and below every
+// agent's path, AgentOf names the agent the server then journals the call
+// as (conform records exchanges by it before they are journaled), and
+// leaves the call's body for the server to read whole. A v0.3 gRPC call
+// names no agent: it reaches the agent of its path when that agent's card
+// is v0.3, else the one v0.3 agent, else it is refused as its path's
+// agent. A v1.0 gRPC call reaches the agent its tenant names, wherever it
+// is posted; without gRPC, either is its path's agent.
+func TestAgentOfNamesTheAgentJournaled(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		dialects []wire.Dialect
 		grpc     bool
-		// want is AgentAt of a v0.3 call at the root and below a0, a1, a2.
+		// want is AgentOf of a v0.3 call at the root and below a0, a1, a2.
 		want [4]string
 	}{
 		{"root is v0.3", []wire.Dialect{wire.V03, wire.V03, wire.V10}, true, [4]string{"a0", "a0", "a1", "a2"}},
@@ -52,23 +54,34 @@ func TestAgentAtNamesTheAgentJournaled(t *testing.T) {
 			v03 := grpcCall(t, &a2apb03.SendMessageRequest{
 				Request: &a2apb03.Message{MessageId: "m1", Role: a2apb03.Role_ROLE_USER, Content: []*a2apb03.Part{{Part: &a2apb03.Part_Text{Text: "hi"}}}}})
 			v10 := grpcCall(t, &a2apb.GetTaskRequest{Id: "nope"})
+			toA1 := grpcCall(t, &a2apb.GetTaskRequest{Tenant: "a1", Id: "nope"})
 			for i, base := range []string{"", "/agents/a0", "/agents/a1", "/agents/a2"} {
 				path := base + a2apb03.ServicePath + "SendMessage"
-				got := srv.AgentAt(path)
-				assert.Equal(t, tc.want[i], got, "AgentAt(%s)", path)
-				assert.Equal(t, got, journaledAs(t, srv, path, v03), "the agent %s is journaled as", path)
+				got, journaled := agentOfAndJournaled(t, srv, path, v03)
+				assert.Equal(t, tc.want[i], got, "AgentOf(%s)", path)
+				assert.Equal(t, got, journaled, "the agent %s is journaled as", path)
 				path = base + a2apb.ServicePath + "GetTask"
 				want, _ := strings.CutPrefix(base, "/agents/")
 				if base == "" {
 					want = "a0"
 				}
-				assert.Equal(t, want, srv.AgentAt(path), "AgentAt(%s): a v1.0 call without a tenant is its path's", path)
-				assert.Equal(t, want, journaledAs(t, srv, path, v10), "the agent %s is journaled as", path)
+				got, journaled = agentOfAndJournaled(t, srv, path, v10)
+				assert.Equal(t, want, got, "AgentOf(%s): a v1.0 call without a tenant is its path's", path)
+				assert.Equal(t, want, journaled, "the agent %s is journaled as", path)
+				wantTenant := "a1"
+				if !tc.grpc {
+					wantTenant = want
+				}
+				got, journaled = agentOfAndJournaled(t, srv, path, toA1)
+				assert.Equal(t, wantTenant, got, "AgentOf(%s): a v1.0 call with tenant a1", path)
+				assert.Equal(t, wantTenant, journaled, "the agent %s with tenant a1 is journaled as", path)
 				path = base + "/.well-known/agent-card.json"
-				assert.Equal(t, want, srv.AgentAt(path), "AgentAt(%s)", path)
-				assert.Equal(t, want, journaledAs(t, srv, path, nil), "the agent %s is journaled as", path)
+				got, journaled = agentOfAndJournaled(t, srv, path, nil)
+				assert.Equal(t, want, got, "AgentOf(%s)", path)
+				assert.Equal(t, want, journaled, "the agent %s is journaled as", path)
 			}
-			assert.Equal(t, "nobody", srv.AgentAt("/agents/nobody"+a2apb03.ServicePath+"SendMessage"))
+			got := srv.AgentOf(httptest.NewRequest(http.MethodGet, "/agents/nobody"+a2apb03.ServicePath+"SendMessage", nil))
+			assert.Equal(t, "nobody", got)
 		})
 	}
 }
@@ -81,10 +94,11 @@ func grpcCall(t *testing.T, msg proto.Message) []byte {
 	return append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(b))), b...)
 }
 
-// journaledAs sends a gRPC call with body (or, when body is nil, a GET) to
-// path on srv's handler and returns the agent of the first entry it
-// journals.
-func journaledAs(t *testing.T, srv *server.Server, path string, body []byte) string {
+// agentOfAndJournaled makes a gRPC call with body (or, when body is nil,
+// a GET) to path and returns the agent AgentOf names for it and then,
+// serving the same request on srv's handler, the agent of the first entry
+// the server journals.
+func agentOfAndJournaled(t *testing.T, srv *server.Server, path string, body []byte) (named, journaled string) {
 	t.Helper()
 	srv.Reset()
 	var r *http.Request
@@ -95,8 +109,9 @@ func journaledAs(t *testing.T, srv *server.Server, path string, body []byte) str
 		r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
 		r.Header.Set("Content-Type", "application/grpc")
 	}
+	named = srv.AgentOf(r)
 	srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
 	entries := srv.Journal().Entries()
 	require.NotEmpty(t, entries, "%s journaled nothing", path)
-	return entries[0].Agent
+	return named, entries[0].Agent
 }

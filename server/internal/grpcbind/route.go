@@ -1,0 +1,121 @@
+package grpcbind
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net/http"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/a2amock/a2amock/server/internal/binding"
+	"github.com/a2amock/a2amock/wire"
+)
+
+// call is a gRPC call read as far as the agent it is for: its service,
+// method and operation (nil, "" and "" when its path names no method of a
+// service), that agent, and its request message once decoded.
+type call struct {
+	svc    *service
+	method string
+	op     wire.Op
+	at     agentRef
+	in     proto.Message
+}
+
+// refusal is why a call is refused before it is served: e, answered with
+// the gRPC status code (e's message), or as e maps to one (grpcReply.Fail)
+// when code is OK.
+type refusal struct {
+	e    *wire.Error
+	code codes.Code
+}
+
+// route reads the call r at path (below agent a's base) as far as the
+// agent it is for, in the order Serve refuses it: its method, the route of
+// a service whose requests carry no tenant (v0.3's), its content type, its
+// body (read by body), its one uncompressed message, and the tenant of a
+// service that has them. A call refused on the way is refused as c.at's
+// agent: its path's, or the one its service's route picked. Serve answers
+// by it and CallAgent names the agent by it, so that the two cannot
+// disagree on which agent a call is journaled as.
+func (b *Binding) route(r *http.Request, a binding.Agent, base, path string, body func() ([]byte, *wire.Error)) (c call, no *refusal) {
+	c.at = agentRef{a: a, base: base}
+	svc, name := serviceOf(path)
+	m, ok := svc.method(name)
+	if !ok {
+		return c, &refusal{wire.Errorf(wire.CodeMethodNotFound, "unknown method %s", path), codes.Unimplemented}
+	}
+	c.svc, c.method, c.op = svc, name, m.op
+	if svc.route != nil {
+		at, e := svc.route(b, c.at)
+		if e != nil {
+			return c, &refusal{e, codes.Unimplemented}
+		}
+		c.at = at
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/grpc" && ct != "application/grpc+proto" {
+		return c, &refusal{wire.Errorf(wire.CodeContentTypeNotSupported, "content-type %s is not served: only application/grpc (proto)", ct), codes.Unimplemented}
+	}
+	msg, e := body()
+	if e != nil {
+		return c, &refusal{e, codes.OK}
+	}
+	if len(msg) < 5 || msg[0] != 0 || int(binary.BigEndian.Uint32(msg[1:5])) != len(msg)-5 {
+		if len(msg) >= 5 && msg[0] != 0 {
+			return c, &refusal{wire.Errorf(wire.CodeInvalidRequest, "compressed messages are not supported"), codes.Unimplemented}
+		}
+		return c, &refusal{wire.Errorf(wire.CodeParseError, "the request is not one length-prefixed gRPC message"), codes.Internal}
+	}
+	c.in = m.req()
+	if err := proto.Unmarshal(msg[5:], c.in); err != nil {
+		return c, &refusal{wire.Errorf(wire.CodeParseError, "decode %s request: %v", name, err), codes.Internal}
+	}
+	// Every agent shares the endpoint: a tenant naming an agent (its card
+	// declares it) routes the call there; none, or another, is the path's.
+	if t, ok := c.in.(interface{ GetTenant() string }); ok && svc.tenants && t.GetTenant() != "" {
+		if ta, tbase, found := b.host.TenantAgent(t.GetTenant()); found {
+			c.at = agentRef{a: ta, base: tbase}
+		}
+	}
+	return c, nil
+}
+
+// CallAgent returns the agent the gRPC call r at path (below agent a's
+// base) is served or refused as, by the rule Serve routes it with
+// (route): a v0.3 call's by its service's route, a v1.0 call's by the
+// tenant its message names. It reads r's body as Serve does, up to the
+// same limit, and leaves r.Body reading it whole from its start, for
+// Serve. a2amock conform names the agent of an exchange by it when the
+// exchange arrives, before the call is served.
+func (b *Binding) CallAgent(r *http.Request, a binding.Agent, base, path string) binding.Agent {
+	c, _ := b.route(r, a, base, path, func() ([]byte, *wire.Error) { return peekBody(r, b.bodyLimit()) })
+	return c.at.a
+}
+
+// bodyLimit bounds a call's body: one message of the host's MaxBodyBytes
+// and its 5-byte prefix.
+func (b *Binding) bodyLimit() int64 { return b.host.MaxBodyBytes() + 5 }
+
+// peekBody reads r's body as binding.ReadBody does (the same bytes, the
+// same refusals), and puts what it read back in front of the rest.
+func peekBody(r *http.Request, limit int64) ([]byte, *wire.Error) {
+	if r.ContentLength > limit {
+		return binding.ReadBody(r, limit) // refuses it unread
+	}
+	if r.Body == nil {
+		return nil, nil
+	}
+	read, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(read), r.Body), r.Body}
+	if err != nil || int64(len(read)) > limit {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "request body exceeds the limit of %d bytes", limit)
+	}
+	return read, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
