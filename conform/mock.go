@@ -23,7 +23,6 @@ type mock struct {
 	srv    *server.Server
 	hs     *http.Server
 	url    string
-	first  string
 	cancel context.CancelFunc
 	served chan struct{}
 
@@ -58,9 +57,6 @@ func startMock(cfg server.Config, change *CardChange) (*mock, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &mock{srv: srv, url: "http://" + ln.Addr().String(), cancel: cancel, served: make(chan struct{}), ready: make(chan struct{}),
 		wire: wirerec.NewLog(maxWireRecords)}
-	if names := srv.AgentNames(); len(names) > 0 {
-		m.first = names[0]
-	}
 	if change != nil {
 		m.changer = &cardChanger{change: change, srv: srv}
 	}

@@ -55,7 +55,7 @@ func TestWireEndsAtClientExit(t *testing.T) {
 			r.hooked = time.Now()
 			if late {
 				runToState(t, clock.FakeClock, m.srv, wire.StateCompleted)
-				resp, err := http.Get(m.agentURL(m.first) + "/.well-known/agent-card.json")
+				resp, err := http.Get(m.url + "/.well-known/agent-card.json")
 				if err != nil {
 					t.Errorf("a request after the exit: %v", err)
 					return
