@@ -1,9 +1,12 @@
 package grpcbind
 
 import (
+	"fmt"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
@@ -86,22 +89,9 @@ func serviceOf(path string) (*service, string) {
 func v10Service() *service {
 	d := wire.ForBinding(wire.BindingGRPC)
 	codec, encodeError := codecs.ForREST(d)
-	req := func(op wire.Op, f func() proto.Message) method { return method{op: op, req: f} }
 	return &service{
 		path: a2apb.ServicePath, dialect: d, codec: codec, encodeError: encodeError, tenants: true,
-		methods: map[string]method{
-			"SendMessage":                      req(wire.OpSend, func() proto.Message { return new(a2apb.SendMessageRequest) }),
-			"SendStreamingMessage":             req(wire.OpStream, func() proto.Message { return new(a2apb.SendMessageRequest) }),
-			"GetTask":                          req(wire.OpGetTask, func() proto.Message { return new(a2apb.GetTaskRequest) }),
-			"ListTasks":                        req(wire.OpListTasks, func() proto.Message { return new(a2apb.ListTasksRequest) }),
-			"CancelTask":                       req(wire.OpCancelTask, func() proto.Message { return new(a2apb.CancelTaskRequest) }),
-			"SubscribeToTask":                  req(wire.OpSubscribe, func() proto.Message { return new(a2apb.SubscribeToTaskRequest) }),
-			"CreateTaskPushNotificationConfig": req(wire.OpSetPushConfig, func() proto.Message { return new(a2apb.TaskPushNotificationConfig) }),
-			"GetTaskPushNotificationConfig":    req(wire.OpGetPushConfig, func() proto.Message { return new(a2apb.GetTaskPushNotificationConfigRequest) }),
-			"ListTaskPushNotificationConfigs":  req(wire.OpListPushConfigs, func() proto.Message { return new(a2apb.ListTaskPushNotificationConfigsRequest) }),
-			"GetExtendedAgentCard":             req(wire.OpExtendedCard, func() proto.Message { return new(a2apb.GetExtendedAgentCardRequest) }),
-			"DeleteTaskPushNotificationConfig": req(wire.OpDeletePush, func() proto.Message { return new(a2apb.DeleteTaskPushNotificationConfigRequest) }),
-		},
+		methods: methodsOf(a2apb.File_a2a_v1_0_gen_proto, a2apb.ServicePath),
 		result: func(op wire.Op) proto.Message {
 			switch op {
 			case wire.OpSend:
@@ -142,6 +132,25 @@ func v10Service() *service {
 		},
 		fastEvent: func(ev wire.Event) (proto.Message, bool) { return pbconv.StreamResponse(ev) },
 	}
+}
+
+// methodsOf lists the methods of the A2AService of file, called at path:
+// each one's operation as package wire names it for that path
+// (LookupGRPCMethod, where every dialect's method names are written once)
+// and its request message's type, from the generated code.
+func methodsOf(file protoreflect.FileDescriptor, path string) map[string]method {
+	sd := file.Services().ByName("A2AService")
+	out := make(map[string]method, sd.Methods().Len())
+	for i := range sd.Methods().Len() {
+		md := sd.Methods().Get(i)
+		_, op, ok := wire.LookupGRPCMethod(path + string(md.Name()))
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(md.Input().FullName())
+		if !ok || err != nil {
+			panic(fmt.Sprintf("grpcbind: method %s%s: no operation or message type (%v)", path, md.Name(), err))
+		}
+		out[string(md.Name())] = method{op: op, req: func() proto.Message { return mt.New().Interface() }}
+	}
+	return out
 }
 
 // method returns the named method of s; ok is false when s is nil (the

@@ -24,21 +24,9 @@ import (
 func v03Service() *service {
 	d := grpcDialectBelow(wire.ForBinding(wire.BindingGRPC))
 	codec, encodeError := codecs.ForREST(d)
-	req := func(op wire.Op, f func() proto.Message) method { return method{op: op, req: f} }
 	s := &service{
 		path: a2apb03.ServicePath, dialect: d, codec: codec, encodeError: encodeError,
-		methods: map[string]method{
-			"SendMessage":                      req(wire.OpSend, func() proto.Message { return new(a2apb03.SendMessageRequest) }),
-			"SendStreamingMessage":             req(wire.OpStream, func() proto.Message { return new(a2apb03.SendMessageRequest) }),
-			"GetTask":                          req(wire.OpGetTask, func() proto.Message { return new(a2apb03.GetTaskRequest) }),
-			"CancelTask":                       req(wire.OpCancelTask, func() proto.Message { return new(a2apb03.CancelTaskRequest) }),
-			"TaskSubscription":                 req(wire.OpSubscribe, func() proto.Message { return new(a2apb03.TaskSubscriptionRequest) }),
-			"CreateTaskPushNotificationConfig": req(wire.OpSetPushConfig, func() proto.Message { return new(a2apb03.CreateTaskPushNotificationConfigRequest) }),
-			"GetTaskPushNotificationConfig":    req(wire.OpGetPushConfig, func() proto.Message { return new(a2apb03.GetTaskPushNotificationConfigRequest) }),
-			"ListTaskPushNotificationConfig":   req(wire.OpListPushConfigs, func() proto.Message { return new(a2apb03.ListTaskPushNotificationConfigRequest) }),
-			"DeleteTaskPushNotificationConfig": req(wire.OpDeletePush, func() proto.Message { return new(a2apb03.DeleteTaskPushNotificationConfigRequest) }),
-			"GetAgentCard":                     req(wire.OpExtendedCard, func() proto.Message { return new(a2apb03.GetAgentCardRequest) }),
-		},
+		methods: methodsOf(a2apb03.File_a2a_v0_3_0_gen_proto, a2apb03.ServicePath),
 		result: func(op wire.Op) proto.Message {
 			switch op {
 			case wire.OpSend:
