@@ -2,8 +2,10 @@ package record_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -23,6 +25,7 @@ import (
 	"github.com/a2amock/a2amock/record"
 	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/testkit"
 	"github.com/a2amock/a2amock/wire"
 )
 
@@ -216,4 +219,26 @@ func TestRecordAndReplayGRPC03(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, replayedCalls)
+}
+
+// An https upstream is reached over h2 with TLS, with the TLS settings of
+// ProxyOptions.Client's transport: the client speaks h2c to the proxy.
+func TestProxyGRPCToTLSUpstream(t *testing.T) {
+	t.Parallel()
+	up := testkit.StartTLS(t, testkit.WithSeed(3), testkit.WithStepDelay(-1), testkit.WithGRPC())
+	u, err := url.Parse(up.URL)
+	require.NoError(t, err)
+	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: up.CertPool(), MinVersion: tls.VersionTLS12}}
+	t.Cleanup(tr.CloseIdleConnections)
+	proxy := record.NewProxy(u, record.ProxyOptions{Client: &http.Client{Transport: tr}})
+	t.Cleanup(proxy.Close)
+	pu, err := url.Parse(h2cServer(t, proxy))
+	require.NoError(t, err)
+	events, end := streamGRPC(t, pu.Host, "m-tls")
+	assert.Equal(t, "eof", end)
+	assert.Len(t, events, 4)
+	rec := proxy.Recording()
+	require.Len(t, rec.Exchanges, 1)
+	assert.Equal(t, record.EndEOF, rec.Exchanges[0].End)
+	assert.Len(t, rec.Exchanges[0].Events, 4)
 }
