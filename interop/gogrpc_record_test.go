@@ -3,7 +3,6 @@ package interop
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
@@ -61,9 +60,7 @@ func TestGRPCRecordAndReplay(t *testing.T) {
 	proxy := record.NewProxy(up, record.ProxyOptions{})
 	t.Cleanup(proxy.Close)
 	ps := httptest.NewUnstartedServer(proxy)
-	ps.Config.Protocols = new(http.Protocols)
-	ps.Config.Protocols.SetHTTP1(true)
-	ps.Config.Protocols.SetUnencryptedHTTP2(true)
+	record.ServeH2C(ps.Config)
 	ps.Start()
 	t.Cleanup(ps.Close)
 	recorded := runGRPCSession(t, ps.URL)

@@ -37,6 +37,15 @@ func IsGRPCContentType(ct string) bool {
 	return ct == "application/grpc" || strings.HasPrefix(ct, "application/grpc+") || strings.HasPrefix(ct, "application/grpc;")
 }
 
+// ServeH2C makes srv serve HTTP/1.1 and h2c (HTTP/2 with prior knowledge,
+// as gRPC clients speak it on plain TCP), for a Proxy: call it before srv
+// serves.
+func ServeH2C(srv *http.Server) {
+	srv.Protocols = new(http.Protocols)
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
+}
+
 // GRPCMethod returns the method of an A2A gRPC service (v1.0's or
 // v0.3's) a call's path names, nil for any other path.
 func GRPCMethod(path string) protoreflect.MethodDescriptor {
@@ -182,10 +191,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 		grpcError(w, 14, "build upstream request: "+upstreamError(err))
 		return
 	}
-	out.Header = r.Header.Clone()
-	for _, h := range hopHeaders {
-		out.Header.Del(h)
-	}
+	endToEnd(out.Header, r.Header)
 	out.Header.Set("Te", "trailers")
 	resp, err := p.grpcTr.RoundTrip(out)
 	if err != nil {
@@ -201,12 +207,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 		x.ContentType = resp.Header.Get("Content-Type")
 		x.HeadersAfter = Duration(time.Since(begin))
 	}
-	for k, vs := range resp.Header {
-		w.Header()[k] = append([]string(nil), vs...)
-	}
-	for _, h := range hopHeaders {
-		w.Header().Del(h)
-	}
+	endToEnd(w.Header(), resp.Header)
 	streaming := md != nil && md.IsStreamingServer()
 	rd := &grpcReader{md: md, x: x, begin: begin, streaming: streaming, limit: p.limit}
 	if resp.StatusCode != http.StatusOK || !IsGRPCContentType(resp.Header.Get("Content-Type")) {

@@ -31,9 +31,7 @@ import (
 // serves its proxy.
 func h2cServer(t *testing.T, h http.Handler) string {
 	ts := httptest.NewUnstartedServer(h)
-	ts.Config.Protocols = new(http.Protocols)
-	ts.Config.Protocols.SetHTTP1(true)
-	ts.Config.Protocols.SetUnencryptedHTTP2(true)
+	record.ServeH2C(ts.Config)
 	ts.Start()
 	t.Cleanup(ts.Close)
 	return ts.URL

@@ -61,6 +61,17 @@ type slot struct {
 var hopHeaders = []string{"Connection", "Keep-Alive", "Proxy-Connection", "Proxy-Authenticate",
 	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade", "Accept-Encoding"}
 
+// endToEnd copies the headers of from into to but the hop-by-hop ones,
+// which belong to the connection they came on.
+func endToEnd(to, from http.Header) {
+	for k, vs := range from {
+		to[k] = append([]string(nil), vs...)
+	}
+	for _, h := range hopHeaders {
+		to.Del(h)
+	}
+}
+
 // NewProxy returns a proxy to the agent at upstream. A path in upstream is
 // the agent's base: a request for /x is sent to upstream's path + /x.
 func NewProxy(upstream *url.URL, opts ProxyOptions) *Proxy {
@@ -181,10 +192,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		proxyError(w, http.StatusBadGateway, "build upstream request: "+upstreamError(err))
 		return
 	}
-	out.Header = r.Header.Clone()
-	for _, h := range hopHeaders {
-		out.Header.Del(h)
-	}
+	endToEnd(out.Header, r.Header)
 	resp, err := p.client.Do(out)
 	if err != nil {
 		// Not an answer of the agent: nothing to replay.
@@ -196,12 +204,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.Status = resp.StatusCode
 	x.ContentType = resp.Header.Get("Content-Type")
 	x.HeadersAfter = Duration(time.Since(begin))
-	for k, vs := range resp.Header {
-		w.Header()[k] = append([]string(nil), vs...)
-	}
-	for _, h := range hopHeaders {
-		w.Header().Del(h)
-	}
+	endToEnd(w.Header(), resp.Header)
 	w.Header().Del("Content-Length")
 
 	if isEventStream(x.ContentType) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -39,9 +38,7 @@ func recordSession(t *testing.T) (path, rpcTask, grpcTask string) {
 	proxy := record.NewProxy(u, record.ProxyOptions{})
 	t.Cleanup(proxy.Close)
 	ps := httptest.NewUnstartedServer(proxy)
-	ps.Config.Protocols = new(http.Protocols)
-	ps.Config.Protocols.SetHTTP1(true)
-	ps.Config.Protocols.SetUnencryptedHTTP2(true)
+	record.ServeH2C(ps.Config)
 	ps.Start()
 	t.Cleanup(ps.Close)
 	rpcTask, _ = sendRPC(t, ps.URL, "m-rpc")

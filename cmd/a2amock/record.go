@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -65,10 +64,7 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		return 1
 	}
 	srv := httpserve.New(proxy, httpserve.Timeouts{}, nil, nil)
-	// gRPC clients reach the proxy with h2c (prior knowledge) on its port.
-	srv.Protocols = new(http.Protocols)
-	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
+	record.ServeH2C(srv.Server) // gRPC clients reach the proxy on its port
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	base := "http://" + httpserve.DialAddr(ln.Addr().String())

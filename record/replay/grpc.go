@@ -120,60 +120,29 @@ func recordedMessage(md protoreflect.MethodDescriptor, j json.RawMessage, text s
 // at their recorded offsets, journaling each, then ends the call as it
 // ended; it returns how it ended.
 func (rp *Replayer) replayGRPCStream(w http.ResponseWriter, rc *http.ResponseController, r *http.Request, md protoreflect.MethodDescriptor, x *record.Exchange, begin time.Time, base server.Entry) string {
-	sp := rp.opts.Splice
-	for n, ev := range x.Events {
-		if !rp.wait(r.Context(), begin, ev.After) {
-			return "client gone"
-		}
-		agentEv := server.Entry{Agent: base.Agent, Kind: server.EntryEvent}
-		describeAnswer(&agentEv, ev.Data)
-		if agentEv.State == "" {
-			agentEv.Detail = "event " + strconv.Itoa(n) + " as recorded"
-		}
-		rp.srv.Append(agentEv)
-		delivered := base
-		delivered.Kind, delivered.TaskID, delivered.State, delivered.Detail = server.EntryStreamEvent, agentEv.TaskID, agentEv.State, agentEv.Detail
-		if sp != nil && sp.At == n {
-			delivered.Kind, delivered.Behaviors = server.EntryWithheld, []string{sp.String()}
-			rp.srv.Append(delivered)
-			switch sp.Fault {
-			case FaultEndStream:
-				rp.endGRPC(w, x, nil)
-				return "closed by behavior: " + sp.String()
-			case FaultHang:
-				rp.hold(r)
-				return "held open until client left: " + sp.String()
-			case FaultDrop:
-				continue
+	var msg []byte
+	return rp.playStream(r, x, begin, base, streamOut{
+		data: func(ev record.Event) ([]byte, bool) {
+			var ok bool
+			msg, ok = recordedMessage(md, ev.Data, ev.Text)
+			return ev.Data, ok
+		},
+		write: func(record.Event, []byte) error {
+			if _, err := w.Write(record.GRPCFrame(nil, msg)); err != nil {
+				return err
 			}
-		}
-		msg, ok := recordedMessage(md, ev.Data, ev.Text)
-		if !ok {
-			continue
-		}
-		if _, err := w.Write(record.GRPCFrame(nil, msg)); err != nil || rc.Flush() != nil {
-			return "client gone"
-		}
-		rp.srv.Append(delivered)
-	}
-	if !rp.wait(r.Context(), begin, x.EndAfter) {
-		return "client gone"
-	}
-	switch x.End {
-	case record.EndTruncated:
-		_, _ = w.Write([]byte(x.Tail))
-		cut := base
-		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-message as recorded: %d bytes written", len(x.Tail))
-		rp.srv.Append(cut)
-		return "ended mid-message as recorded"
-	case record.EndClientGone:
-		rp.hold(r)
-		return "held open until client left, as recorded"
-	case record.EndError:
-		return "ended without a status, as recorded"
-	}
-	rp.endGRPC(w, x, nil)
-	return "ended as recorded: grpc-status " + strconv.Itoa(x.GRPCStatus)
+			return rc.Flush()
+		},
+		raw: func(b []byte) { _, _ = w.Write(b) },
+		finish: func() string {
+			if x.End == record.EndError {
+				return "ended without a status, as recorded"
+			}
+			rp.endGRPC(w, x, nil)
+			return "ended as recorded: grpc-status " + strconv.Itoa(x.GRPCStatus)
+		},
+		unit: "message",
+	})
 }
 
 // endGRPC sets the recorded status as the call's trailers (none when the

@@ -202,8 +202,8 @@ func taskIDIn(b json.RawMessage) string {
 	return ""
 }
 
-// replayStream plays the recorded events at their recorded offsets and
-// journals each one it wrote; it returns how the stream ended.
+// replayStream plays the recorded SSE events at their recorded offsets
+// and journals each one it wrote; it returns how the stream ended.
 func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *record.Exchange, id json.RawMessage, begin time.Time, base server.Entry) string {
 	// A stream is replayed with status 200, as sse.Writer sends; agents
 	// answer streams with anything else so rarely that it is not worth a
@@ -212,14 +212,50 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *reco
 	if err := sw.WriteHeader(); err != nil {
 		return "client gone"
 	}
+	return rp.playStream(r, x, begin, base, streamOut{
+		data: func(ev record.Event) ([]byte, bool) {
+			if len(ev.Data) > 0 {
+				return record.WithID(ev.Data, id), true
+			}
+			return []byte(ev.Text), true
+		},
+		write: func(ev record.Event, data []byte) error {
+			return sw.Event(sse.Event{ID: ev.ID, Name: ev.Name, Data: data})
+		},
+		raw:    func(b []byte) { _ = sw.WriteRaw(b) },
+		finish: func() string { return "ended as recorded: " + string(x.End) },
+		unit:   "frame",
+	})
+}
+
+// streamOut is how a recorded stream goes out on its binding: SSE events
+// or gRPC messages.
+type streamOut struct {
+	// data is what event ev carries, as the journal reads it and write
+	// sends it; false leaves ev out (nothing of it can be sent).
+	data func(ev record.Event) ([]byte, bool)
+	// write sends event ev; an error is the client gone.
+	write func(ev record.Event, data []byte) error
+	// raw writes bytes as they are: the start of a cut frame.
+	raw func(b []byte)
+	// finish ends the stream as the agent did and says how.
+	finish func() string
+	// unit is what a cut cuts ("frame", "message").
+	unit string
+}
+
+// playStream plays the recorded events of x at their recorded offsets
+// through out, journaling the agent's event and what the client got, and
+// the splice's fault; it returns how the stream ended.
+func (rp *Replayer) playStream(r *http.Request, x *record.Exchange, begin time.Time, base server.Entry, out streamOut) string {
 	sp := rp.opts.Splice
 	for n, ev := range x.Events {
 		if !rp.wait(r.Context(), begin, ev.After) {
 			return "client gone"
 		}
-		data := []byte(ev.Text)
-		if len(ev.Data) > 0 {
-			data = record.WithID(ev.Data, id)
+		data, ok := out.data(ev)
+		if !ok {
+			continue
 		}
 		// As on a stream the engine plays: the agent's event (what the
 		// recorded agent did to the task), then what the client got.
@@ -237,6 +273,7 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *reco
 			rp.srv.Append(delivered)
 			switch sp.Fault {
 			case FaultEndStream:
+				out.finish()
 				return "closed by behavior: " + sp.String()
 			case FaultHang:
 				rp.hold(r)
@@ -245,7 +282,7 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *reco
 				continue
 			}
 		}
-		if err := sw.Event(sse.Event{ID: ev.ID, Name: ev.Name, Data: data}); err != nil {
+		if err := out.write(ev, data); err != nil {
 			return "client gone"
 		}
 		rp.srv.Append(delivered)
@@ -255,14 +292,14 @@ func (rp *Replayer) replayStream(w http.ResponseWriter, r *http.Request, x *reco
 	}
 	switch x.End {
 	case record.EndTruncated:
-		_ = sw.WriteRaw([]byte(x.Tail))
+		out.raw([]byte(x.Tail))
 		cut := base
-		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-frame as recorded: %d bytes written", len(x.Tail))
+		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-%s as recorded: %d bytes written", out.unit, len(x.Tail))
 		rp.srv.Append(cut)
-		return "ended mid-frame as recorded"
+		return "ended mid-" + out.unit + " as recorded"
 	case record.EndClientGone:
 		rp.hold(r)
 		return "held open until client left, as recorded"
 	}
-	return "ended as recorded: " + string(x.End)
+	return out.finish()
 }
