@@ -7,12 +7,13 @@
 // as they arrive. Only the interface URLs of served cards are rewritten to
 // the proxy's own address (a GRPC interface's host:port too), so a client
 // that discovers the agent from its card keeps talking through the proxy;
-// serve the proxy with h2c (http.Protocols' UnencryptedHTTP2) for gRPC
-// clients to reach it. gRPC calls go to the address the last card declared
-// for GRPC, else to the upstream URL's host. Calls of A2A's gRPC services
-// (v1.0's and v0.3's) are recorded as [KindGRPC] exchanges, their messages
-// in the proto's JSON form; other services' calls pass through unrecorded. What passed is kept, with timings, as a [Recording] that
-// [Recording.Save] writes as JSON or YAML and [Load] reads back.
+// serve the proxy with h2c ([ServeH2C]) for gRPC clients to reach it. gRPC
+// calls go to the address the last card declared for GRPC, else to the
+// upstream URL's host. Calls of A2A's gRPC services (v1.0's and v0.3's)
+// are recorded as [KindGRPC] exchanges, their messages in the proto's
+// JSON form; other services' calls pass through unrecorded. What passed
+// is kept, with timings, as a [Recording] that [Recording.Save] writes as
+// JSON or YAML and [Load] reads back.
 //
 // A recording may be written or edited by hand. [Load] and [LoadFile]
 // refuse unknown fields, wrong types and cut files with a [LoadError] that
