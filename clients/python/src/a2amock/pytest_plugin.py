@@ -1,6 +1,8 @@
 """The pytest plugin: fixtures ``a2amock_server`` (one server for the
-session: the binary started once, or the server at a URL) and ``a2amock``
-(a fresh set of agents on it for each test, removed after).
+session: the binary started once, or the server at a URL), ``a2amock``
+(a fresh set of agents on it for each test, removed after) and
+``a2amock_replay`` (replays of recordings, each in its own process, ended
+with the test).
 
 Where the server comes from, each setting from the command line, else the
 environment, else the ini file (``pytest.ini``, ``[tool.pytest.ini_options]``):
@@ -8,7 +10,8 @@ environment, else the ini file (``pytest.ini``, ``[tool.pytest.ini_options]``):
 - ``--a2amock-url`` / ``A2AMOCK_URL`` / ``a2amock_url``: a running server
   or container to use instead of starting one;
 - ``--a2amock-bin`` / ``A2AMOCK_BIN`` / ``a2amock_bin``: the binary to
-  start (else ``a2amock`` on PATH);
+  start (else ``a2amock`` on PATH), for the session's server and for every
+  replay (a replay always runs its own process, A2AMOCK_URL or not);
 - ``--a2amock-args`` / ``a2amock_args``: more ``a2amock serve`` arguments
   for a server the plugin starts, split like a shell (``--grpc --seed 7``).
 
@@ -20,12 +23,14 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 
 import pytest
 
 from .errors import BinaryNotFoundError, ServerStartError
 from .mock import Mock
+from .replay import Replay, start_replay
 from .server import Server, require_executable
 
 
@@ -66,11 +71,17 @@ def server_from_config(config: pytest.Config) -> Server:
         args = shlex.split(raw_args)
     except ValueError as e:
         raise ServerStartError(f"{args_from} {raw_args!r}: {e}") from e
+    # Without a binary named, start looks for a2amock on PATH.
+    return Server.start(binary_from_config(config), args=args, token=token)
+
+
+def binary_from_config(config: pytest.Config) -> str | None:
+    """The binary the settings name (checked to be executable), or None to
+    look for a2amock on PATH."""
     binary, bin_from = _setting(config, "a2amock_bin", "A2AMOCK_BIN")
     if binary:
         require_executable(binary, f"{bin_from} {binary!r}")
-    # Without a binary named, start looks for a2amock on PATH.
-    return Server.start(binary or None, args=args, token=token)
+    return binary or None
 
 
 @pytest.fixture(scope="session")
@@ -98,3 +109,40 @@ def a2amock(a2amock_server: Server) -> Iterator[Mock]:
         yield mock
     finally:
         mock.close()
+
+
+class ReplayFactory(Protocol):
+    """What the ``a2amock_replay`` fixture is: start_replay, with the
+    plugin's binary, whose replays end with the test."""
+
+    def __call__(self, recording: str | os.PathLike[str], *, speed: float = 0, splice: str | None = None,
+                 behaviors: Sequence[str] = ()) -> Replay: ...
+
+
+@pytest.fixture
+def a2amock_replay(pytestconfig: pytest.Config) -> Iterator[ReplayFactory]:
+    """Starts replays of recordings for the test, each in an ``a2amock
+    replay`` process of its own (the binary of --a2amock-bin, A2AMOCK_BIN,
+    a2amock_bin, else PATH), all ended when the test ends:
+
+        def test_incident(a2amock_replay):
+            replay = a2amock_replay(Path(__file__).parent / "incident.json", splice="2:drop")
+            run_my_client(replay.card_url)
+            replay.assert_no_orphans()
+
+    Arguments as start_replay's: ``speed`` (0, the default, waits for no
+    recorded delay), ``splice``, ``behaviors``."""
+    started: list[Replay] = []
+
+    def start(recording: str | os.PathLike[str], *, speed: float = 0, splice: str | None = None,
+              behaviors: Sequence[str] = ()) -> Replay:
+        replay = start_replay(recording, speed=speed, splice=splice, behaviors=behaviors,
+                              binary=binary_from_config(pytestconfig))
+        started.append(replay)
+        return replay
+
+    try:
+        yield start
+    finally:
+        for replay in started:
+            replay.close()

@@ -31,7 +31,17 @@ INSTALL_HINT = (
     "(or `go build -o bin/a2amock ./cmd/a2amock` in a clone), or run the container image."
 )
 
+REPLAY_INSTALL_HINT = (
+    "a replay runs its own a2amock process: put the a2amock binary on PATH or in A2AMOCK_BIN "
+    "(a server at A2AMOCK_URL cannot replay a recording). "
+    "Install it with `go install github.com/a2amock/a2amock/cmd/a2amock@latest` "
+    "(or `go build -o bin/a2amock ./cmd/a2amock` in a clone)."
+)
+
 _SERVING = re.compile(r"serving \d+ agent\(s\) at (http://\S+)")
+# "a2amock: replaying FILE (N exchange(s) recorded from UPSTREAM) at URL":
+# the URL is the line's last word, whatever the file's name holds.
+_REPLAYING = re.compile(r"^a2amock: replaying .* at (http://\S+)\s*$")
 
 
 def find_binary() -> str | None:
@@ -110,13 +120,49 @@ class Server:
         binary = binary or find_binary()
         if binary is None:
             raise BinaryNotFoundError(INSTALL_HINT)
-        # --exit-on-stdin-close with a pipe on stdin that only this process
-        # holds: whatever ends this process (a SIGKILL, a CI step's timeout)
-        # closes the pipe and takes the server with it, where teardown and
-        # atexit never run.
-        cmd = [binary, "serve", "--addr", "127.0.0.1:0", "--log-level", "warn", "--exit-on-stdin-close", *args]
+        cmd = ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn", "--exit-on-stdin-close", *args]
+        return cls._launch(binary, cmd, _SERVING, token, timeout)
+
+    @classmethod
+    def start_replay(cls, recording: str | os.PathLike[str], binary: str | None = None, *, speed: float = 0,
+                     splice: str | None = None, behaviors: Sequence[str] = (), token: str | None = None,
+                     timeout: float = 15.0) -> Server:
+        """Starts ``a2amock replay RECORDING`` on a free loopback port, as
+        ``start`` starts ``a2amock serve`` (and ending as it does): the
+        recording served as an a2amock server whose one agent, ``agent``,
+        plays it at ``url``. ``speed`` divides the recorded delays (0: no
+        waiting), ``splice`` ("N:end-stream", "N:drop", "N:hang") cuts a
+        fault into event N of every replayed stream, ``behaviors`` are specs
+        of the catalogue applied to every replayed request. A recording the
+        binary cannot load, or a flag it refuses, raises ServerStartError
+        with the binary's message (file:line:col for a malformed file)."""
+        binary = binary or find_binary()
+        if binary is None:
+            raise BinaryNotFoundError(REPLAY_INSTALL_HINT)
+        if speed < 0:
+            raise ValueError(f"speed {speed}: use 0 or more")
+        cmd = ["replay", "--addr", "127.0.0.1:0", "--exit-on-stdin-close", "--speed", repr(float(speed))]
+        if splice is not None:
+            cmd += ["--splice", splice]
+        for b in behaviors:
+            cmd += ["--behavior", b]
+        # "--" ends the flags: a recording whose name starts with "-" is still a file.
+        cmd += ["--", os.fspath(recording)]
+        return cls._launch(binary, cmd, _REPLAYING, token, timeout)
+
+    @classmethod
+    def _launch(cls, binary: str, args: Sequence[str], ready: re.Pattern[str], token: str | None,
+                timeout: float) -> Server:
+        """Runs ``binary args``, waits for the line ``ready`` finds its URL
+        in, then for /_a2amock/healthz; the process is the server's."""
+        # Both callers pass --exit-on-stdin-close: with a pipe on stdin that
+        # only this process holds, whatever ends this process (a SIGKILL, a
+        # CI step's timeout) closes the pipe and takes the server with it,
+        # where teardown and atexit never run.
+        cmd = [binary, *args]
         if token:
-            cmd += ["--control-token", token]
+            # After the subcommand, before a replay's "--" and recording.
+            cmd[2:2] = ["--control-token", token]
         env = {k: v for k, v in os.environ.items() if not k.startswith("A2AMOCK_")}
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -134,22 +180,32 @@ class Server:
         deadline = time.monotonic() + timeout
         url = None
         while url is None:
-            left = deadline - time.monotonic()
             try:
-                line = lines.get(timeout=max(left, 0.01))
+                line = lines.get(timeout=max(deadline - time.monotonic(), 0.01))
             except queue.Empty:
-                line = None
-                left = 0
-            if line is None and (left <= 0 or proc.poll() is not None):
+                line = None  # the deadline passed
+            else:
+                if line is None:
+                    # stdout closed: the process is ending, and nothing more
+                    # comes to the queue; wait for its exit code instead.
+                    try:
+                        proc.wait(timeout=max(deadline - time.monotonic(), 0.01))
+                    except subprocess.TimeoutExpired:
+                        pass
+            if line is None:
+                exited = proc.poll() is not None
                 _stop(proc)
                 for t in drains:
                     t.join(timeout=2)
-                raise ServerStartError(f"{' '.join(cmd)} did not report its address within {timeout}s "
-                                       f"(exit code {proc.returncode}); stderr:\n" + "".join(stderr_tail[-20:]))
-            if line:
-                m = _SERVING.search(line)
-                if m:
-                    url = m.group(1)
+                stderr = "".join(stderr_tail[-20:])
+                if exited:
+                    raise ServerStartError(f"{' '.join(cmd)} exited with code {proc.returncode} before serving; "
+                                           "stderr:\n" + stderr)
+                raise ServerStartError(f"{' '.join(cmd)} did not report its address within {timeout}s; stderr:\n"
+                                       + stderr)
+            m = ready.search(line)
+            if m:
+                url = m.group(1)
         srv = cls(url, process=proc, token=token)
         srv._drains = drains
         _running.add(proc)
