@@ -9,16 +9,25 @@
  *       await runMyClient(mock().cardUrl());
  *       await mock().assertNoOrphans();
  *     });
+ *
+ * A recording made with `a2amock record` is replayed by startReplay (its
+ * own `a2amock replay` process, with the same journal and assertions), or
+ * useReplay / replayTest for one per test.
  */
 
 import { Mock } from "./mock.js";
+import { type Replay, type ReplayOptions, startReplay } from "./replay.js";
 import { A2amockServer, type ServerOptions } from "./server.js";
 
+export { JournalAssertions } from "./asserting.js";
 export * from "./assertions.js";
 export * from "./errors.js";
 export type { Entry, NotActedBehavior, SkippedBehavior } from "./journal.js";
 export { type Agent, type AgentOptions, type JournalQuery, Mock } from "./mock.js";
-export { A2amockServer, findBinary, INSTALL_HINT, type ControlCall, type ServerOptions } from "./server.js";
+export { REPLAY_AGENT, Replay, type ReplayOptions, startReplay } from "./replay.js";
+export {
+  A2amockServer, findBinary, INSTALL_HINT, REPLAY_INSTALL_HINT, type ControlCall, type ReplayServerOptions, type ServerOptions,
+} from "./server.js";
 
 /**
  * Starts a server (or connects to A2AMOCK_URL) and returns a Mock with its
@@ -104,6 +113,46 @@ export function useA2amock(options: ServerOptions & { hooks?: Hooks } = {}): () 
   });
   return () => {
     if (!current) throw new Error("useA2amock: the mock exists only inside a test");
+    return current;
+  };
+}
+
+/**
+ * One line of setup for replaying a recording in Vitest or Jest: a fresh
+ * replay (its own `a2amock replay` process, the recording from its start)
+ * for each test, started in beforeEach and ended in afterEach. Returns a
+ * getter of the current test's Replay. Tests run one at a time; under
+ * Vitest, replayTest serves concurrent tests.
+ */
+export function useReplay(recording: string | URL, options: ReplayOptions & { hooks?: Hooks } = {}): () => Replay {
+  const hooks = options.hooks ?? globalHooks();
+  let current: Replay | undefined;
+  // The test that holds the replay, as useA2amock's owner: its context
+  // under Vitest, a token under Jest; claimed before the replay starts.
+  let owner: object | undefined;
+  hooks.beforeEach(async (...args: unknown[]) => {
+    if (owner) {
+      throw new Error("useReplay: another test of this file is running (test.concurrent or describe.concurrent), and useReplay serves one test at a time; " +
+        "for concurrent tests take the replay from the test's context: const test = replayTest(recording) from \"a2amock/vitest\"");
+    }
+    owner = typeof args[0] === "object" && args[0] !== null ? args[0] : {};
+    try {
+      current = await startReplay(recording, options);
+    } catch (e) {
+      owner = undefined;
+      throw e;
+    }
+  }, 30_000);
+  hooks.afterEach(async (...args: unknown[]) => {
+    // A refused test's cleanup leaves the holder's replay alone.
+    if (typeof args[0] === "object" && args[0] !== null && args[0] !== owner) return;
+    const r = current;
+    current = undefined;
+    owner = undefined;
+    await r?.close();
+  });
+  return () => {
+    if (!current) throw new Error("useReplay: the replay exists only inside a test");
     return current;
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 
-import * as A from "./assertions.js";
+import { JournalAssertions } from "./asserting.js";
 import { NotFoundError } from "./errors.js";
 import type { Entry } from "./journal.js";
 import { A2amockServer } from "./server.js";
@@ -49,15 +49,19 @@ export function scenarioText(scenario: string | URL): string {
  * Each agent gets a unique name on the server, its own task store, behaviors
  * and journal view; close() removes them. Create one with Mock.create: it
  * adds the default agent, "agent", which `url` and `cardUrl()` point at.
+ * The assertions (assertNoOrphans, ...) read the journal of one agent of
+ * the test (`agent`), or of all of them.
  */
-export class Mock {
+export class Mock extends JournalAssertions {
   private readonly suffix = randomBytes(4).toString("hex");
   private readonly byName = new Map<string, Agent>();
 
   private constructor(
     readonly server: A2amockServer,
     private readonly ownsServer: boolean,
-  ) {}
+  ) {
+    super();
+  }
 
   /** A Mock with its default agent on server; ownsServer closes the server with the mock. */
   static async create(server: A2amockServer, options: { ownsServer?: boolean; defaultAgent?: AgentOptions | false } = {}): Promise<Mock> {
@@ -170,87 +174,17 @@ export class Mock {
     return (await this.server.control("GET", "/metrics")).text();
   }
 
-  /** Every task the client created ended terminal or was canceled by it. */
-  async assertNoOrphans(agent?: string): Promise<void> {
-    A.assertNoOrphans(await this.journal({ agent }));
+  // What the assertions (JournalAssertions) read.
+
+  protected journalFor(agent?: string): Promise<Entry[]> {
+    return this.journal({ agent });
   }
 
-  /** The client sent at most n GetTask requests for the task. */
-  async assertPolledAtMost(taskId: string, n: number, agent?: string): Promise<void> {
-    A.assertPolledAtMost(await this.journal({ agent }), taskId, n);
+  protected cardFor(agent?: string): Promise<Record<string, any>> {
+    return this.card(agent);
   }
 
-  /** The client's last GetTask came at most withinMs after the task was created. */
-  async assertStoppedPollingWithin(taskId: string, withinMs: number, agent?: string): Promise<void> {
-    A.assertStoppedPollingWithin(await this.journal({ agent }), taskId, withinMs);
-  }
-
-  /** The client canceled the task (a CancelTask the agent acknowledged). */
-  async assertCanceled(taskId: string, agent?: string): Promise<void> {
-    A.assertCanceled(await this.journal({ agent }), taskId);
-  }
-
-  /** The client sent no message to the task after it was dead. */
-  async assertNoContinuationTo(taskId: string, agent?: string): Promise<void> {
-    A.assertNoContinuationTo(await this.journal({ agent }), taskId);
-  }
-
-  /** No send carried a field its dialect does not define, which the agent skipped unread. */
-  async assertNoIgnoredFields(agent?: string): Promise<void> {
-    A.assertNoIgnoredFields(await this.journal({ agent }));
-  }
-
-  /** Every request to the agent used an interface its card declares (as served, unless given). */
-  async assertUsedDeclaredInterface(agent?: string, card?: Record<string, any>): Promise<void> {
-    A.assertUsedDeclaredInterface(await this.journal({ agent }), card ?? (await this.card(agent)));
-  }
-
-  /** Every message answering a task waiting for the client (input-required, auth-required) named the task by its taskId. */
-  async assertContinuationCarriesTaskID(agent?: string): Promise<void> {
-    A.assertContinuationCarriesTaskID(await this.journal({ agent }));
-  }
-
-  /** Every v1.0 request carried A2A-Version: 1.0 (header or query parameter). */
-  async assertSentVersionHeader(agent?: string): Promise<void> {
-    A.assertSentVersionHeader(await this.journal({ agent }));
-  }
-
-  /** The client did not send ListTasks (or ListTaskPushNotificationConfigs) a pageToken again after the agent answered it with that token as nextPageToken. */
-  async assertNoPageTokenLoop(agent?: string): Promise<void> {
-    A.assertNoPageTokenLoop(await this.journal({ agent }));
-  }
-
-  /** A message resent after its first sending failed reused its messageId. */
-  async assertRetryReusedMessageID(agent?: string): Promise<void> {
-    A.assertRetryReusedMessageID(await this.journal({ agent }));
-  }
-
-  /**
-   * After the agent's card changed (at journal seq changedAt: the last
-   * entry's seq when the test changed the card) the client fetched the card
-   * again before its next request to the agent.
-   */
-  async assertCardRefetchedOnChange(changedAt: number, agent?: string): Promise<void> {
-    A.assertCardRefetchedOnChange(await this.journal({ agent }), this.agent(agent).serverName, changedAt);
-  }
-
-  /** The client polled GetTask to the task's terminal state when its terminal push did not come. */
-  async assertFellBackToPolling(taskId: string, agent?: string): Promise<void> {
-    A.assertFellBackToPolling(await this.journal({ agent }), taskId);
-  }
-
-  /** The states the agent pushed for the task that the webhook accepted (2xx), in delivery order. */
-  async pushedStates(taskId: string, agent?: string): Promise<string[]> {
-    return A.pushedStates(await this.journal({ agent }), taskId);
-  }
-
-  /** The client fetched the agent's card, then its signing keys (JWKS), before its first request. */
-  async assertCardSignatureChecked(agent?: string): Promise<void> {
-    A.assertCardSignatureChecked(await this.journal({ agent }), this.agent(agent).serverName);
-  }
-
-  /** The client sent the agent no request after it served a card whose signature must be refused. */
-  async assertNoRequestAfterBadCardSignature(agent?: string): Promise<void> {
-    A.assertNoRequestAfterBadCardSignature(await this.journal({ agent }), this.agent(agent).serverName);
+  protected serverName(agent?: string): string {
+    return this.agent(agent).serverName;
   }
 }

@@ -18,7 +18,16 @@ export const INSTALL_HINT =
   "Install the binary with `go install github.com/a2amock/a2amock/cmd/a2amock@latest` " +
   "(or `go build -o bin/a2amock ./cmd/a2amock` in a clone), or run the container image.";
 
+export const REPLAY_INSTALL_HINT =
+  "a replay runs its own a2amock process: put the a2amock binary on PATH or in A2AMOCK_BIN " +
+  "(a server at A2AMOCK_URL cannot replay a recording). " +
+  "Install it with `go install github.com/a2amock/a2amock/cmd/a2amock@latest` " +
+  "(or `go build -o bin/a2amock ./cmd/a2amock` in a clone).";
+
 const SERVING = /serving \d+ agent\(s\) at (http:\/\/\S+)/;
+// "a2amock: replaying FILE (N exchange(s) recorded from UPSTREAM) at URL":
+// the URL is the line's last word, whatever the file's name holds.
+const REPLAYING = /^a2amock: replaying .* at (http:\/\/\S+)\s*$/;
 
 function executable(path: string): boolean {
   try {
@@ -54,6 +63,22 @@ export interface ServerOptions {
   /** Control token (--control-token); default: A2AMOCK_CONTROL_TOKEN. */
   token?: string;
   /** How long to wait for the server to answer its health check. */
+  timeoutMs?: number;
+}
+
+/** How to start a replay of a recording (`a2amock replay`). */
+export interface ReplayServerOptions {
+  /** Divides the recorded delays: 0 (the default) waits for none, 1 is recorded time. */
+  speed?: number;
+  /** A fault cut into event N (from 0) of every replayed stream: "N:end-stream", "N:drop" or "N:hang". */
+  splice?: string;
+  /** Behaviors of the catalogue applied to every replayed request, e.g. "stream-drop-events:rate=0.5". */
+  behaviors?: string[];
+  /** The binary to start; default: A2AMOCK_BIN, else a2amock on PATH. */
+  binary?: string;
+  /** Control token (--control-token); none by default (the replay listens on loopback). */
+  token?: string;
+  /** How long to wait for the replay to answer its health check. */
   timeoutMs?: number;
 }
 
@@ -109,18 +134,51 @@ export class A2amockServer {
   static async start(options: ServerOptions = {}): Promise<A2amockServer> {
     const binary = options.binary ?? findBinary();
     if (!binary) throw new BinaryNotFoundError(INSTALL_HINT);
-    const timeoutMs = options.timeoutMs ?? 15_000;
-    // --exit-on-stdin-close with a pipe on stdin that only this process holds:
-    // whatever ends this process (a SIGKILL, a worker killed on timeout, a
-    // signal with no handler, none of which emits "exit") closes the pipe and
-    // takes the server with it.
     const args = ["serve", "--addr", "127.0.0.1:0", "--log-level", "warn", "--exit-on-stdin-close", ...(options.args ?? [])];
-    if (options.token) args.push("--control-token", options.token);
+    return A2amockServer.launch(binary, args, SERVING, options);
+  }
+
+  /**
+   * Starts `a2amock replay RECORDING` on a free loopback port, as start()
+   * starts `a2amock serve` (and ending as it does): the recording served as
+   * an a2amock server whose one agent, "agent", plays it at its root. A
+   * recording the binary cannot load, or a flag it refuses, throws
+   * ServerStartError with the binary's message (file:line:col for a
+   * malformed file).
+   */
+  static async startReplay(recording: string, options: ReplayServerOptions = {}): Promise<A2amockServer> {
+    const binary = options.binary ?? findBinary();
+    if (!binary) throw new BinaryNotFoundError(REPLAY_INSTALL_HINT);
+    const speed = options.speed ?? 0;
+    if (!(speed >= 0)) throw new RangeError(`speed ${speed}: use 0 or more`);
+    const args = ["replay", "--addr", "127.0.0.1:0", "--exit-on-stdin-close", "--speed", String(speed)];
+    if (options.splice !== undefined) args.push("--splice", options.splice);
+    for (const b of options.behaviors ?? []) args.push("--behavior", b);
+    // "--" ends the flags: a recording whose name starts with "-" is still a file.
+    args.push("--", recording);
+    return A2amockServer.launch(binary, args, REPLAYING, options);
+  }
+
+  /**
+   * Runs `binary args`, waits for the line `ready` finds its URL in, then
+   * for /_a2amock/healthz; the process is the server's.
+   */
+  private static async launch(binary: string, subcommandArgs: string[], ready: RegExp,
+    options: { token?: string; timeoutMs?: number }): Promise<A2amockServer> {
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    // Both callers pass --exit-on-stdin-close: with a pipe on stdin that only
+    // this process holds, whatever ends this process (a SIGKILL, a worker
+    // killed on timeout, a signal with no handler, none of which emits
+    // "exit") closes the pipe and takes the server with it.
+    const args = [...subcommandArgs];
+    // After the subcommand, before a replay's "--" and recording.
+    if (options.token) args.splice(1, 0, "--control-token", options.token);
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("A2AMOCK_")));
     const child = spawn(binary, args, { stdio: ["pipe", "pipe", "pipe"], env });
     // Nothing is written to it; a server gone first must not raise EPIPE here.
     child.stdin!.on("error", () => {});
     const stderr: string[] = [];
+    const stderrDone = new Promise<void>((resolve) => child.stderr!.once("close", () => resolve()));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       stderr.push(d);
       if (stderr.length > 50) stderr.shift();
@@ -135,13 +193,23 @@ export class A2amockServer {
           clearTimeout(timer);
           reject(new ServerStartError(`could not run ${binary}: ${e.message}. ${INSTALL_HINT}`));
         });
+        let served = false;
         child.once("exit", (code) => {
           clearTimeout(timer);
-          reject(new ServerStartError(`${binary} exited with code ${code} before serving; stderr:\n${stderr.join("")}`));
+          if (served) return;
+          // All of stderr: the binary's message is its last words.
+          const fail = () => reject(new ServerStartError(
+            `${binary} ${args.join(" ")} exited with code ${code} before serving; stderr:\n${stderr.join("")}`));
+          const late = setTimeout(fail, 2000);
+          void stderrDone.then(() => {
+            clearTimeout(late);
+            fail();
+          });
         });
         lines.on("line", (line) => {
-          const m = SERVING.exec(line);
-          if (m) {
+          const m = ready.exec(line);
+          if (m && !served) {
+            served = true;
             clearTimeout(timer);
             resolve(m[1]);
           }

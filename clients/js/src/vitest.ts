@@ -1,9 +1,13 @@
-/** useA2amock bound to Vitest's hooks, and a2amockTest: `import { useA2amock, a2amockTest } from "a2amock/vitest"`. */
+/**
+ * useA2amock and useReplay bound to Vitest's hooks, a2amockTest and
+ * replayTest: `import { useA2amock, a2amockTest, replayTest } from "a2amock/vitest"`.
+ */
 
 import { afterAll, afterEach, beforeAll, beforeEach, test as baseTest, type TestAPI } from "vitest";
 
-import { type Hooks, useA2amock as useWith } from "./index.js";
+import { type Hooks, useA2amock as useWith, useReplay as useReplayWith } from "./index.js";
 import { Mock } from "./mock.js";
+import { type Replay, type ReplayOptions, startReplay } from "./replay.js";
 import { A2amockServer, type ServerOptions } from "./server.js";
 
 export * from "./index.js";
@@ -45,6 +49,38 @@ export function a2amockTest(options: ServerOptions = {}): TestAPI<{ a2amock: Moc
         await use(mock);
       } finally {
         await mock.close();
+      }
+    },
+  });
+}
+
+/** A fresh replay of the recording for each test (its own process), ended after it. */
+export function useReplay(recording: string | URL, options: ReplayOptions = {}): () => Replay {
+  const hooks: Hooks = { beforeAll, afterAll, beforeEach, afterEach };
+  return useReplayWith(recording, { ...options, hooks });
+}
+
+/**
+ * A Vitest `test` whose context carries `replay`: a fresh replay of the
+ * recording for each test that asks for it (its own `a2amock replay`
+ * process, the recording from its start), ended after the test; concurrent
+ * tests each get their own:
+ *
+ *     const test = replayTest(new URL("./incident.json", import.meta.url), { splice: "2:drop" });
+ *     test("survives the dropped event", async ({ replay }) => {
+ *       await runMyClient(replay.cardUrl);
+ *       await replay.assertNoOrphans();
+ *     });
+ */
+export function replayTest(recording: string | URL, options: ReplayOptions = {}): TestAPI<{ replay: Replay }> {
+  return baseTest.extend<{ replay: Replay }>({
+    // eslint-disable-next-line no-empty-pattern
+    replay: async ({}, use) => {
+      const replay = await startReplay(recording, options);
+      try {
+        await use(replay);
+      } finally {
+        await replay.close();
       }
     },
   });
