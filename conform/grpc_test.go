@@ -21,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/a2amock/a2amock/cards"
+	"github.com/a2amock/a2amock/conform/internal/judge"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/internal/a2apb03"
 	"github.com/a2amock/a2amock/server"
@@ -239,5 +240,51 @@ func TestGRPCCallsRecordTheAgentJournaled(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGRPCCallsRecordTheMethodServed: a gRPC call's wire record names its
+// method and tenant as the server reads the call: the method below the
+// agent's base path, the same for a call below an agent's path as for one
+// at the root, and the tenant there too. conform once cut the method at
+// the first "/" of the whole path (a2/lf.a2a.v1.A2AService/GetTask below
+// /agents/a2/), read the tenant only at the root, and took any HTTP/2
+// request of a gRPC content type, a GET too, for a gRPC call.
+func TestGRPCCallsRecordTheMethodServed(t *testing.T) {
+	t.Parallel()
+	m, err := startMock(server.Config{Agents: []server.AgentConfig{{Name: "a0"}, {Name: "a1"}, {Name: "a2"}}, GRPC: true, StepDelay: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := m.close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	msg, err := proto.Marshal(&a2apb.GetTaskRequest{Tenant: "a1", Id: "nope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(msg))), msg...)
+	call := func(method, path string) judge.WireRecord {
+		t.Helper()
+		r := httptest.NewRequest(method, path, bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/grpc")
+		r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
+		m.record(httptest.NewRecorder(), r)
+		ws := m.wire.Records()
+		return ws[len(ws)-1]
+	}
+	root := call(http.MethodPost, a2apb.ServicePath+"GetTask")
+	if !root.GRPC || root.RPCMethod != "GetTask" || root.Tenant != "a1" || root.Agent != "a1" {
+		t.Fatalf("the call at the root recorded as gRPC %v, method %q, tenant %q, agent %q; want GetTask, tenant a1, agent a1", root.GRPC, root.RPCMethod, root.Tenant, root.Agent)
+	}
+	below := call(http.MethodPost, "/agents/a2"+a2apb.ServicePath+"GetTask")
+	if !below.GRPC || below.RPCMethod != root.RPCMethod || below.Tenant != root.Tenant || below.Agent != root.Agent {
+		t.Errorf("the call below /agents/a2/ recorded as gRPC %v, method %q, tenant %q, agent %q; want those of the root's: method %q, tenant %q, agent %q",
+			below.GRPC, below.RPCMethod, below.Tenant, below.Agent, root.RPCMethod, root.Tenant, root.Agent)
+	}
+	if get := call(http.MethodGet, "/agents/a2"+a2apb.ServicePath+"GetTask"); get.GRPC || get.RPCMethod != "" || get.Tenant != "" {
+		t.Errorf("an HTTP/2 GET of a gRPC content type, which the server serves as no gRPC call, recorded as gRPC %v, method %q, tenant %q", get.GRPC, get.RPCMethod, get.Tenant)
 	}
 }

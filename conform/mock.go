@@ -112,9 +112,10 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		close(m.ready)
 	})
 	// The server names the agent (AgentOf) as it routes the request, a
-	// gRPC call by its route or tenant, before it is journaled: the card
-	// change counts a message when it arrives.
-	rec := wirerec.Begin(r, m.srv.AgentOf)
+	// gRPC call by its route or tenant, and a gRPC call's method
+	// (GRPCMethod) as its binding reads the path, before it is journaled:
+	// the card change counts a message when it arrives.
+	rec := wirerec.Begin(r, m.srv)
 	m.changer.observe(rec)
 	rw := wirerec.NewWriter(w)
 	x := m.wire.Start(rec, rw)

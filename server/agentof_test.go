@@ -115,3 +115,63 @@ func agentOfAndJournaled(t *testing.T, srv *server.Server, path string, body []b
 	require.NotEmpty(t, entries, "%s journaled nothing", path)
 	return named, entries[0].Agent
 }
+
+// TestGRPCMethodIsTheMethodJournaled: GRPCMethod reads a gRPC call's
+// method as the server journals it, at the root and below every agent's
+// path alike (conform records the method by it), and says whether its
+// service carries tenants; a method no service has is journaled with
+// none. A request the server serves as no gRPC call (gRPC off, a GET, an
+// agent not hosted) is no call to GRPCMethod either.
+func TestGRPCMethodIsTheMethodJournaled(t *testing.T) {
+	t.Parallel()
+	srv, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "a0"}, {Name: "a1"}}, GRPC: true, StepDelay: -1})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, srv.Close()) }()
+	v03 := grpcCall(t, &a2apb03.GetTaskRequest{Name: "tasks/nope"})
+	v10 := grpcCall(t, &a2apb.GetTaskRequest{Id: "nope"})
+	for _, base := range []string{"", "/agents/a0", "/agents/a1"} {
+		for _, c := range []struct {
+			path, want string
+			tenants    bool
+			body       []byte
+		}{
+			{a2apb.ServicePath + "GetTask", "GetTask", true, v10},
+			{a2apb03.ServicePath + "GetTask", "GetTask", false, v03},
+			{a2apb.ServicePath + "NoSuchMethod", "", false, v10},
+			{"/no.such.Service/GetTask", "", false, v10},
+		} {
+			path := base + c.path
+			srv.Reset()
+			r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(c.body))
+			r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
+			r.Header.Set("Content-Type", "application/grpc")
+			method, tenants, call := srv.GRPCMethod(r)
+			assert.True(t, call, "%s is a gRPC call", path)
+			assert.Equal(t, c.want, method, "GRPCMethod(%s)", path)
+			assert.Equal(t, c.tenants, tenants, "GRPCMethod(%s): tenants", path)
+			srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
+			entries := srv.Journal().Entries()
+			require.NotEmpty(t, entries, "%s journaled nothing", path)
+			assert.Equal(t, method, entries[0].Method, "the method %s is journaled with", path)
+		}
+	}
+	off, err := server.New(server.Config{StepDelay: -1})
+	require.NoError(t, err)
+	defer func() { require.NoError(t, off.Close()) }()
+	for _, c := range []struct {
+		name   string
+		srv    *server.Server
+		method string
+		path   string
+	}{
+		{"gRPC off", off, http.MethodPost, a2apb.ServicePath + "GetTask"},
+		{"a GET", srv, http.MethodGet, "/agents/a1" + a2apb.ServicePath + "GetTask"},
+		{"an agent not hosted", srv, http.MethodPost, "/agents/nobody" + a2apb.ServicePath + "GetTask"},
+	} {
+		r := httptest.NewRequest(c.method, c.path, bytes.NewReader(v10))
+		r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
+		r.Header.Set("Content-Type", "application/grpc")
+		method, tenants, call := c.srv.GRPCMethod(r)
+		assert.False(t, call || tenants || method != "", "%s: GRPCMethod reads %s %s as a call of %q (tenants %v)", c.name, c.method, c.path, method, tenants)
+	}
+}

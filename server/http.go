@@ -92,6 +92,27 @@ func (s *Server) AgentOf(r *http.Request) string {
 	return a.name
 }
 
+// GRPCMethod reads r as the server reads a gRPC call, before it is
+// served: call reports whether the server serves r as one (Config.GRPC,
+// and an HTTP/2 POST of a gRPC content type, at a hosted agent's path or
+// the root); method is the method its path names below the agent's base
+// path (SendMessage for /agents/x/lf.a2a.v1.A2AService/SendMessage), as it
+// is journaled: "" when it names no method of a service served; tenants
+// reports whether that service's requests carry a tenant
+// (grpcbind.MethodOf). It does not read r's body. a2amock conform records
+// each exchange's gRPC method and tenant by it.
+func (s *Server) GRPCMethod(r *http.Request) (method string, tenants, call bool) {
+	if !s.cfg.GRPC || !grpcbind.IsCall(r) {
+		return "", false, false
+	}
+	a, _, _, rest := s.pathAgent(r.URL.EscapedPath())
+	if a == nil { // refused by dispatch before the gRPC binding reads it
+		return "", false, false
+	}
+	method, tenants = grpcbind.MethodOf(rest)
+	return method, tenants, true
+}
+
 // serveAgentPath routes a request under an agent's base path.
 func (s *Server) serveAgentPath(c echo.Context, a *agent, base, rest string) error {
 	cw, rec := s.wire.Wrap(c.Response().Writer, c.Request(), s.clock.Now())

@@ -24,9 +24,11 @@ type WireRecord struct {
 	Method string `json:"method"`
 	Path   string `json:"path"`
 	// RPCMethod is the JSON-RPC method of a POST body, when it has one, or
-	// the method of a gRPC call.
+	// the method of a gRPC call as the server serves it (SendMessage, at
+	// the root or below an agent's path; none for a method it has not).
 	RPCMethod string `json:"rpcMethod,omitempty"`
-	// GRPC is set on a gRPC call (HTTP/2, content-type application/grpc);
+	// GRPC is set on a call the server serves as a gRPC call (an HTTP/2
+	// POST of content type application/grpc, with gRPC served);
 	// GRPCStatus is its grpc-status, and RetryAfter its
 	// grpc-retry-pushback-ms in whole seconds.
 	GRPC       bool `json:"grpc,omitempty"`

@@ -35,21 +35,36 @@ const maxPeek = 1 << 20
 // maxDelivered bounds the body kept per exchange.
 const maxDelivered = judge.MaxDelivered
 
+// Server is how the server reads a request as it arrives, before it
+// serves it: server.Server's methods of these names. The records name an
+// exchange's agent and gRPC method by the server's own rules, not copies
+// of them, so that they and the journal cannot read one request
+// differently.
+type Server interface {
+	// AgentOf names the agent the request is served or refused as; for a
+	// gRPC call it reads the body, and leaves it reading whole.
+	AgentOf(*http.Request) string
+	// GRPCMethod reports whether the server serves the request as a gRPC
+	// call, the method its path names below its agent's base path, and
+	// whether that method's service carries tenants.
+	GRPCMethod(*http.Request) (method string, tenants, call bool)
+}
+
 // Begin starts the record of the exchange r, at its arrival: the agent
-// the server serves or refuses it as (agentOf, the server's own rule,
-// which for a gRPC call reads the tenant or route that names the agent),
-// its A2A-Version and, for a POST or a gRPC call, the method named at the
-// start of its body, and the tenant a v1.0 gRPC call's message carries.
-// It reads that start, so it replaces r.Body with a body that still reads
-// the whole; agentOf must leave r.Body so too.
-func Begin(r *http.Request, agentOf func(*http.Request) string) judge.WireRecord {
-	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: agentOf(r)}
+// the server serves or refuses it as (srv.AgentOf, which for a gRPC call
+// reads the tenant or route that names the agent), its A2A-Version and,
+// for a POST, the JSON-RPC method named at the start of its body, or for
+// a gRPC call (srv.GRPCMethod) the method its path names and the tenant
+// its message carries. It reads that start, so it replaces r.Body with a
+// body that still reads the whole.
+func Begin(r *http.Request, srv Server) judge.WireRecord {
+	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: srv.AgentOf(r)}
 	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
 		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {
 		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
 	}
-	method, isGRPC := grpcMethod(r)
+	method, tenants, isGRPC := srv.GRPCMethod(r)
 	if (!isGRPC && r.Method != http.MethodPost) || r.Body == nil {
 		return rec
 	}
@@ -58,10 +73,10 @@ func Begin(r *http.Request, agentOf func(*http.Request) string) judge.WireRecord
 	if isGRPC {
 		rec.RPCMethod, rec.GRPC = method, true
 		// The tenant the request carries, which the checks compare with
-		// the one the card declares (the agent it names is agentOf's).
-		// Only v1.0's service has tenants: v0.3's messages are not read
-		// with v1.0's descriptors.
-		if strings.HasPrefix(r.URL.Path, a2apb.ServicePath) {
+		// the one the card declares (the agent it names is AgentOf's).
+		// Only a service with tenants has them: the messages of one
+		// without are not read with the descriptors of one with.
+		if tenants {
 			rec.Tenant = grpcTenant(method, head)
 		}
 		return rec
@@ -268,18 +283,9 @@ func (c *takenConn) SetLinger(sec int) error {
 	return nil
 }
 
-// grpcMethod returns the method of a gRPC call (SendMessage for POST
-// /lf.a2a.v1.A2AService/SendMessage).
-func grpcMethod(r *http.Request) (string, bool) {
-	if r.ProtoMajor != 2 || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
-		return "", false
-	}
-	_, method, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
-	return method, true
-}
-
 // grpcTenant returns the tenant of a gRPC call's request message (body is
-// the length-prefixed message), "" when it has none or does not decode.
+// the length-prefixed message) to method of the service with tenants (the
+// one a2apb describes), "" when it has none or does not decode.
 func grpcTenant(method string, body []byte) string {
 	compressed, b, _, ok := a2apb.NextMessage(body)
 	md := a2apb.Method(method)

@@ -20,12 +20,12 @@ import (
 	"github.com/a2amock/a2amock/server"
 )
 
-// agentNamer names agents as the mock does, by its server's rule
-// (server.Server.AgentOf), for a server hosting alpha (the root) and beta
-// with gRPC on: /agents/{name}/… addresses name, anything else alpha, and
-// a v1.0 gRPC call the agent its tenant names. Begin reads the body after
-// it, so the tests also see that the two reads leave the body whole.
-func agentNamer(t *testing.T) func(*http.Request) string {
+// mockServer reads requests as the mock's does (server.Server's AgentOf
+// and GRPCMethod), for a server hosting alpha (the root) and beta with
+// gRPC on: /agents/{name}/… addresses name, anything else alpha, and a
+// v1.0 gRPC call the agent its tenant names. Begin reads the body after
+// AgentOf, so the tests also see that the two reads leave the body whole.
+func mockServer(t *testing.T) Server {
 	t.Helper()
 	srv, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "alpha"}, {Name: "beta"}}, GRPC: true, StepDelay: -1})
 	if err != nil {
@@ -36,14 +36,14 @@ func agentNamer(t *testing.T) func(*http.Request) string {
 			t.Error(err)
 		}
 	})
-	return srv.AgentOf
+	return srv
 }
 
 // TestBegin: what the start of an exchange says about it, and a body that
 // still reads whole after Begin read its start.
 func TestBegin(t *testing.T) {
 	t.Parallel()
-	agentOf := agentNamer(t)
+	srv := mockServer(t)
 	rpc := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m"}}}`
 	for _, c := range []struct {
 		name string
@@ -82,7 +82,7 @@ func TestBegin(t *testing.T) {
 			sent = bodyOf(t, r)
 			r = c.req()
 		}
-		got := Begin(r, agentOf)
+		got := Begin(r, srv)
 		if got.Start.IsZero() || got.Conn != r.RemoteAddr {
 			t.Errorf("%s: start %v, conn %q (request from %q)", c.name, got.Start, got.Conn, r.RemoteAddr)
 		}
@@ -103,7 +103,7 @@ func TestBegin(t *testing.T) {
 // limit (a JSON object not whole in it) is not known.
 func TestBeginPeekLimit(t *testing.T) {
 	t.Parallel()
-	agentOf := agentNamer(t)
+	srv := mockServer(t)
 	pad := strings.Repeat("x", maxPeek)
 	for _, c := range []struct {
 		name, body, method string
@@ -112,7 +112,7 @@ func TestBeginPeekLimit(t *testing.T) {
 		{"a body of the limit exactly", `{"method":"GetTask","p":"` + pad[:maxPeek-len(`{"method":"GetTask","p":""}`)] + `"}`, "GetTask"},
 	} {
 		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
-		rec := Begin(r, agentOf)
+		rec := Begin(r, srv)
 		if rec.RPCMethod != c.method {
 			t.Errorf("%s (%d bytes): method %q, want %q", c.name, len(c.body), rec.RPCMethod, c.method)
 		}
@@ -122,12 +122,13 @@ func TestBeginPeekLimit(t *testing.T) {
 	}
 }
 
-// TestBeginGRPC: a gRPC call's method is the path's, its tenant the one
-// its request carries, and its agent the server's: the tenant's when the
-// server hosts one of that name and reads the message.
+// TestBeginGRPC: a gRPC call's method is the one its path names below its
+// agent's base path, at the root and below an agent's path alike, its
+// tenant the one its request carries, and its agent the server's: the
+// tenant's when the server hosts one of that name and reads the message.
 func TestBeginGRPC(t *testing.T) {
 	t.Parallel()
-	agentOf := agentNamer(t)
+	srv := mockServer(t)
 	for _, c := range []struct {
 		name, tenant, agent string
 		frame               func([]byte) []byte
@@ -142,27 +143,38 @@ func TestBeginGRPC(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := c.frame(msg)
-		r := httptest.NewRequest(http.MethodPost, "/lf.a2a.v1.A2AService/SendMessage", bytes.NewReader(body))
-		r.ProtoMajor, r.ProtoMinor = 2, 0
-		r.Header.Set("Content-Type", "application/grpc+proto")
-		rec := Begin(r, agentOf)
-		wantTenant := c.tenant
-		if body[0] != 0 {
-			wantTenant = ""
-		}
-		if !rec.GRPC || rec.RPCMethod != "SendMessage" || rec.Tenant != wantTenant || rec.Agent != c.agent {
-			t.Errorf("%s: grpc %v method %q tenant %q agent %q; want SendMessage, tenant %q, agent %q", c.name, rec.GRPC, rec.RPCMethod, rec.Tenant, rec.Agent, wantTenant, c.agent)
-		}
-		if got := bodyOf(t, r); got != string(body) {
-			t.Errorf("%s: the call's body changed under Begin", c.name)
+		for _, base := range []string{"", "/agents/beta"} {
+			r := httptest.NewRequest(http.MethodPost, base+"/lf.a2a.v1.A2AService/SendMessage", bytes.NewReader(body))
+			r.ProtoMajor, r.ProtoMinor = 2, 0
+			r.Header.Set("Content-Type", "application/grpc+proto")
+			rec := Begin(r, srv)
+			wantTenant, wantAgent := c.tenant, c.agent
+			if body[0] != 0 {
+				wantTenant = ""
+			}
+			if base != "" && wantAgent == "alpha" {
+				wantAgent = "beta"
+			}
+			if !rec.GRPC || rec.RPCMethod != "SendMessage" || rec.Tenant != wantTenant || rec.Agent != wantAgent {
+				t.Errorf("%s at %q: grpc %v method %q tenant %q agent %q; want SendMessage, tenant %q, agent %q", c.name, base+"/", rec.GRPC, rec.RPCMethod, rec.Tenant, rec.Agent, wantTenant, wantAgent)
+			}
+			if got := bodyOf(t, r); got != string(body) {
+				t.Errorf("%s at %q: the call's body changed under Begin", c.name, base+"/")
+			}
 		}
 	}
-	// The same path over HTTP/1.1, or without the gRPC content type, is no
-	// gRPC call.
+	// The same path over HTTP/1.1, or as an HTTP/2 GET, is no gRPC call to
+	// the server, nor to its record.
 	r := httptest.NewRequest(http.MethodPost, "/lf.a2a.v1.A2AService/SendMessage", strings.NewReader("{}"))
 	r.Header.Set("Content-Type", "application/grpc")
-	if rec := Begin(r, agentOf); rec.GRPC || rec.RPCMethod != "" {
+	if rec := Begin(r, srv); rec.GRPC || rec.RPCMethod != "" {
 		t.Errorf("an HTTP/1.1 request taken for a gRPC call: %+v", rec)
+	}
+	r = httptest.NewRequest(http.MethodGet, "/agents/beta/lf.a2a.v1.A2AService/SendMessage", nil)
+	r.ProtoMajor, r.ProtoMinor = 2, 0
+	r.Header.Set("Content-Type", "application/grpc")
+	if rec := Begin(r, srv); rec.GRPC || rec.RPCMethod != "" {
+		t.Errorf("an HTTP/2 GET taken for a gRPC call: %+v", rec)
 	}
 }
 
@@ -268,10 +280,10 @@ func TestFinishGRPC(t *testing.T) {
 // reset) is hijacked and faulted, with no status when it wrote none.
 func TestHijacked(t *testing.T) {
 	t.Parallel()
-	agentOf := agentNamer(t)
+	mock := mockServer(t)
 	recs := make(chan judge.WireRecord, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		rec := Begin(r, agentOf)
+		rec := Begin(r, mock)
 		w := NewWriter(rw)
 		c, _, err := w.Hijack()
 		if err != nil {
@@ -328,12 +340,12 @@ func TestCutWithoutConnection(t *testing.T) {
 // still resets the connection: the linger passes through.
 func TestTakenOverEndsAtClose(t *testing.T) {
 	t.Parallel()
-	agentOf := agentNamer(t)
+	mock := mockServer(t)
 	l := NewLog(10)
 	closed, exited := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w := NewWriter(rw)
-		x := l.Start(Begin(r, agentOf), w)
+		x := l.Start(Begin(r, mock), w)
 		defer l.Finish(x, false)
 		c, _, err := w.Hijack()
 		if err != nil {
