@@ -224,7 +224,20 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	w.WriteHeader(resp.StatusCode)
 	fw := &flushWriter{w: w, rc: rc}
-	_, copyErr := io.Copy(io.MultiWriter(fw, rd), resp.Body)
+	var to io.Writer = fw
+	if rd.plain {
+		// Passed on unflushed, so that the stream ends with its last
+		// bytes (net/http's HTTP/2 server holds up to 4 KiB of a body
+		// until the handler returns) as the agent ended it. Flushed, they
+		// went out in a DATA frame of their own and the stream ended in
+		// an empty one; grpc-go reads a non-gRPC answer's body into its
+		// error only from DATA frames that carry some, so it took that
+		// empty end for a gRPC answer cut before its trailers (Internal:
+		// "server closed the stream without sending trailers") rather
+		// than the content type or HTTP status the agent answered with.
+		to = w
+	}
+	_, copyErr := io.Copy(io.MultiWriter(to, rd), resp.Body)
 	// Trailers come after the body; a trailers-only answer has its status
 	// among the headers, already passed on.
 	for k, vs := range resp.Trailer {

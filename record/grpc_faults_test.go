@@ -1,22 +1,28 @@
 package record_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/cards"
@@ -92,18 +98,20 @@ func replayGRPC(t *testing.T, rec *record.Recording) (*replay.Replayer, string) 
 // recorded bytes: the client sees at the replay what it saw from the agent.
 func TestRecordAndReplayGRPCStreamFaults(t *testing.T) {
 	t.Parallel()
+	// The client sees through the proxy what it saw from the agent. A
+	// JSON answer (stream-error-as-json) once differed: the proxy
+	// flushed it, and net/http's HTTP/2 server ended the stream in an
+	// empty DATA frame after the body (the agent's ends in the frame
+	// carrying it: TestProxyEndsAPlainAnswerWithItsBody), which grpc-go
+	// reported as Internal, "server closed the stream without sending
+	// trailers", rather than as the content type.
 	for _, tc := range []struct {
 		behavior string
 		end      record.StreamEnd
-		// proxyDiffers: net/http's HTTP/2 server, which the proxy runs
-		// on, frames a JSON answer so that grpc-go reports a missing
-		// status instead of the content type (the replay runs on the
-		// mock's own HTTP/2 server, as the agent did).
-		proxyDiffers bool
 	}{
-		{"stream-eof-mid-frame", record.EndTruncated, false},
-		{"truncated-body", record.EndTruncated, false},
-		{"stream-error-as-json", "", true},
+		{"stream-eof-mid-frame", record.EndTruncated},
+		{"truncated-body", record.EndTruncated},
+		{"stream-error-as-json", ""},
 	} {
 		t.Run(tc.behavior, func(t *testing.T) {
 			t.Parallel()
@@ -113,10 +121,8 @@ func TestRecordAndReplayGRPCStreamFaults(t *testing.T) {
 			directEvents, directEnd := streamGRPC(t, upstream, "m-direct")
 			require.NotEqual(t, "eof", directEnd, "the behavior breaks the stream")
 			proxiedEvents, proxiedEnd := streamGRPC(t, proxied, "m-proxied")
-			if !tc.proxyDiffers {
-				require.Equal(t, directEvents, proxiedEvents)
-				require.Equal(t, directEnd, proxiedEnd)
-			}
+			require.Equal(t, directEvents, proxiedEvents)
+			require.Equal(t, directEnd, proxiedEnd)
 
 			rec := proxy.Recording()
 			require.Len(t, rec.Exchanges, 1)
@@ -241,4 +247,80 @@ func TestProxyGRPCToTLSUpstream(t *testing.T) {
 	require.Len(t, rec.Exchanges, 1)
 	assert.Equal(t, record.EndEOF, rec.Exchanges[0].End)
 	assert.Len(t, rec.Exchanges[0].Events, 4)
+}
+
+// h2Frame is what an HTTP/2 frame of an answer says, as far as a client
+// can tell two answers apart by it: its header fields in no order (the
+// servers write them in map order), not the Date header.
+type h2Frame struct {
+	Type      string
+	EndStream bool
+	Fields    []string
+	Data      string
+}
+
+// answerFrames makes one gRPC SendStreamingMessage call to host over a
+// raw h2c connection and returns the frames of its answer, up to the end
+// of the stream.
+func answerFrames(t *testing.T, host string) []h2Frame {
+	t.Helper()
+	c, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.SetDeadline(time.Now().Add(10*time.Second)))
+	_, err = c.Write([]byte(http2.ClientPreface))
+	require.NoError(t, err)
+	fr := http2.NewFramer(c, c)
+	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
+	require.NoError(t, fr.WriteSettings())
+	var block bytes.Buffer
+	enc := hpack.NewEncoder(&block)
+	for _, f := range [][2]string{{":method", "POST"}, {":scheme", "http"}, {":authority", host}, {":path", a2apb.ServicePath + "SendStreamingMessage"},
+		{"content-type", "application/grpc"}, {"te", "trailers"}, {"a2a-version", "1.0"}} {
+		require.NoError(t, enc.WriteField(hpack.HeaderField{Name: f[0], Value: f[1]}))
+	}
+	require.NoError(t, fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: block.Bytes(), EndHeaders: true}))
+	msg, err := proto.Marshal(&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-frames", Role: a2apb.Role_ROLE_USER,
+		Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}})
+	require.NoError(t, err)
+	require.NoError(t, fr.WriteData(1, true, record.GRPCFrame(nil, msg)))
+	var frames []h2Frame
+	for {
+		f, err := fr.ReadFrame()
+		require.NoError(t, err, "after %+v", frames)
+		switch f := f.(type) {
+		case *http2.MetaHeadersFrame:
+			h := h2Frame{Type: "HEADERS", EndStream: f.StreamEnded()}
+			for _, hf := range f.Fields {
+				if hf.Name != "date" {
+					h.Fields = append(h.Fields, hf.Name+": "+hf.Value)
+				}
+			}
+			slices.Sort(h.Fields)
+			frames = append(frames, h)
+		case *http2.DataFrame:
+			frames = append(frames, h2Frame{Type: "DATA", EndStream: f.StreamEnded(), Data: string(f.Data())})
+		case *http2.RSTStreamFrame:
+			return append(frames, h2Frame{Type: "RST_STREAM " + f.ErrCode.String(), EndStream: true})
+		}
+		if n := len(frames); n > 0 && frames[n-1].EndStream {
+			return frames
+		}
+	}
+}
+
+// A call the agent answers with no gRPC answer (a JSON body) is passed
+// on in the frames the agent sent it in: the stream ends in the DATA frame
+// that carries the body, not in an empty one after it, which grpc-go
+// reports as a gRPC answer without trailers instead of reporting the
+// content type it got.
+func TestProxyEndsAPlainAnswerWithItsBody(t *testing.T) {
+	t.Parallel()
+	b, err := behaviors.Catalogue().Parse("stream-error-as-json")
+	require.NoError(t, err)
+	upstream, _, proxied := grpcRig(t, server.AgentConfig{Name: "a", Behaviors: []behaviors.Behavior{b}})
+	direct := answerFrames(t, upstream)
+	require.Len(t, direct, 2, "%+v", direct)
+	assert.True(t, direct[1].EndStream && direct[1].Data != "", "the agent ends the stream with the body: %+v", direct)
+	assert.Equal(t, direct, answerFrames(t, proxied))
 }
