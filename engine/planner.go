@@ -72,11 +72,7 @@ func (a *Agent) plan(x *core.Exchange, d timeline.Decision, m *wire.Message, ski
 		tl = plan.AppendHonestPlan(buf, d, skill, prior, a.cfg.Timelines, a.cfg.StepDelay, func() *wire.Artifact {
 			a.mu.Lock()
 			defer a.mu.Unlock()
-			return &wire.Artifact{
-				ArtifactID: a.newIDLocked(),
-				Name:       skill.ID + "-result",
-				Parts:      []wire.Part{wire.TextPart(skill.Name + ": " + a.sentenceLocked())},
-			}
+			return a.content.Artifact(a.rng, a.newIDLocked(), skill.ID, skill.Name)
 		})
 	}
 	if hooks := x.Hooks().Plan; len(hooks) > 0 {
