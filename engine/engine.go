@@ -156,6 +156,7 @@ func New(cfg Config) (*Agent, error) {
 	a := &Agent{cfg: cfg}
 	a.pushHost = pushqueue.Host{Agent: cfg.Name, Deliverer: cfg.Deliverer, Players: cfg.Players, Context: cfg.HostContext}
 	a.resetLocked()
+	a.store.Forgotten = a.forgetMessagesLocked
 	return a, nil
 }
 

@@ -191,6 +191,27 @@ func TestRepeatedMessageIDIsARetry(t *testing.T) {
 	assert.Equal(t, 1, states[wire.StateCompleted], "one task for two sends of one message")
 }
 
+// The message ids remembered for retries are those of the tasks the store
+// holds: a task forgotten takes its messages' ids with it (a resend of one
+// starts a new task), and a retry of a kept task still gets it back.
+func TestRememberedMessagesFollowTheStore(t *testing.T) {
+	r := newRig(t, func(c *engine.Config) { c.StepDelay = -1; c.Limits.TaskRetention = 4 })
+	first := r.sendMessage(&wire.Message{MessageID: "first", Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("hi")}}, false)
+	var last *wire.Task
+	for i := range 3000 {
+		last = r.send(fmt.Sprint(i), "s1", "", false)
+		require.LessOrEqual(t, engine.SeenMessages(r.a), 8, "no more ids than the tasks kept (at most 2 x retention)")
+	}
+	again := r.sendMessage(&wire.Message{MessageID: "first", Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("hi")}}, false)
+	assert.NotEqual(t, first.ID, again.ID, "its task is gone: a new task")
+	retry := r.sendMessage(&wire.Message{MessageID: fmt.Sprintf("m%d", r.seq), Role: wire.RoleUser, Parts: []wire.Part{wire.TextPart("x")}}, false)
+	assert.Equal(t, last.ID, retry.ID, "a kept task's retry gets it back")
+	r.a.Reset()
+	assert.Zero(t, engine.SeenMessages(r.a))
+	r.send("after reset", "s1", "", false)
+	assert.Equal(t, 1, engine.SeenMessages(r.a), "the store still tells the agent what it forgets after a reset")
+}
+
 // ListTasks' statusTimestampAfter keeps tasks whose status time is equal
 // to it (greater than or equal, as the proto says), and pages are stable.
 func TestListTasks(t *testing.T) {

@@ -18,17 +18,20 @@ import (
 
 // rememberMessageLocked records that message id went to task.
 func (a *Agent) rememberMessageLocked(id, task string) {
-	if id == "" {
-		return
+	if id != "" {
+		a.seenMsg[id] = task
 	}
-	a.seenMsg[id] = task
-	if len(a.seenMsg) > 2*len(a.store.Tasks)+1024 {
-		// Forget messages of tasks the store no longer holds, so the map
-		// stays bounded by the task store's own bounds.
-		for mid, tid := range a.seenMsg {
-			if _, ok := a.store.Tasks[tid]; !ok {
-				delete(a.seenMsg, mid)
-			}
+}
+
+// forgetMessagesLocked forgets the messages that went to e as the store
+// forgets it (taskstore.Store.Forgotten), which keeps seenMsg within the
+// store's bounds: each one is in e's history. (A sweep of the whole map
+// every thousand sends, finding the messages of tasks gone, cost a send
+// about two lookups in a map twice the retention.)
+func (a *Agent) forgetMessagesLocked(e *taskEntry) {
+	for i := range e.task.History {
+		if id := e.task.History[i].MessageID; a.seenMsg[id] == e.task.ID {
+			delete(a.seenMsg, id)
 		}
 	}
 }

@@ -75,10 +75,13 @@ type Store[E Entry] struct {
 	// content the stored tasks hold.
 	running int
 	bytes   int64
+	// Forgotten, when set, is called with each task the store forgets
+	// (evicted or dropped; not on Reset), once it has left Tasks.
+	Forgotten func(E)
 }
 
-// Reset forgets every task.
-func (s *Store[E]) Reset() { *s = Store[E]{Tasks: map[string]E{}} }
+// Reset forgets every task; Forgotten is kept.
+func (s *Store[E]) Reset() { *s = Store[E]{Tasks: map[string]E{}, Forgotten: s.Forgotten} }
 
 // Named returns the task a message names by id, if the store holds it; a
 // message naming none (the id "", a new task's) costs no probe of a map
@@ -140,6 +143,7 @@ func (s *Store[E]) sweep(limit int) {
 			delete(s.Tasks, e.Task().ID)
 			s.bytes -= e.Size()
 			excess--
+			s.forgotten(e)
 			continue
 		}
 		kept = append(kept, e)
@@ -223,11 +227,18 @@ func (s *Store[E]) dropOldest(keep E, terminalFirst bool, why string) ([]Dropped
 	return notes, true
 }
 
+func (s *Store[E]) forgotten(e E) {
+	if s.Forgotten != nil {
+		s.Forgotten(e)
+	}
+}
+
 // forget removes s.Order[i] from the store.
 func (s *Store[E]) forget(i int) {
 	e := s.Order[i]
 	delete(s.Tasks, e.Task().ID)
 	s.bytes -= e.Size()
+	s.forgotten(e)
 	var none E
 	if i == 0 {
 		// The common case (the oldest task goes): drop it from the front

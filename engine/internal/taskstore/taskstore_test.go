@@ -100,6 +100,44 @@ func TestEvictFromTheFrontKeepsTheNewest(t *testing.T) {
 	assert.LessOrEqual(t, cap(s.Order), 16, "the dropped front does not keep the array growing")
 }
 
+// TestForgottenIsToldOfEveryTaskForgotten: Forgotten hears of each task
+// the store forgets, evicted from the front, by a sweep or dropped by
+// Bound, once it has left Tasks; Reset keeps it.
+func TestForgottenIsToldOfEveryTaskForgotten(t *testing.T) {
+	t.Parallel()
+	var s Store[*entry]
+	var gone []string
+	s.Forgotten = func(e *entry) {
+		_, held := s.Tasks[e.task.ID]
+		assert.False(t, held, "%s is told once forgotten", e.task.ID)
+		gone = append(gone, e.task.ID)
+	}
+	s.Reset()
+	require.NotNil(t, s.Forgotten)
+	for i := range 3 {
+		s.Add(newEntry(i, wire.StateCompleted))
+	}
+	s.Evict(2)
+	assert.Equal(t, []string{"t0"}, gone, "evicted from the front")
+
+	gone = nil
+	running := make([]*entry, evictLookAhead)
+	for i := range running {
+		running[i] = newEntry(100+i, wire.StateWorking)
+		s.Add(running[i])
+	}
+	s.Add(newEntry(999, wire.StateCompleted))
+	for range 10 {
+		s.Evict(evictLookAhead)
+	}
+	assert.Equal(t, []string{"t1", "t2"}, gone, "swept past the running ones")
+
+	gone = nil
+	dropped := s.Bound(running[1], Limits{MaxRunningTasks: s.running - 1, TaskRetentionBytes: 1 << 20})
+	require.Len(t, dropped, 1)
+	assert.Equal(t, []string{"t100"}, gone, "dropped")
+}
+
 // TestMatching: ListTasks' filters, in creation order; the status time is
 // compared to the millisecond, as the wire shows it.
 func TestMatching(t *testing.T) {
