@@ -147,21 +147,21 @@ type Rec struct {
 // Capture keeps the raw bytes of the last exchanges. It is safe for
 // concurrent use: one mutex guards every exchange being captured.
 type Capture struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	// order holds the exchanges kept, oldest first. Get finds one by a
+	// scan of it, newest first: no index by request number or seq, which
+	// cost every request a map insertion and deletion for a view seldom
+	// asked for.
 	order []*Rec
-	byReq map[int64]*Rec
-	bySeq map[int64]*Rec
 }
 
 // New returns an empty capture.
-func New() *Capture {
-	return &Capture{byReq: map[int64]*Rec{}, bySeq: map[int64]*Rec{}}
-}
+func New() *Capture { return &Capture{} }
 
 // Reset forgets every exchange.
 func (c *Capture) Reset() {
 	c.mu.Lock()
-	c.order, c.byReq, c.bySeq = nil, map[int64]*Rec{}, map[int64]*Rec{}
+	c.order = nil
 	c.mu.Unlock()
 }
 
@@ -259,32 +259,23 @@ func Tag(w http.ResponseWriter, reqNo, seq int64) {
 	}
 	rec.published = true
 	rec.req, rec.seq = reqNo, seq
-	if reqNo > 0 {
-		c.byReq[reqNo] = rec
-	} else {
-		c.bySeq[seq] = rec
-	}
 	c.order = append(c.order, rec)
 	if len(c.order) > wireKeep {
-		old := c.order[0]
 		c.order[0] = nil
 		c.order = c.order[1:]
-		if c.byReq[old.req] == old {
-			delete(c.byReq, old.req)
-		}
-		if c.bySeq[old.seq] == old {
-			delete(c.bySeq, old.seq)
-		}
 	}
 }
 
 // Get returns the exchange with request number req (or, when req is 0,
-// the card or JWKS fetch journaled as seq).
+// the card or JWKS fetch journaled as seq): the newest kept, should a
+// number have been given twice (request numbers start over on a reset).
 func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	c.mu.Lock()
-	rec := c.byReq[req]
-	if req == 0 {
-		rec = c.bySeq[seq]
+	var rec *Rec
+	for i := len(c.order) - 1; i >= 0 && rec == nil; i-- {
+		if r := c.order[i]; req > 0 && r.req == req || req == 0 && r.req <= 0 && r.seq == seq {
+			rec = r
+		}
 	}
 	if rec == nil {
 		c.mu.Unlock()

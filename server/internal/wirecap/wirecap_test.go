@@ -224,3 +224,41 @@ func TestTagReachesWritersInFront(t *testing.T) {
 	Tag(wrapped{alone}, 0, 9)
 	assert.Equal(t, [2]int64{0, 9}, [2]int64{alone.reqNo, alone.seq}, "a writer with no capture behind it")
 }
+
+// TestGetFindsTheNewestKept: Get finds an exchange by request number, or a
+// card fetch by seq; of two given one number (request numbers start over
+// on a reset) the newest; the oldest beyond wireKeep is gone, and a
+// negative number or an unknown one finds nothing.
+func TestGetFindsTheNewestKept(t *testing.T) {
+	t.Parallel()
+	c := New()
+	serve := func(reqNo, seq int64, status int) {
+		w, rec := c.Wrap(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil), time.Unix(1, 0))
+		Tag(w, reqNo, seq)
+		w.WriteHeader(status)
+		rec.Finish()
+	}
+	serve(1, 0, 201)
+	serve(0, 5, 202) // a card fetch, journaled as seq 5
+	serve(1, 0, 203) // request 1 again, after a reset of the numbers
+	serve(2, 5, 204) // a request whose entry happens to be seq 5
+	status := func(req, seq int64) int {
+		x, ok := c.Get(req, seq)
+		if !ok {
+			return 0
+		}
+		return x.Status
+	}
+	assert.Equal(t, 203, status(1, 0))
+	assert.Equal(t, 202, status(0, 5), "seq finds the card fetch, not the request")
+	assert.Equal(t, 204, status(2, 0))
+	assert.Zero(t, status(-1, 5))
+	assert.Zero(t, status(3, 0))
+	for i := range wireKeep {
+		serve(int64(100+i), 0, 200)
+	}
+	assert.Zero(t, status(1, 0), "pushed out")
+	assert.Zero(t, status(0, 5), "pushed out")
+	assert.Equal(t, 200, status(100, 0))
+	assert.Equal(t, 200, status(int64(100+wireKeep-1), 0))
+}
