@@ -121,6 +121,8 @@ type Agent struct {
 	// seenMsg maps the messageId of every message that started or
 	// continued a task to that task (idempotency.go).
 	seenMsg map[string]string
+	// seenAfterSweep is len(seenMsg) after its last sweep (idempotency.go).
+	seenAfterSweep int
 	// pushHost is what the tasks' push queues share (package pushqueue).
 	pushHost pushqueue.Host
 }
@@ -166,7 +168,7 @@ func (a *Agent) Name() string { return a.cfg.Name }
 func (a *Agent) resetLocked() {
 	a.rng = rand.New(rand.NewPCG(a.cfg.Seed, a.cfg.Seed>>7|1))
 	a.content = seeded.Content{Seed: a.cfg.Seed} // its faker is seeded on first use: seeding costs more than the rest of New
-	a.seenMsg = map[string]string{}
+	a.seenMsg, a.seenAfterSweep = map[string]string{}, 0
 	a.calls = map[wire.Op]int{}
 	a.pushSeq = 0
 	a.pages = pages.Tokens{}

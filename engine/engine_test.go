@@ -191,6 +191,17 @@ func TestRepeatedMessageIDIsARetry(t *testing.T) {
 	assert.Equal(t, 1, states[wire.StateCompleted], "one task for two sends of one message")
 }
 
+// Ids of a task the store does not hold (a message that left its task's
+// history before the task was forgotten would be one) do not pile up: a
+// sweep, run when the map has doubled since the last, drops them.
+func TestRememberedMessagesOfNoTaskAreSwept(t *testing.T) {
+	r := newRig(t, func(c *engine.Config) { c.StepDelay = -1 })
+	for i := range 5000 {
+		engine.Remember(r.a, fmt.Sprint("orphan-", i), "no-such-task")
+		require.LessOrEqual(t, engine.SeenMessages(r.a), 1025)
+	}
+}
+
 // The message ids remembered for retries are those of the tasks the store
 // holds: a task forgotten takes its messages' ids with it (a resend of one
 // starts a new task), and a retry of a kept task still gets it back.

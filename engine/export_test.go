@@ -7,3 +7,10 @@ func SeenMessages(a *Agent) int {
 	defer a.mu.Unlock()
 	return len(a.seenMsg)
 }
+
+// Remember records that message id went to task, as a send does.
+func Remember(a *Agent, id, task string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rememberMessageLocked(id, task)
+}

@@ -21,6 +21,17 @@ func (a *Agent) rememberMessageLocked(id, task string) {
 	if id != "" {
 		a.seenMsg[id] = task
 	}
+	// The store's hook forgets a task's ids with it; a sweep backs it up
+	// (an id whose message left its task's history would stay), run when
+	// the map has doubled since the last, so it costs O(1) a send.
+	if len(a.seenMsg) > 2*a.seenAfterSweep+1024 {
+		for mid, tid := range a.seenMsg {
+			if a.store.Tasks[tid] == nil {
+				delete(a.seenMsg, mid)
+			}
+		}
+		a.seenAfterSweep = len(a.seenMsg)
+	}
 }
 
 // forgetMessagesLocked forgets the messages that went to e as the store
