@@ -48,17 +48,31 @@ func streamGRPC(t *testing.T, host, messageID string) ([]string, string) {
 		&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: messageID, Role: a2apb.Role_ROLE_USER,
 			Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}})
 	require.NoError(t, err)
+	evs, err := recvAll(stream)
 	var kinds []string
+	for _, ev := range evs {
+		kinds = append(kinds, ev.String()[:10])
+	}
+	if err != nil {
+		st, _ := status.FromError(err)
+		return kinds, st.Code().String() + ": " + st.Message()
+	}
+	return kinds, "eof"
+}
+
+// recvAll reads a server stream to its end: its messages, and the error
+// it ended with (nil at a clean end).
+func recvAll[T any](s interface{ Recv() (T, error) }) ([]T, error) {
+	var out []T
 	for {
-		ev, err := stream.Recv()
+		m, err := s.Recv()
 		if errors.Is(err, io.EOF) {
-			return kinds, "eof"
+			return out, nil
 		}
 		if err != nil {
-			st, _ := status.FromError(err)
-			return kinds, st.Code().String() + ": " + st.Message()
+			return out, err
 		}
-		kinds = append(kinds, ev.String()[:10])
+		out = append(out, m)
 	}
 }
 
@@ -180,12 +194,9 @@ func TestRecordAndReplayGRPC03(t *testing.T) {
 		seen = append(seen, "send "+task.GetId()+" "+task.GetStatus().GetState().String())
 		stream, err := c.SendStreamingMessage(ctx, msg("m-2"))
 		require.NoError(t, err)
-		for {
-			ev, err := stream.Recv()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			require.NoError(t, err)
+		evs, err := recvAll(stream)
+		require.NoError(t, err)
+		for _, ev := range evs {
 			seen = append(seen, "event "+ev.String())
 		}
 		got, err := c.GetTask(ctx, &a2apb03.GetTaskRequest{Name: "tasks/" + task.GetId()})

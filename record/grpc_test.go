@@ -3,8 +3,6 @@ package record_test
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -89,12 +87,9 @@ func runGRPC(t *testing.T, base string) grpcObservation {
 
 	stream, err := c.SendStreamingMessage(ctx, msg("stream"))
 	require.NoError(t, err)
-	for {
-		ev, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
+	evs, err := recvAll(stream)
+	require.NoError(t, err)
+	for _, ev := range evs {
 		switch {
 		case ev.GetTask() != nil:
 			obs.StreamTaskID = ev.GetTask().GetId()
