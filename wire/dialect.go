@@ -3,6 +3,8 @@ package wire
 import (
 	"slices"
 	"strings"
+
+	"github.com/a2amock/a2amock/wire/internal/foreignfields"
 )
 
 // Adding a dialect touches this package and its tests: a Dialect constant
@@ -209,7 +211,7 @@ var descriptors = []Descriptor{
 		PushContentType: contentTypeA2AJSON, PushTokenHeader: "A2A-Notification-Token",
 		PushURLField: "url", InlinePushURLField: "configuration.taskPushNotificationConfig.url",
 		CardShape:  CardShapeV10,
-		SchemaFile: "a2a-v1.0.json", ForeignFields: v03FieldsInV10,
+		SchemaFile: "a2a-v1.0.json", ForeignFields: foreignfields.V03InV10,
 		stateName: StateToV10, parseState: StateFromV10, roleName: RoleToV10,
 	},
 	{
@@ -223,7 +225,7 @@ var descriptors = []Descriptor{
 		PushSendsTask: true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.3.0", CardMutualTLS: true, CardStateTransitionHistory: true,
-		SchemaFile: "a2a-v0.3.0.json", ForeignFields: v10FieldsInV0,
+		SchemaFile: "a2a-v0.3.0.json", ForeignFields: foreignfields.V10InV0,
 		stateName: StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{
@@ -236,7 +238,7 @@ var descriptors = []Descriptor{
 		PushSendsTask:         true, PushContentType: contentTypeJSON, PushTokenHeader: "X-A2A-Notification-Token",
 		PushURLField: "pushNotificationConfig.url", InlinePushURLField: "configuration.pushNotificationConfig.url",
 		CardShape: CardShapeV03, CardProtocolVersion: "0.2.6", CardStateTransitionHistory: true,
-		SchemaFile: "a2a-v0.2.6.json", ForeignFields: v10FieldsInV0,
+		SchemaFile: "a2a-v0.2.6.json", ForeignFields: foreignfields.V10InV0,
 		stateName: StateToV03, parseState: parseStateV0(TaskState.Valid), roleName: roleV0,
 	},
 	{

@@ -144,62 +144,19 @@ func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte
 	rp.srv.Append(closing)
 }
 
-// describeAnswer fills in what the journal says of an answer body: the
-// task and state it reported, or the JSON-RPC error code.
+// describeAnswer fills in what the journal says of an answer body
+// (canon.Describe): the task and state it reported, or the JSON-RPC error.
 func describeAnswer(e *server.Entry, b []byte) {
-	var env struct {
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+	d := canon.Describe(b)
+	if d.ErrorCode != 0 {
+		e.ErrorCode, e.Detail = d.ErrorCode, d.ErrorMessage
 	}
-	if json.Unmarshal(b, &env) == nil && env.Error != nil && env.Error.Code != 0 {
-		e.ErrorCode, e.Detail = env.Error.Code, env.Error.Message
+	if d.State != "" {
+		e.State = d.State
 	}
-	if st := record.StatesIn(b); len(st) > 0 {
-		e.State = stateFromWire(st[len(st)-1])
+	if d.TaskID != "" {
+		e.TaskID = d.TaskID
 	}
-	if id := taskIDIn(b); id != "" {
-		e.TaskID = id
-	}
-}
-
-// stateFromWire reads a state in any dialect's spelling.
-func stateFromWire(s string) wire.TaskState {
-	if st, ok := wire.StateFromV10(s); ok {
-		return st
-	}
-	return wire.TaskState(s)
-}
-
-// taskIDIn finds the task id in an answer (a task's id or an event's
-// taskId), through a JSON-RPC envelope or a v1.0 response member.
-func taskIDIn(b json.RawMessage) string {
-	var env map[string]json.RawMessage
-	if json.Unmarshal(b, &env) != nil {
-		return ""
-	}
-	if r, ok := env["result"]; ok {
-		return taskIDIn(r)
-	}
-	for _, k := range []string{"task", "statusUpdate", "artifactUpdate"} {
-		if inner, ok := env[k]; ok {
-			return taskIDIn(inner)
-		}
-	}
-	var ids struct {
-		ID     string `json:"id"`
-		TaskID string `json:"taskId"`
-		Kind   string `json:"kind"`
-	}
-	_ = json.Unmarshal(b, &ids)
-	if ids.TaskID != "" {
-		return ids.TaskID
-	}
-	if _, isTask := env["status"]; isTask {
-		return ids.ID
-	}
-	return ""
 }
 
 // replayStream plays the recorded SSE events at their recorded offsets

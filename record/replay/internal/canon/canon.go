@@ -432,3 +432,64 @@ func RequestTaskID(kind record.Kind, path string, body json.RawMessage) string {
 	_ = json.Unmarshal(body, &env)
 	return env.Params.ID
 }
+
+// Described is what a recorded answer body says, for the journal: the
+// task and the (last) state it reported, or a JSON-RPC error.
+type Described struct {
+	TaskID       string
+	State        wire.TaskState
+	ErrorCode    int
+	ErrorMessage string
+}
+
+// Describe reads a recorded answer body (a JSON-RPC envelope, a bare A2A
+// object or a v1.0 response member) in any dialect's spelling.
+func Describe(b []byte) Described {
+	var d Described
+	var env struct {
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(b, &env) == nil && env.Error != nil && env.Error.Code != 0 {
+		d.ErrorCode, d.ErrorMessage = env.Error.Code, env.Error.Message
+	}
+	if st := record.StatesIn(b); len(st) > 0 {
+		d.State = wire.TaskState(st[len(st)-1])
+		if v10, ok := wire.StateFromV10(st[len(st)-1]); ok {
+			d.State = v10
+		}
+	}
+	d.TaskID = taskIDIn(b)
+	return d
+}
+
+// taskIDIn finds the task id in an answer (a task's id or an event's
+// taskId), through a JSON-RPC envelope or a v1.0 response member.
+func taskIDIn(b json.RawMessage) string {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(b, &env) != nil {
+		return ""
+	}
+	if r, ok := env["result"]; ok {
+		return taskIDIn(r)
+	}
+	for _, k := range []string{"task", "statusUpdate", "artifactUpdate"} {
+		if inner, ok := env[k]; ok {
+			return taskIDIn(inner)
+		}
+	}
+	var ids struct {
+		ID     string `json:"id"`
+		TaskID string `json:"taskId"`
+	}
+	_ = json.Unmarshal(b, &ids)
+	if ids.TaskID != "" {
+		return ids.TaskID
+	}
+	if _, isTask := env["status"]; isTask {
+		return ids.ID
+	}
+	return ""
+}
