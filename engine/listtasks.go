@@ -38,7 +38,7 @@ func (a *Agent) List(q wire.ListTasksQuery) (*wire.TaskPage, *wire.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, r := range matched[start:end] {
-		t := TrimHistory(r.e.task.Clone(), q.HistoryLength)
+		t := r.e.task.Clone().TrimHistory(q.HistoryLength)
 		if !q.IncludeArtifacts {
 			t.Artifacts = nil
 		}

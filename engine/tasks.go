@@ -59,21 +59,7 @@ func (a *Agent) TaskSnapshot(id string, historyLength *int) (*wire.Task, *wire.E
 	if t == nil {
 		return nil, wire.ErrTaskNotFound(id)
 	}
-	return TrimHistory(t, historyLength), nil
-}
-
-// TrimHistory keeps the last n messages of t's history (n nil or negative:
-// all) and returns t.
-func TrimHistory(t *wire.Task, n *int) *wire.Task {
-	if n == nil || *n < 0 {
-		return t
-	}
-	if *n == 0 {
-		t.History = nil
-	} else if len(t.History) > *n {
-		t.History = t.History[len(t.History)-*n:]
-	}
-	return t
+	return t.TrimHistory(historyLength), nil
 }
 
 // Stats counts the stored tasks per state and the open streams (the

@@ -150,6 +150,20 @@ type Task struct {
 	Metadata  map[string]any
 }
 
+// TrimHistory keeps the last n messages of t's history, as a request's
+// historyLength asks (n nil or negative: all; 0: none), and returns t.
+func (t *Task) TrimHistory(n *int) *Task {
+	if n == nil || *n < 0 {
+		return t
+	}
+	if *n == 0 {
+		t.History = nil
+	} else if len(t.History) > *n {
+		t.History = t.History[len(t.History)-*n:]
+	}
+	return t
+}
+
 // Clone returns a deep enough copy of t for handing out of a store: slices are
 // copied, parts and metadata maps are shared (they are never mutated).
 func (t *Task) Clone() *Task {

@@ -206,7 +206,7 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 				s.Agent.Unsubscribe(taskID, sub)
 				sub = nil
 			}
-			first = []wire.Event{{Task: engine.TrimHistory(t, req.Config.HistoryLength)}}
+			first = []wire.Event{{Task: t.TrimHistory(req.Config.HistoryLength)}}
 		default:
 			id, e := s.Agent.Start(req, x, d, sub, &opening)
 			if e != nil {
@@ -350,8 +350,8 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 					// stream never opens on the interrupted state the client
 					// just answered.
 					t.Status = ev.Status.Status
-					ev = wire.Event{Task: engine.TrimHistory(t, req.Config.HistoryLength)}
-				} else if err := emit(wire.Event{Task: engine.TrimHistory(t, req.Config.HistoryLength)}); err != nil || raw.closed {
+					ev = wire.Event{Task: t.TrimHistory(req.Config.HistoryLength)}
+				} else if err := emit(wire.Event{Task: t.TrimHistory(req.Config.HistoryLength)}); err != nil || raw.closed {
 					closeReason = "closed by behavior"
 					return nil
 				}
