@@ -335,3 +335,49 @@ func TestProxyEndsAPlainAnswerWithItsBody(t *testing.T) {
 	assert.True(t, direct[1].EndStream && direct[1].Data != "", "the agent ends the stream with the body: %+v", direct)
 	assert.Equal(t, direct, answerFrames(t, proxied))
 }
+
+// gRPC calls go to the address the agent's card declares for GRPC, not to
+// the upstream URL's host, once the proxy has served that card: here the
+// card is served by one server and the gRPC service by another.
+func TestProxyGRPCGoesWhereTheCardSays(t *testing.T) {
+	t.Parallel()
+	agent := testkit.Start(t, testkit.WithSeed(3), testkit.WithStepDelay(-1), testkit.WithGRPC())
+	resp, err := agent.Client().Get(agent.CardURL(""))
+	require.NoError(t, err)
+	card, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	cards := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(card) // declares GRPC at the agent's host:port
+	}))
+	t.Cleanup(cards.Close)
+	u, err := url.Parse(cards.URL)
+	require.NoError(t, err)
+	proxy := record.NewProxy(u, record.ProxyOptions{})
+	t.Cleanup(proxy.Close)
+	front := h2cServer(t, proxy)
+	fu, err := url.Parse(front)
+	require.NoError(t, err)
+
+	// Before any card, the proxy tries the upstream URL's host, which
+	// serves no gRPC.
+	_, end := streamGRPC(t, fu.Host, "m-early")
+	assert.NotEqual(t, "eof", end)
+
+	resp, err = http.Get(front + "/.well-known/agent-card.json")
+	require.NoError(t, err)
+	served, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, fu.Host, record.GRPCInterface(served, false), "the card the client gets points gRPC at the proxy")
+	events, end := streamGRPC(t, fu.Host, "m-after-card")
+	assert.Equal(t, "eof", end)
+	assert.Len(t, events, 4)
+	var calls int
+	for _, e := range agent.Journal() {
+		if e.Kind == server.EntryRequest && e.Binding == wire.BindingGRPC {
+			calls++
+		}
+	}
+	assert.Equal(t, 1, calls, "the call after the card reached the agent the card named")
+}
