@@ -18,8 +18,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
-	"github.com/a2amock/a2amock/internal/a2apb03"
-	"github.com/a2amock/a2amock/wire"
 )
 
 // This file passes gRPC calls through the proxy. Calls of A2A's gRPC
@@ -44,21 +42,6 @@ func ServeH2C(srv *http.Server) {
 	srv.Protocols = new(http.Protocols)
 	srv.Protocols.SetHTTP1(true)
 	srv.Protocols.SetUnencryptedHTTP2(true)
-}
-
-// GRPCMethod returns the method of an A2A gRPC service (v1.0's or
-// v0.3's) a call's path names, nil for any other path.
-func GRPCMethod(path string) protoreflect.MethodDescriptor {
-	if _, _, ok := wire.LookupGRPCMethod(path); !ok {
-		return nil
-	}
-	if name, ok := strings.CutPrefix(path, a2apb.ServicePath); ok {
-		return a2apb.Method(name)
-	}
-	if name, ok := strings.CutPrefix(path, a2apb03.ServicePath); ok {
-		return a2apb03.Method(name)
-	}
-	return nil
 }
 
 // GRPCToJSON decodes one message of type md from its wire bytes into the
@@ -97,13 +80,6 @@ func newMessage(md protoreflect.MessageDescriptor) (proto.Message, error) {
 		return nil, fmt.Errorf("message type %s: %w", md.FullName(), err)
 	}
 	return mt.New().Interface(), nil
-}
-
-// GRPCFrame appends msg to dst as one uncompressed gRPC message.
-func GRPCFrame(dst, msg []byte) []byte {
-	n := len(msg)
-	dst = append(dst, 0, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-	return append(dst, msg...)
 }
 
 // grpcTarget is the upstream's gRPC address: the one the agent's card
@@ -164,7 +140,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 		grpcError(w, 8, fmt.Sprintf("request larger than %d bytes or unreadable", p.limit)) // RESOURCE_EXHAUSTED
 		return
 	}
-	md := GRPCMethod(r.URL.Path)
+	md := a2apb.MethodAt(r.URL.Path)
 	var sl *slot
 	if md != nil {
 		sl = &slot{x: Exchange{Kind: KindGRPC, Method: string(md.Name()), HTTPMethod: r.Method, Path: r.URL.Path,

@@ -294,7 +294,7 @@ func answerFrames(t *testing.T, host string) []h2Frame {
 	msg, err := proto.Marshal(&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-frames", Role: a2apb.Role_ROLE_USER,
 		Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}})
 	require.NoError(t, err)
-	require.NoError(t, fr.WriteData(1, true, record.GRPCFrame(nil, msg)))
+	require.NoError(t, fr.WriteData(1, true, a2apb.AppendMessage(nil, msg)))
 	var frames []h2Frame
 	for {
 		f, err := fr.ReadFrame()

@@ -2,8 +2,12 @@ package a2apb
 
 import (
 	"encoding/binary"
+	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/a2amock/a2amock/internal/a2apb03"
 )
 
 // ServicePath is the path prefix of the service's methods on the wire
@@ -28,4 +32,27 @@ func NextMessage(b []byte) (compressed bool, msg, rest []byte, ok bool) {
 		return false, nil, b, false
 	}
 	return b[0] != 0, b[5 : 5+n], b[5+n:], true
+}
+
+// AppendMessage appends msg to dst as one uncompressed length-prefixed
+// gRPC message, NextMessage's inverse.
+func AppendMessage(dst, msg []byte) []byte {
+	dst = slices.Grow(dst, 5+len(msg))
+	dst = append(dst, 0)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(msg)))
+	return append(dst, msg...)
+}
+
+// MethodAt returns the method of an A2A gRPC service a call's path names:
+// this service's (/lf.a2a.v1.A2AService/SendMessage) or v0.3's
+// (/a2a.v1.A2AService/SendMessage, package a2apb03); nil for any other
+// path.
+func MethodAt(path string) protoreflect.MethodDescriptor {
+	if method, ok := strings.CutPrefix(path, ServicePath); ok {
+		return Method(method)
+	}
+	if method, ok := strings.CutPrefix(path, a2apb03.ServicePath); ok {
+		return a2apb03.Method(method)
+	}
+	return nil
 }

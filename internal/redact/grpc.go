@@ -1,15 +1,11 @@
 package redact
 
 import (
-	"encoding/binary"
-	"strings"
-
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
-	"github.com/a2amock/a2amock/internal/a2apb03"
 )
 
 // GRPC returns the body of a gRPC call to path (its request when request
@@ -20,7 +16,7 @@ import (
 // message cut short (the raw view keeps the start of a body), which is why
 // b is walked message by message.
 func GRPC(path string, b []byte, request bool) []byte {
-	md := grpcMethod(path)
+	md := a2apb.MethodAt(path)
 	if md == nil {
 		return b
 	}
@@ -46,23 +42,9 @@ func GRPC(path string, b []byte, request bool) []byte {
 			out = append(out, frame...)
 			continue
 		}
-		out = append(out, 0)
-		out = binary.BigEndian.AppendUint32(out, uint32(len(enc)))
-		out = append(out, enc...)
+		out = a2apb.AppendMessage(out, enc)
 	}
 	return out
-}
-
-// grpcMethod is the method descriptor of the A2A gRPC call to path, of
-// v1.0's service or v0.3's; nil for any other path.
-func grpcMethod(path string) protoreflect.MethodDescriptor {
-	if method, ok := strings.CutPrefix(path, a2apb.ServicePath); ok {
-		return a2apb.Method(method)
-	}
-	if method, ok := strings.CutPrefix(path, a2apb03.ServicePath); ok {
-		return a2apb03.Method(method)
-	}
-	return nil
 }
 
 // protoMessage redacts m in place and reports whether it changed.

@@ -30,7 +30,7 @@ func (rp *Replayer) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	h := rp.srv.Handler()
 	body, err := io.ReadAll(io.LimitReader(r.Body, rp.opts.MaxBodyBytes+1))
 	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
-	md := record.GRPCMethod(r.URL.Path)
+	md := a2apb.MethodAt(r.URL.Path)
 	if err != nil || int64(len(body)) > rp.opts.MaxBodyBytes || md == nil {
 		h.ServeHTTP(w, r)
 		return
@@ -91,7 +91,7 @@ func (rp *Replayer) serveRawGRPC(w http.ResponseWriter, r *http.Request, req jso
 	w.WriteHeader(http.StatusOK)
 	if !x.Streamed() {
 		if msg, ok := recordedMessage(md, x.Response, x.Body); ok {
-			_, _ = w.Write(record.GRPCFrame(nil, msg))
+			_, _ = w.Write(a2apb.AppendMessage(nil, msg))
 			describeAnswer(&resp, x.Response)
 		}
 		rp.endGRPC(w, x, &resp)
@@ -128,7 +128,7 @@ func (rp *Replayer) replayGRPCStream(w http.ResponseWriter, rc *http.ResponseCon
 			return ev.Data, ok
 		},
 		write: func(record.Event, []byte) error {
-			if _, err := w.Write(record.GRPCFrame(nil, msg)); err != nil {
+			if _, err := w.Write(a2apb.AppendMessage(nil, msg)); err != nil {
 				return err
 			}
 			return rc.Flush()

@@ -2,7 +2,6 @@ package wirerec
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"io"
 	"net/http"
@@ -129,6 +128,7 @@ func TestBeginPeekLimit(t *testing.T) {
 func TestBeginGRPC(t *testing.T) {
 	t.Parallel()
 	srv := mockServer(t)
+	grpcFrame := func(b []byte) []byte { return a2apb.AppendMessage(nil, b) }
 	for _, c := range []struct {
 		name, tenant, agent string
 		frame               func([]byte) []byte
@@ -136,7 +136,7 @@ func TestBeginGRPC(t *testing.T) {
 		{"a known tenant", "beta", "beta", grpcFrame},
 		{"an unknown tenant", "gamma", "alpha", grpcFrame},
 		{"no tenant", "", "alpha", grpcFrame},
-		{"a compressed message is not read", "beta", "alpha", func(b []byte) []byte { f := grpcFrame(b); f[0] = 1; return f }},
+		{"a compressed message is not read", "beta", "alpha", func(b []byte) []byte { f := a2apb.AppendMessage(nil, b); f[0] = 1; return f }},
 	} {
 		msg, err := proto.Marshal(&a2apb.SendMessageRequest{Tenant: c.tenant})
 		if err != nil {
@@ -574,13 +574,6 @@ func (f *failing) FlushError() error {
 		return errors.New("broken pipe")
 	}
 	return nil
-}
-
-// grpcFrame is msg as a gRPC length-prefixed message, uncompressed.
-func grpcFrame(msg []byte) []byte {
-	b := make([]byte, 5, 5+len(msg))
-	binary.BigEndian.PutUint32(b[1:], uint32(len(msg)))
-	return append(b, msg...)
 }
 
 func bodyOf(t *testing.T, r *http.Request) string {

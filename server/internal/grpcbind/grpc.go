@@ -16,7 +16,6 @@ package grpcbind
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -31,6 +30,7 @@ import (
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/emptypb"
 
+	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/server/internal/binding"
 	"github.com/a2amock/a2amock/sse"
 	"github.com/a2amock/a2amock/wire"
@@ -188,7 +188,7 @@ func (rp grpcReply) Result(w http.ResponseWriter, op wire.Op, res *wire.Result) 
 	w.Header().Set("Content-Type", "application/grpc")
 	w.WriteHeader(http.StatusOK)
 	rp.st.started = true
-	_, err = w.Write(grpcFrame(out))
+	_, err = w.Write(a2apb.AppendMessage(nil, out))
 	return err
 }
 
@@ -301,7 +301,7 @@ func (g grpcWriter) Event(ev sse.Event) error {
 	if ev.Data == nil {
 		return nil
 	}
-	return g.WriteRaw(grpcFrame(ev.Data))
+	return g.WriteRaw(a2apb.AppendMessage(nil, ev.Data))
 }
 
 func (g grpcWriter) KeepAlive() error { return nil }
@@ -318,14 +318,8 @@ func (g grpcWriter) WriteRaw(b []byte) error {
 	return http.NewResponseController(g.w).Flush()
 }
 
-func (g grpcWriter) Frame(ev sse.Event) ([]byte, error) { return grpcFrame(ev.Data), nil }
-
-// grpcFrame prefixes an uncompressed message with its length.
-func grpcFrame(msg []byte) []byte {
-	out := make([]byte, 5+len(msg))
-	binary.BigEndian.PutUint32(out[1:5], uint32(len(msg)))
-	copy(out[5:], msg)
-	return out
+func (g grpcWriter) Frame(ev sse.Event) ([]byte, error) {
+	return a2apb.AppendMessage(nil, ev.Data), nil
 }
 
 // grpcError is e as a gRPC status of service svc: the google.rpc.Status
