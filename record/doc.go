@@ -24,6 +24,6 @@
 // a body that is not JSON goes in body, with the contentType it needs.
 //
 // Package record/replay serves a recording as a fake agent (the engine
-// plays it); this package's Classify, RewriteCard and the format are what
-// both halves share.
+// plays it); this package's Classify and the format, and the card
+// rewriting of record/internal/cardlink, are what both halves share.
 package record

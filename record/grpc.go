@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/record/internal/cardlink"
 )
 
 // This file passes gRPC calls through the proxy. Calls of A2A's gRPC
@@ -99,7 +99,7 @@ func (p *Proxy) grpcTarget() *url.URL {
 // learnGRPC remembers the GRPC interface address of a card the upstream
 // served, before the card is pointed at the proxy.
 func (p *Proxy) learnGRPC(card []byte, inResult bool) {
-	if host := GRPCInterface(card, inResult); host != "" {
+	if host := cardlink.GRPCAddress(card, inResult); host != "" {
 		p.mu.Lock()
 		p.grpcHost = host
 		p.mu.Unlock()
@@ -185,7 +185,8 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	endToEnd(w.Header(), resp.Header)
 	streaming := md != nil && md.IsStreamingServer()
-	rd := &grpcReader{md: md, x: x, begin: begin, streaming: streaming, limit: p.limit}
+	rd := &grpcReader{md: md, x: x, begin: begin, streaming: streaming, limit: p.limit,
+		carried: func(evs []Event) { p.carried(sl, evs) }}
 	if resp.StatusCode != http.StatusOK || !IsGRPCContentType(resp.Header.Get("Content-Type")) {
 		// Not a gRPC answer (an HTTP error, a JSON body): kept as bytes,
 		// as the HTTP bindings' answers are, and passed on with its
@@ -193,6 +194,9 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 		rd.md, rd.plain = nil, true
 	} else {
 		w.Header().Del("Content-Length")
+		if streaming {
+			p.streaming(sl, x)
+		}
 	}
 	// Not flushed until the first message: an answer with no message (a
 	// trailers-only one, its status among the headers) must go out as one
@@ -213,7 +217,9 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 		// than the content type or HTTP status the agent answered with.
 		to = w
 	}
-	_, copyErr := io.Copy(io.MultiWriter(to, rd), resp.Body)
+	// Recorded first, then passed on: a Recording taken at any moment
+	// holds every message the client has read.
+	_, copyErr := io.Copy(io.MultiWriter(rd, to), resp.Body)
 	// Trailers come after the body; a trailers-only answer has its status
 	// among the headers, already passed on.
 	for k, vs := range resp.Trailer {
@@ -236,7 +242,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case copyErr != nil && (r.Context().Err() != nil || fw.err != nil):
-		x.End = EndClientGone
+		x.End = p.clientGone()
 	case copyErr != nil || status.Get("Grpc-Status") == "":
 		// Cut before its status: nothing says how the call ended.
 		x.End = EndError
@@ -252,7 +258,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 			x.End = EndEOF
 		}
 	}
-	if len(rd.buf) > 0 && x.End != EndClientGone {
+	if len(rd.buf) > 0 && x.End != EndClientGone && x.End != EndOpen {
 		x.End, x.Tail = EndTruncated, tailOf(rd.buf)
 	}
 	if streaming || x.End != "" {
@@ -273,6 +279,8 @@ type grpcReader struct {
 	x         *Exchange
 	begin     time.Time
 	streaming bool
+	// carried publishes the events recorded so far (Proxy.carried).
+	carried func([]Event)
 	// plain keeps an answer that is not gRPC's whole in buf, up to limit.
 	plain bool
 	limit int64
@@ -304,6 +312,7 @@ func (g *grpcReader) Write(b []byte) (int, error) {
 				ev.Text = string(msg)
 			}
 			g.x.Events = append(g.x.Events, ev)
+			g.carried(g.x.Events)
 		case j != nil:
 			g.x.Response = j
 		default:
@@ -311,55 +320,4 @@ func (g *grpcReader) Write(b []byte) (int, error) {
 		}
 		g.buf = append(g.buf[:0], rest...)
 	}
-}
-
-// GRPCInterface returns the address (host:port) of the GRPC interface a
-// card declares (v1.0's supportedInterfaces, v0.3's url with
-// preferredTransport GRPC or additionalInterfaces), "" when it declares
-// none. inResult says the card is a JSON-RPC envelope's result.
-func GRPCInterface(body []byte, inResult bool) string {
-	if inResult {
-		var env struct {
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal(body, &env) != nil {
-			return ""
-		}
-		body = env.Result
-	}
-	type iface struct {
-		URL             string `json:"url"`
-		ProtocolBinding string `json:"protocolBinding"`
-		Transport       string `json:"transport"`
-	}
-	var card struct {
-		URL                  string  `json:"url"`
-		PreferredTransport   string  `json:"preferredTransport"`
-		SupportedInterfaces  []iface `json:"supportedInterfaces"`
-		AdditionalInterfaces []iface `json:"additionalInterfaces"`
-	}
-	if json.Unmarshal(body, &card) != nil {
-		return ""
-	}
-	if card.PreferredTransport == "GRPC" {
-		return grpcHost(card.URL)
-	}
-	for _, ifc := range append(card.SupportedInterfaces, card.AdditionalInterfaces...) {
-		if ifc.ProtocolBinding == "GRPC" || ifc.Transport == "GRPC" {
-			return grpcHost(ifc.URL)
-		}
-	}
-	return ""
-}
-
-// grpcHost reads the host:port of a GRPC interface's url, which agents
-// write bare ("host:port") or as a URL.
-func grpcHost(s string) string {
-	if u, err := url.Parse(s); err == nil && u.Host != "" {
-		return u.Host
-	}
-	if _, _, err := net.SplitHostPort(s); err == nil {
-		return s
-	}
-	return ""
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/internal/a2apb03"
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/internal/cardlink"
 	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/testkit"
@@ -369,7 +370,7 @@ func TestProxyGRPCGoesWhereTheCardSays(t *testing.T) {
 	require.NoError(t, err)
 	served, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	assert.Equal(t, fu.Host, record.GRPCInterface(served, false), "the card the client gets points gRPC at the proxy")
+	assert.Equal(t, fu.Host, cardlink.GRPCAddress(served, false), "the card the client gets points gRPC at the proxy")
 	events, end := streamGRPC(t, fu.Host, "m-after-card")
 	assert.Equal(t, "eof", end)
 	assert.Len(t, events, 4)

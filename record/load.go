@@ -208,9 +208,9 @@ func (r *Recording) Validate() error {
 			add(at+".status", "status %d is not an HTTP status", x.Status)
 		}
 		switch x.End {
-		case "", EndEOF, EndTruncated, EndClientGone, EndError:
+		case "", EndEOF, EndTruncated, EndClientGone, EndError, EndOpen:
 		default:
-			add(at+".end", "end %q: use eof, truncated, client-gone or error", x.End)
+			add(at+".end", "end %q: use eof, truncated, client-gone, error or open", x.End)
 		}
 		if x.End == "" && len(x.Events) > 0 {
 			add(at+".events", "events without end: a streamed answer says how it ended")

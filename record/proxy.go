@@ -9,10 +9,13 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/a2amock/a2amock/record/internal/cardlink"
 	"github.com/a2amock/a2amock/sse"
 )
 
@@ -40,6 +43,10 @@ type Proxy struct {
 	start    time.Time
 	keepCred bool
 
+	// stopping is set by Stop: streams cut from then on were cut by the
+	// proxy's end, not by their clients.
+	stopping atomic.Bool
+
 	mu    sync.Mutex
 	slots []*slot
 	// grpcHost is the GRPC interface address of the last card the
@@ -50,9 +57,39 @@ type Proxy struct {
 }
 
 // slot keeps an exchange's place in arrival order while it is in flight.
+// x is the handler's own until done; what Recording may read of a stream
+// still passing is published under Proxy.mu: head, the exchange as it
+// stood when the stream began, and events, those carried so far (appending
+// never changes the elements already there, so sharing the slice is safe).
 type slot struct {
-	x    Exchange
-	done bool
+	x      Exchange
+	done   bool
+	head   *Exchange
+	events []Event
+}
+
+// streaming publishes that x, sl's exchange, is now a stream, so that a
+// Recording taken before it ends keeps what it carried (EndOpen). sl is
+// nil for what is not recorded.
+func (p *Proxy) streaming(sl *slot, x *Exchange) {
+	if sl == nil {
+		return
+	}
+	head := *x
+	head.Events = nil
+	p.mu.Lock()
+	sl.head = &head
+	p.mu.Unlock()
+}
+
+// carried publishes the events a stream of sl has carried so far.
+func (p *Proxy) carried(sl *slot, events []Event) {
+	if sl == nil {
+		return
+	}
+	p.mu.Lock()
+	sl.events = events
+	p.mu.Unlock()
 }
 
 // hopHeaders are connection-level headers a proxy must not forward
@@ -95,18 +132,43 @@ func (p *Proxy) Close() {
 	p.grpcTr.CloseIdleConnections()
 }
 
+// Stop says the recording is ending: a stream cut from now on, as the
+// server the proxy runs on shuts down and closes its connections, is
+// recorded as still open (EndOpen), which it was as far as the agent and
+// the client were concerned, rather than as left by its client. Call it
+// before shutting the server down.
+func (p *Proxy) Stop() { p.stopping.Store(true) }
+
+// clientGone is how a stream cut on the client's side ended: by the client
+// (EndClientGone), or by the proxy's end after Stop (EndOpen).
+func (p *Proxy) clientGone() StreamEnd {
+	if p.stopping.Load() {
+		return EndOpen
+	}
+	return EndClientGone
+}
+
 // Recording returns the exchanges completed so far, in the order their
 // requests arrived, with credentials redacted unless
-// ProxyOptions.KeepCredentials. Streams still open are not included.
+// ProxyOptions.KeepCredentials. A stream still open is included with what
+// it carried so far, ending EndOpen now; a request still waiting for its
+// answer is not.
 func (p *Proxy) Recording() *Recording {
 	p.mu.Lock()
 	rec := &Recording{Version: FormatVersion, Upstream: redactURL(p.upstream.String()), Exchanges: []Exchange{}}
 	if p.keepCred {
 		rec.Upstream = p.upstream.String()
 	}
+	now := Duration(time.Since(p.start))
 	for _, s := range p.slots {
-		if s.done {
+		switch {
+		case s.done:
 			rec.Exchanges = append(rec.Exchanges, s.x)
+		case s.head != nil:
+			x := *s.head
+			x.Events = slices.Clone(s.events)
+			x.End, x.EndAfter, x.Tail = EndOpen, now-x.At, ""
+			rec.Exchanges = append(rec.Exchanges, x)
 		}
 	}
 	p.mu.Unlock()
@@ -208,7 +270,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Del("Content-Length")
 
 	if isEventStream(x.ContentType) {
-		p.stream(w, r, resp, x, begin)
+		p.stream(w, r, resp, sl, x, begin)
 		return
 	}
 	rb, err := io.ReadAll(io.LimitReader(resp.Body, p.limit+1))
@@ -225,7 +287,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	send := rb
 	if card, inResult := IsCardAnswer(kind, method, r.URL.Path); card && resp.StatusCode == http.StatusOK {
 		p.learnGRPC(rb, inResult)
-		send = RewriteCard(rb, inResult, p.upstream.Path, Origin(r))
+		send = cardlink.Rewrite(rb, inResult, p.upstream.Path, Origin(r))
 	}
 	w.WriteHeader(resp.StatusCode)
 	if r.Method != http.MethodHead {
@@ -249,19 +311,22 @@ func (p *Proxy) drop(sl *slot) {
 
 // stream passes an SSE answer through byte for byte, flushing every chunk
 // as it arrives, while parsing a copy to record the events.
-func (p *Proxy) stream(w http.ResponseWriter, r *http.Request, resp *http.Response, x *Exchange, begin time.Time) {
+func (p *Proxy) stream(w http.ResponseWriter, r *http.Request, resp *http.Response, sl *slot, x *Exchange, begin time.Time) {
 	rc := http.NewResponseController(w)
 	w.WriteHeader(resp.StatusCode)
 	_ = rc.Flush()
 	fw := &flushWriter{w: w, rc: rc}
 	lastID := ""
 	x.End = EndEOF
-	for ev, err := range sse.Read(r.Context(), io.TeeReader(resp.Body, fw)) {
+	p.streaming(sl, x)
+	rf := &recordFirst{from: resp.Body, to: fw}
+	defer rf.pass()
+	for ev, err := range sse.Read(r.Context(), rf) {
 		if err != nil {
 			var te *sse.TruncatedError
 			switch {
 			case r.Context().Err() != nil || fw.err != nil:
-				x.End = EndClientGone
+				x.End = p.clientGone()
 			case errors.As(err, &te):
 				x.End, x.Tail = EndTruncated, string(te.Tail)
 			default:
@@ -279,8 +344,42 @@ func (p *Proxy) stream(w http.ResponseWriter, r *http.Request, resp *http.Respon
 			rev.Text = string(ev.Data)
 		}
 		x.Events = append(x.Events, rev)
+		p.carried(sl, x.Events)
 	}
 	x.EndAfter = Duration(time.Since(begin))
+}
+
+// recordFirst is an upstream stream as the recorder reads it: each chunk
+// is passed on to the client only when the recorder asks for the next one,
+// which it does once it has recorded every event the chunk completed, so a
+// Recording taken at any moment holds every event its client has read. The
+// bytes themselves pass on unchanged and in the agent's chunks.
+type recordFirst struct {
+	from    io.Reader
+	to      io.Writer
+	pending []byte
+}
+
+func (r *recordFirst) Read(p []byte) (int, error) {
+	if err := r.pass(); err != nil {
+		return 0, err
+	}
+	n, err := r.from.Read(p)
+	// A copy: the reader's buffer is its own again once Read returns.
+	r.pending = append(r.pending[:0], p[:n]...)
+	return n, err
+}
+
+// pass passes on the chunk read last; called once more when the recorder
+// has stopped reading, for what it read but did not ask past (the bytes of
+// a frame cut by the agent).
+func (r *recordFirst) pass() error {
+	if len(r.pending) == 0 {
+		return nil
+	}
+	_, err := r.to.Write(r.pending)
+	r.pending = r.pending[:0]
+	return err
 }
 
 // flushWriter flushes after every write so each event reaches the client

@@ -46,6 +46,12 @@ const (
 	EndClientGone StreamEnd = "client-gone"
 	// EndError: reading from the agent failed (connection reset, ...).
 	EndError StreamEnd = "error"
+	// EndOpen: the recording was taken while the stream was still open,
+	// the agent having neither ended it nor sent a final event (an agent
+	// that never terminates, the incident a recording is often made for):
+	// Events are what it carried until then, EndAfter is when the
+	// recording was taken. A replay holds the stream open after them.
+	EndOpen StreamEnd = "open"
 )
 
 // Duration is a time.Duration written as a Go duration string ("12.5ms").

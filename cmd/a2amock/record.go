@@ -81,7 +81,10 @@ func recordCmd(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		fmt.Fprintf(stderr, "a2amock record: serve: %v\n", err)
 		return 1
 	}
-	// Streams still open get a moment to finish; what is cut is left out.
+	// A stream still open now (an agent that never ends its stream, often
+	// the very incident being recorded) is recorded as it stands, ending
+	// "open", as the shutdown cuts it.
+	proxy.Stop()
 	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	_ = srv.Shutdown(sctx)
 	cancel()

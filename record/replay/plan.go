@@ -274,7 +274,7 @@ func planSend(rec *record.Recording, p *plan, x *record.Exchange, known map[stri
 			if !ended {
 				step(end, timeline.Step{Kind: timeline.StepEndStream})
 			}
-		case record.EndClientGone:
+		case record.EndClientGone, record.EndOpen:
 			if ended {
 				// Hold the stream open past its last event, as the agent did.
 				hold := timeline.Step{Kind: timeline.StepHoldStream}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/internal/cardlink"
 	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
 	"github.com/a2amock/a2amock/behaviors"
@@ -122,7 +123,7 @@ func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte
 		if len(x.Response) > 0 {
 			out = x.Response
 			if card, inResult := record.IsCardAnswer(kind, method, r.URL.Path); card && x.Status == http.StatusOK {
-				out = record.RewriteCard(out, inResult, rp.fromPath, record.Origin(r))
+				out = cardlink.Rewrite(out, inResult, rp.fromPath, record.Origin(r))
 			}
 			out = record.WithID(out, rpcID)
 			describeAnswer(&resp, out)
@@ -254,7 +255,7 @@ func (rp *Replayer) playStream(r *http.Request, x *record.Exchange, begin time.T
 		cut.Kind, cut.Detail = server.EntryWithheld, fmt.Sprintf("cut mid-%s as recorded: %d bytes written", out.unit, len(x.Tail))
 		rp.srv.Append(cut)
 		return "ended mid-" + out.unit + " as recorded"
-	case record.EndClientGone:
+	case record.EndClientGone, record.EndOpen:
 		rp.hold(r)
 		return "held open until client left, as recorded"
 	}

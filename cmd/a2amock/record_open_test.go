@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"iter"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/sse"
+)
+
+// openStream starts a SendStreamingMessage at u and returns a function
+// that reads its next event's data, and one that closes it.
+func openStream(t *testing.T, ctx context.Context, c *http.Client, u string) (func() (string, error), func()) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":"s","method":"SendStreamingMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("A2A-Version", "1.0")
+	s, err := sse.Do(ctx, c, req)
+	require.NoError(t, err)
+	next, stop := iter.Pull2(s.Events())
+	return func() (string, error) {
+			ev, err, ok := next()
+			if !ok {
+				return "", io.EOF
+			}
+			return string(ev.Data), err
+		}, func() {
+			stop()
+			_ = s.Close()
+		}
+}
+
+// openGRPCStream starts a v1.0 SendStreamingMessage over gRPC (h2c) at
+// base and returns a function that reads its next message's state (the
+// task's or the status update's), and one that closes the connection.
+func openGRPCStream(t *testing.T, ctx context.Context, base string) (func() (string, error), func()) {
+	t.Helper()
+	conn, err := grpc.NewClient(strings.TrimPrefix(base, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	stream, err := a2apb.NewA2AServiceClient(conn).SendStreamingMessage(metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0"),
+		&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-grpc", Role: a2apb.Role_ROLE_USER,
+			Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}})
+	require.NoError(t, err)
+	return func() (string, error) {
+		ev, err := stream.Recv()
+		if err != nil {
+			return "", err
+		}
+		if task := ev.GetTask(); task != nil {
+			return task.GetStatus().GetState().String(), nil
+		}
+		return ev.GetStatusUpdate().GetStatus().GetState().String(), nil
+	}, func() { _ = conn.Close() }
+}
+
+// TestRecordKeepsAStreamTheAgentNeverEnded records an agent that never
+// ends its tasks (never-terminal): an SSE stream and a gRPC stream are
+// still open, their clients reading, when the recording is written. Both
+// are in the file, ending "open" (not "client-gone": the clients had not
+// left), with the events their clients had received; replayed, they carry
+// them and stay open.
+func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
+	t.Parallel()
+	hang, err := behaviors.Parse("never-terminal")
+	require.NoError(t, err)
+	up, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{hang}}}})
+	require.NoError(t, err)
+	require.NoError(t, up.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = up.Close() })
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr}
+	out := filepath.Join(t.TempDir(), "agent.json")
+
+	var stdout, stderr bytes.Buffer
+	proxyURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return recordCmd(ctx, []string{"--upstream", up.URL(), "--out", out}, &stdout, &stderr, ready)
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	nextSSE, closeSSE := openStream(t, ctx, c, proxyURL+"/")
+	nextGRPC, closeGRPC := openGRPCStream(t, ctx, proxyURL)
+	var seen []string
+	for range 2 {
+		data, err := nextSSE()
+		require.NoError(t, err)
+		seen = append(seen, data)
+		state, err := nextGRPC()
+		require.NoError(t, err)
+		assert.Equal(t, record.StatesIn([]byte(data)), []string{state}, "the gRPC stream carries what the SSE one does")
+	}
+	assert.Contains(t, seen[1], "TASK_STATE_WORKING")
+	// The clients are still reading when the recording is written.
+	require.Equal(t, 0, stop(), stderr.String())
+	closeSSE()
+	closeGRPC()
+	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
+
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	rec, err := record.Load(f)
+	f.Close()
+	require.NoError(t, err)
+	require.Len(t, rec.Exchanges, 2)
+	for _, x := range rec.Exchanges {
+		assert.Equal(t, record.EndOpen, x.End, "%s: the agent had not ended the stream, nor the client left it", x.Kind)
+		require.Len(t, x.Events, 2, x.Kind)
+		assert.GreaterOrEqual(t, x.EndAfter, x.Events[1].After, "%s: the stream was open until the recording was taken", x.Kind)
+	}
+	for i, ev := range rec.Exchanges[0].Events {
+		assert.JSONEq(t, seen[i], string(ev.Data), "event %d is what the client received", i)
+	}
+	assert.Equal(t, record.KindGRPC, rec.Exchanges[1].Kind)
+
+	replayURL, stopReplay := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", out}, io.Discard, &stderr, ready)
+	})
+	defer func() { require.Equal(t, 0, stopReplay(), stderr.String()) }()
+	rctx, rcancel := context.WithTimeout(t.Context(), time.Second)
+	defer rcancel()
+	nextSSE, closeSSE = openStream(t, rctx, c, replayURL+"/")
+	defer closeSSE()
+	nextGRPC, closeGRPC = openGRPCStream(t, rctx, replayURL)
+	defer closeGRPC()
+	for i := range 2 {
+		data, err := nextSSE()
+		require.NoError(t, err)
+		assert.Equal(t, record.StatesIn([]byte(seen[i])), record.StatesIn([]byte(data)), "replayed event %d", i)
+		state, err := nextGRPC()
+		require.NoError(t, err)
+		assert.Equal(t, record.StatesIn([]byte(seen[i])), []string{state}, "replayed gRPC message %d", i)
+	}
+	_, err = nextSSE()
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "the replayed stream stays open after its events, as the agent's did")
+	_, err = nextGRPC()
+	assert.Equal(t, codes.DeadlineExceeded, status.Code(err), "the replayed gRPC stream stays open after its messages: %v", err)
+}

@@ -1,0 +1,93 @@
+package record_test
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/a2amock/a2amock/behaviors"
+	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/server"
+	"github.com/a2amock/a2amock/sse"
+)
+
+// neverEnding starts an agent whose tasks never end (never-terminal):
+// its streams stay open after submitted and working.
+func neverEnding(t *testing.T) *url.URL {
+	t.Helper()
+	hang, err := behaviors.Parse("never-terminal")
+	require.NoError(t, err)
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{hang}}}})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = srv.Close() })
+	up, err := url.Parse(srv.URL())
+	require.NoError(t, err)
+	return up
+}
+
+// TestRecordingKeepsOpenStreams takes a recording while an SSE stream and
+// a gRPC stream are still open through the proxy, the agent having ended
+// neither: both are in it, ending "open", with the events the clients had
+// received (cmd/a2amock's TestRecordKeepsAStreamTheAgentNeverEnded takes
+// one as a2amock record does, after Stop).
+func TestRecordingKeepsOpenStreams(t *testing.T) {
+	t.Parallel()
+	proxy := record.NewProxy(neverEnding(t), record.ProxyOptions{})
+	t.Cleanup(proxy.Close)
+	base := h2cServer(t, proxy)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+
+	c := newClient(t)
+	s, err := sse.Do(ctx, c.http, c.rpc(base+"/", "SendStreamingMessage", "1", message("x")))
+	require.NoError(t, err)
+	defer s.Close()
+	n := 0
+	for _, err := range s.Events() {
+		require.NoError(t, err)
+		if n++; n == 2 {
+			break
+		}
+	}
+
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	conn, err := grpc.NewClient(u.Host, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer conn.Close()
+	gctx := metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0")
+	stream, err := a2apb.NewA2AServiceClient(conn).SendStreamingMessage(gctx, &a2apb.SendMessageRequest{Message: &a2apb.Message{
+		MessageId: "m-grpc", Role: a2apb.Role_ROLE_USER, Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "y"}}}}})
+	require.NoError(t, err)
+	for range 2 {
+		_, err := stream.Recv()
+		require.NoError(t, err)
+	}
+
+	check := func(when string) {
+		rec := proxy.Recording()
+		require.Len(t, rec.Exchanges, 2, when)
+		for _, x := range rec.Exchanges {
+			assert.Equal(t, record.EndOpen, x.End, "%s: %s %s", when, x.Kind, x.Method)
+			require.Len(t, x.Events, 2, "%s: %s %s", when, x.Kind, x.Method)
+			assert.Equal(t, []string{"TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"}, x.States(), "%s: %s", when, x.Kind)
+			assert.GreaterOrEqual(t, x.EndAfter, x.Events[1].After, when)
+		}
+		assert.Equal(t, []record.Kind{record.KindJSONRPC, record.KindGRPC}, []record.Kind{rec.Exchanges[0].Kind, rec.Exchanges[1].Kind}, when)
+		var buf bytes.Buffer
+		require.NoError(t, rec.Save(&buf), when)
+		_, err := record.Load(&buf)
+		require.NoError(t, err, "%s: an open stream is a valid recording", when)
+	}
+	check("while open")
+}
