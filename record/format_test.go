@@ -25,6 +25,7 @@ func TestLoadRejectsBadRecordings(t *testing.T) {
 		{"bad duration", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"soon","headersAfter":"0s"}]}`, `duration "soon"`},
 		{"negative duration", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"-1s","headersAfter":"0s"}]}`, "negative"},
 		{"events without end", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s","events":[{"after":"0s","text":"x"}]}]}`, "events without end"},
+		{"no answer with an answer", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":0,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s","response":{"jsonrpc":"2.0"}}]}`, "status 0 (no answer) with an answer"},
 		{"bad end", `{"version":1,"exchanges":[{"kind":"jsonrpc","method":"m","status":200,"httpMethod":"POST","path":"/","at":"0s","headersAfter":"0s","end":"boom"}]}`, `end "boom"`},
 		{"grpc path of no A2A method", `{"version":1,"exchanges":[{"kind":"grpc","method":"SendMessage","status":200,"httpMethod":"POST","path":"/SendMessage","at":"0s","headersAfter":"0s"}]}`, `exchanges[0].path: path "/SendMessage" is not a method of an A2A gRPC service`},
 		{"invalid YAML", "version: 1\nexchanges: [\n  - kind: card\n", "YAML"},

@@ -144,20 +144,18 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	var sl *slot
 	if md != nil {
 		sl = &slot{x: Exchange{Kind: KindGRPC, Method: string(md.Name()), HTTPMethod: r.Method, Path: r.URL.Path,
-			At: Duration(begin.Sub(p.start)), Status: http.StatusOK}}
+			At: Duration(begin.Sub(p.start))}}
 		if _, msg, _, ok := a2apb.NextMessage(body); ok {
 			if j, err := GRPCToJSON(md.Input(), msg); err == nil {
 				sl.x.Request = j
 			}
 		}
+		asked := sl.x
+		sl.head = &asked
 		p.mu.Lock()
 		p.slots = append(p.slots, sl)
 		p.mu.Unlock()
-		defer func() {
-			p.mu.Lock()
-			sl.done = true
-			p.mu.Unlock()
-		}()
+		defer p.finished(sl)
 	}
 	target := p.grpcTarget()
 	target.Path = r.URL.Path
@@ -171,6 +169,9 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	out.Header.Set("Te", "trailers")
 	resp, err := p.grpcTr.RoundTrip(out)
 	if err != nil {
+		if p.cutByStop(r) {
+			panic(http.ErrAbortHandler) // unanswered, as for the HTTP bindings
+		}
 		p.drop(sl)
 		grpcError(w, 14, "upstream: "+upstreamError(err))
 		return

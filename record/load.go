@@ -204,8 +204,13 @@ func (r *Recording) Validate() error {
 		if _, _, ok := wire.LookupGRPCMethod(x.Path); x.Kind == KindGRPC && !ok {
 			add(at+".path", "path %q is not a method of an A2A gRPC service (/lf.a2a.v1.A2AService/SendMessage, say)", x.Path)
 		}
-		if x.Status < 100 || x.Status > 599 {
-			add(at+".status", "status %d is not an HTTP status", x.Status)
+		switch {
+		case x.Unanswered():
+			if x.ContentType != "" || len(x.Response) > 0 || x.Body != "" || x.End != "" || len(x.Events) > 0 || x.GRPCStatus != 0 {
+				add(at+".status", "status 0 (no answer) with an answer: an unanswered request has no contentType, response, body, events, end or grpcStatus")
+			}
+		case x.Status < 100 || x.Status > 599:
+			add(at+".status", "status %d is not an HTTP status (0: the agent never answered)", x.Status)
 		}
 		switch x.End {
 		case "", EndEOF, EndTruncated, EndClientGone, EndError, EndOpen:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/record/replay"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/sse"
 )
@@ -90,4 +92,64 @@ func TestRecordingKeepsOpenStreams(t *testing.T) {
 		require.NoError(t, err, "%s: an open stream is a valid recording", when)
 	}
 	check("while open")
+}
+
+// TestRecordingKeepsUnansweredRequests takes a recording while the agent
+// holds a SendMessage unanswered (latency of ten minutes): it is in it,
+// with its request and status 0. Replayed, the request gets no answer
+// until the client gives up, and the journal says why.
+func TestRecordingKeepsUnansweredRequests(t *testing.T) {
+	t.Parallel()
+	slow, err := behaviors.Parse("latency:dist=fixed,delay=10m")
+	require.NoError(t, err)
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{slow}}}})
+	require.NoError(t, err)
+	require.NoError(t, srv.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = srv.Close() })
+	up, err := url.Parse(srv.URL())
+	require.NoError(t, err)
+	proxy := record.NewProxy(up, record.ProxyOptions{})
+	t.Cleanup(proxy.Close)
+	base := h2cServer(t, proxy)
+
+	c := newClient(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		resp, err := c.http.Do(c.rpc(base+"/", "SendMessage", "1", message("x")).WithContext(ctx))
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	require.Eventually(t, func() bool {
+		return len(srv.Journal().Filter(0, "", "", server.EntryRequest)) == 1
+	}, 10*time.Second, 5*time.Millisecond)
+	rec := proxy.Recording()
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	require.Len(t, rec.Exchanges, 1)
+	x := rec.Exchanges[0]
+	assert.True(t, x.Unanswered(), "status %d", x.Status)
+	assert.Equal(t, record.KindJSONRPC, x.Kind)
+	assert.Equal(t, "SendMessage", x.Method)
+	assert.NotEmpty(t, x.Request)
+	var buf bytes.Buffer
+	require.NoError(t, rec.Save(&buf))
+	_, err = record.Load(&buf)
+	require.NoError(t, err, "an unanswered request is a valid recording")
+
+	rp, rbase := replayOf(t, rec, replay.Options{})
+	rctx, rcancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer rcancel()
+	_, err = c.http.Do(c.rpc(rbase+"/", "SendMessage", "2", message("x")).WithContext(rctx))
+	require.ErrorIs(t, err, context.DeadlineExceeded, "the replay answers nothing, as the agent did")
+	require.Eventually(t, func() bool {
+		for _, e := range rp.Server().Journal().Filter(0, "", "", server.EntryResponse) {
+			if strings.Contains(e.Detail, "no answer, as recorded") {
+				return true
+			}
+		}
+		return false
+	}, 5*time.Second, 5*time.Millisecond, "the journal says the request was held unanswered")
 }

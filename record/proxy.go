@@ -57,10 +57,12 @@ type Proxy struct {
 }
 
 // slot keeps an exchange's place in arrival order while it is in flight.
-// x is the handler's own until done; what Recording may read of a stream
-// still passing is published under Proxy.mu: head, the exchange as it
-// stood when the stream began, and events, those carried so far (appending
-// never changes the elements already there, so sharing the slice is safe).
+// x is the handler's own until done; what Recording may read of an
+// exchange in flight is published under Proxy.mu: head, the request alone
+// until an answer begins (an unanswered exchange) and the exchange as it
+// stood when a stream began after that, and events, those the stream
+// carried so far (appending never changes the elements already there, so
+// sharing the slice is safe).
 type slot struct {
 	x      Exchange
 	done   bool
@@ -152,7 +154,7 @@ func (p *Proxy) clientGone() StreamEnd {
 // requests arrived, with credentials redacted unless
 // ProxyOptions.KeepCredentials. A stream still open is included with what
 // it carried so far, ending EndOpen now; a request still waiting for its
-// answer is not.
+// answer with no answer (Status 0, Exchange.Unanswered).
 func (p *Proxy) Recording() *Recording {
 	p.mu.Lock()
 	rec := &Recording{Version: FormatVersion, Upstream: redactURL(p.upstream.String()), Exchanges: []Exchange{}}
@@ -164,6 +166,8 @@ func (p *Proxy) Recording() *Recording {
 		switch {
 		case s.done:
 			rec.Exchanges = append(rec.Exchanges, s.x)
+		case s.head != nil && s.head.Unanswered():
+			rec.Exchanges = append(rec.Exchanges, *s.head)
 		case s.head != nil:
 			x := *s.head
 			x.Events = slices.Clone(s.events)
@@ -235,14 +239,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if json.Valid(body) {
 			sl.x.Request = compact(body)
 		}
+		asked := sl.x
+		sl.head = &asked
 		p.mu.Lock()
 		p.slots = append(p.slots, sl)
 		p.mu.Unlock()
-		defer func() {
-			p.mu.Lock()
-			sl.done = true
-			p.mu.Unlock()
-		}()
+		defer p.finished(sl)
 	}
 	x := &Exchange{}
 	if sl != nil {
@@ -257,6 +259,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	endToEnd(out.Header, r.Header)
 	resp, err := p.client.Do(out)
 	if err != nil {
+		if p.cutByStop(r) {
+			// The agent had not answered when the recording ended: kept
+			// unanswered (Status 0), as it stands, and the client's
+			// request is cut rather than answered by the proxy.
+			panic(http.ErrAbortHandler)
+		}
 		// Not an answer of the agent: nothing to replay.
 		p.drop(sl)
 		proxyError(w, http.StatusBadGateway, "upstream: "+upstreamError(err))
@@ -289,10 +297,30 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.learnGRPC(rb, inResult)
 		send = cardlink.Rewrite(rb, inResult, p.upstream.Path, Origin(r))
 	}
+	// Done before the client can read the answer, so that a Recording
+	// taken from then on has it.
+	p.finished(sl)
 	w.WriteHeader(resp.StatusCode)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(send)
 	}
+}
+
+// finished marks sl's exchange complete: the handler no longer changes it.
+func (p *Proxy) finished(sl *slot) {
+	if sl == nil {
+		return
+	}
+	p.mu.Lock()
+	sl.done = true
+	p.mu.Unlock()
+}
+
+// cutByStop reports whether r's upstream call failed because the
+// recording ended under it (Stop, then the server's shutdown closing the
+// client's connection), rather than because the agent could not be reached.
+func (p *Proxy) cutByStop(r *http.Request) bool {
+	return p.stopping.Load() && r.Context().Err() != nil
 }
 
 func (p *Proxy) drop(sl *slot) {

@@ -100,7 +100,10 @@ type Exchange struct {
 	// Request is the request body when it is JSON.
 	Request json.RawMessage `json:"request,omitempty"`
 
-	// Status is the HTTP status of the answer.
+	// Status is the HTTP status of the answer; 0 when the agent had not
+	// answered when the recording was taken (an agent that hangs): the
+	// exchange then holds the request alone, and a replay answers such a
+	// request with nothing, holding it until its client leaves.
 	Status int `json:"status"`
 	// ContentType is the answer's Content-Type.
 	ContentType string `json:"contentType,omitempty"`
@@ -141,6 +144,10 @@ type Event struct {
 	Data json.RawMessage `json:"data,omitempty"`
 	Text string          `json:"text,omitempty"`
 }
+
+// Unanswered reports whether the agent had not answered the request when
+// the recording was taken (Status 0).
+func (x *Exchange) Unanswered() bool { return x.Status == 0 }
 
 // Streamed reports whether the exchange was answered with an SSE stream.
 func (x *Exchange) Streamed() bool { return x.End != "" }

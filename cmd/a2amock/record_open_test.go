@@ -156,3 +156,88 @@ func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 	_, err = nextGRPC()
 	assert.Equal(t, codes.DeadlineExceeded, status.Code(err), "the replayed gRPC stream stays open after its messages: %v", err)
 }
+
+// TestRecordKeepsARequestTheAgentNeverAnswered records an agent that
+// hangs (latency of ten minutes): a JSON-RPC SendMessage and a gRPC one are
+// still waiting when the recording is written. Both are in the file with
+// their requests and no answer (status 0); replayed, they are answered
+// with nothing, held until the client gives up.
+func TestRecordKeepsARequestTheAgentNeverAnswered(t *testing.T) {
+	t.Parallel()
+	slow, err := behaviors.Parse("latency:dist=fixed,delay=10m")
+	require.NoError(t, err)
+	up, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{slow}}}})
+	require.NoError(t, err)
+	require.NoError(t, up.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = up.Close() })
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr}
+	out := filepath.Join(t.TempDir(), "agent.json")
+
+	var stdout, stderr bytes.Buffer
+	proxyURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return recordCmd(ctx, []string{"--upstream", up.URL(), "--out", out}, &stdout, &stderr, ready)
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	send := func(base string, ctx context.Context) (rpcErr, grpcErr chan error) {
+		rpcErr, grpcErr = make(chan error, 1), make(chan error, 1)
+		go func() {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/", strings.NewReader(
+				`{"jsonrpc":"2.0","id":"h","method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("A2A-Version", "1.0")
+			resp, err := c.Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
+			rpcErr <- err
+		}()
+		go func() {
+			conn, err := grpc.NewClient(strings.TrimPrefix(base, "http://"), grpc.WithTransportCredentials(insecure.NewCredentials()))
+			if err != nil {
+				grpcErr <- err
+				return
+			}
+			defer conn.Close()
+			_, err = a2apb.NewA2AServiceClient(conn).SendMessage(metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0"),
+				&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-grpc", Role: a2apb.Role_ROLE_USER,
+					Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}})
+			grpcErr <- err
+		}()
+		return rpcErr, grpcErr
+	}
+	rpcErr, grpcErr := send(proxyURL, ctx)
+	// Both requests have reached the agent, which holds them.
+	require.Eventually(t, func() bool {
+		return len(up.Journal().Filter(0, "", "", server.EntryRequest)) == 2
+	}, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, 0, stop(), stderr.String())
+	assert.Error(t, <-rpcErr, "the recording's end closed the client's connection")
+	assert.Error(t, <-grpcErr)
+	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
+
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	rec, err := record.Load(f)
+	f.Close()
+	require.NoError(t, err)
+	require.Len(t, rec.Exchanges, 2)
+	for _, x := range rec.Exchanges {
+		assert.True(t, x.Unanswered(), "%s: the agent never answered: %+v", x.Kind, x)
+		assert.Equal(t, "SendMessage", x.Method, x.Kind)
+		assert.Contains(t, string(x.Request), "hi", "%s: the request is kept", x.Kind)
+		assert.Empty(t, x.Response, x.Kind)
+	}
+
+	replayURL, stopReplay := startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", out}, io.Discard, &stderr, ready)
+	})
+	defer func() { require.Equal(t, 0, stopReplay(), stderr.String()) }()
+	rctx, rcancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+	defer rcancel()
+	rpcErr, grpcErr = send(replayURL, rctx)
+	assert.ErrorIs(t, <-rpcErr, context.DeadlineExceeded, "the replay answers nothing, as the agent did")
+	assert.Equal(t, codes.DeadlineExceeded, status.Code(<-grpcErr))
+}

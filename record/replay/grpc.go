@@ -65,6 +65,9 @@ func (rp *Replayer) serveRawGRPC(w http.ResponseWriter, r *http.Request, req jso
 	x := &rp.rec.Exchanges[p.idx]
 	resp := base
 	resp.Kind = server.EntryResponse
+	if rp.noAnswer(r, x, resp, true) {
+		return
+	}
 	if !rp.wait(r.Context(), begin, x.HeadersAfter) {
 		resp.Detail = "client left before the answer"
 		rp.srv.Append(resp)

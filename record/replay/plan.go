@@ -76,6 +76,9 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		p.op = op
 		rpc := binding == wire.BindingJSONRPC
 		switch {
+		case x.Unanswered():
+			p.raw = "the agent had not answered when the recording was taken"
+			continue
 		case x.Kind == record.KindCard:
 			p.raw = "a card is served as the agent wrote it (the model would render it anew)"
 			continue

@@ -51,6 +51,22 @@ func (rp *Replayer) hold(r *http.Request) {
 	}
 }
 
+// noAnswer holds a request whose recorded agent had not answered when the
+// recording was taken (Exchange.Unanswered) until its client leaves (or
+// the replay closes), answering nothing, as the agent did; it reports
+// whether it did. journal says to journal the end, as resp.
+func (rp *Replayer) noAnswer(r *http.Request, x *record.Exchange, resp server.Entry, journal bool) bool {
+	if !x.Unanswered() {
+		return false
+	}
+	rp.hold(r)
+	if journal {
+		resp.Detail = "no answer, as recorded (the agent had not answered when the recording was taken): held until the client left"
+		rp.srv.Append(resp)
+	}
+	return true
+}
+
 // journalRequest journals a request the front answers itself and returns
 // the entry the answer's entries start from.
 func (rp *Replayer) journalRequest(r *http.Request, body []byte, kind record.Kind, method string, p *plan, repeated bool) server.Entry {
@@ -108,6 +124,9 @@ func (rp *Replayer) serveRaw(w http.ResponseWriter, r *http.Request, body []byte
 	_, _, rpcID := record.Classify(r.Method, r.URL.Path, body)
 	resp := base
 	resp.Kind, resp.HTTP = server.EntryResponse, x.Status
+	if rp.noAnswer(r, x, resp, kind != record.KindCard) {
+		return
+	}
 	if !rp.wait(r.Context(), begin, x.HeadersAfter) {
 		if kind != record.KindCard {
 			resp.Detail = "client left before the answer"
