@@ -206,21 +206,28 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(resp.StatusCode)
 	fw := &flushWriter{w: w, rc: rc}
 	var to io.Writer = fw
+	var held *holdLast
 	if rd.plain {
-		// Passed on unflushed, so that the stream ends with its last
-		// bytes (net/http's HTTP/2 server holds up to 4 KiB of a body
-		// until the handler returns) as the agent ended it. Flushed, they
-		// went out in a DATA frame of their own and the stream ended in
-		// an empty one; grpc-go reads a non-gRPC answer's body into its
-		// error only from DATA frames that carry some, so it took that
-		// empty end for a gRPC answer cut before its trailers (Internal:
-		// "server closed the stream without sending trailers") rather
-		// than the content type or HTTP status the agent answered with.
-		to = w
+		// Passed on unflushed, and its last bytes only once it has ended,
+		// so that the stream ends in a DATA frame carrying them, as the
+		// agent ended it. net/http's HTTP/2 server sends END_STREAM with
+		// the data its 4 KiB buffer holds when the handler returns, and in
+		// an empty DATA frame when that buffer is empty, as it is after a
+		// flush or a write larger than it (sent past the buffer). grpc-go
+		// reads a non-gRPC answer's body into its error only from DATA
+		// frames that carry some, so it took that empty end for a gRPC
+		// answer cut before its trailers (Internal: "server closed the
+		// stream without sending trailers") rather than the content type
+		// or HTTP status the agent answered with.
+		held = &holdLast{w: w}
+		to = held
 	}
 	// Recorded first, then passed on: a Recording taken at any moment
 	// holds every message the client has read.
 	_, copyErr := io.Copy(io.MultiWriter(rd, to), resp.Body)
+	if held != nil {
+		_, _ = w.Write(held.tail) // with no flush after it: sent with END_STREAM
+	}
 	// Trailers come after the body; a trailers-only answer has its status
 	// among the headers, already passed on.
 	for k, vs := range resp.Trailer {

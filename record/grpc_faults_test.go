@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -284,7 +286,9 @@ func answerFrames(t *testing.T, host string) []h2Frame {
 	require.NoError(t, err)
 	fr := http2.NewFramer(c, c)
 	fr.ReadMetaHeaders = hpack.NewDecoder(4096, nil)
-	require.NoError(t, fr.WriteSettings())
+	// Windows wide open: the answer is read whole without WINDOW_UPDATEs.
+	require.NoError(t, fr.WriteSettings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1 << 30}))
+	require.NoError(t, fr.WriteWindowUpdate(0, 1<<30))
 	var block bytes.Buffer
 	enc := hpack.NewEncoder(&block)
 	for _, f := range [][2]string{{":method", "POST"}, {":scheme", "http"}, {":authority", host}, {":path", a2apb.ServicePath + "SendStreamingMessage"},
@@ -335,6 +339,46 @@ func TestProxyEndsAPlainAnswerWithItsBody(t *testing.T) {
 	require.Len(t, direct, 2, "%+v", direct)
 	assert.True(t, direct[1].EndStream && direct[1].Data != "", "the agent ends the stream with the body: %+v", direct)
 	assert.Equal(t, direct, answerFrames(t, proxied))
+}
+
+// A plain answer larger than net/http's 4 KiB response buffer, which the
+// proxy cannot hold whole until its handler returns, still ends in a DATA
+// frame that carries its last bytes, whatever its size. The agent here
+// writes it at once, and its own stream ends in an empty frame (net/http
+// sends a write larger than its buffer as it comes); the sizes are such
+// that the proxy's last read of it is larger than that buffer too.
+func TestProxyEndsALargePlainAnswerWithItsBody(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{5 << 10, 96 << 10, 1 << 20} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			t.Parallel()
+			body := `{"error":"` + strings.Repeat("x", n-12) + `"}`
+			agent := h2cServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = io.WriteString(w, body)
+			}))
+			u, err := url.Parse(agent)
+			require.NoError(t, err)
+			proxy := record.NewProxy(u, record.ProxyOptions{})
+			t.Cleanup(proxy.Close)
+			pu, err := url.Parse(h2cServer(t, proxy))
+			require.NoError(t, err)
+			frames := answerFrames(t, pu.Host)
+			assert.Contains(t, frames[0].Fields, ":status: 503")
+			var got strings.Builder
+			for _, f := range frames[1:] {
+				require.Equal(t, "DATA", f.Type, "%+v", f)
+				got.WriteString(f.Data)
+			}
+			assert.Equal(t, body, got.String())
+			last := frames[len(frames)-1]
+			assert.True(t, last.EndStream && last.Data != "", "the stream ends with the body's last bytes (in %d frames)", len(frames))
+			require.Len(t, proxy.Recording().Exchanges, 1)
+			assert.Equal(t, http.StatusServiceUnavailable, proxy.Recording().Exchanges[0].Status)
+		})
+	}
 }
 
 // gRPC calls go to the address the agent's card declares for GRPC, not to

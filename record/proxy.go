@@ -431,6 +431,29 @@ func (f *flushWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// holdLast passes on all but the last heldBytes written to it, which the
+// caller writes once the body has ended. heldBytes is below net/http's
+// HTTP/2 response buffer (4 KiB), so that their write stays in it, however
+// full: that buffer holds a write no larger than it, after sending what it
+// held if both do not fit.
+type holdLast struct {
+	w    io.Writer
+	tail []byte
+}
+
+const heldBytes = 1 << 10
+
+func (h *holdLast) Write(b []byte) (int, error) {
+	h.tail = append(h.tail, b...)
+	if n := len(h.tail) - heldBytes; n > 0 {
+		if _, err := h.w.Write(h.tail[:n]); err != nil {
+			return 0, err
+		}
+		h.tail = append(h.tail[:0], h.tail[n:]...)
+	}
+	return len(b), nil
+}
+
 func isEventStream(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && strings.EqualFold(mt, "text/event-stream")
