@@ -111,10 +111,10 @@ func (m *mock) record(w http.ResponseWriter, r *http.Request) {
 		m.mu.Unlock()
 		close(m.ready)
 	})
-	// The server names the agent (AgentOf) as it routes the request, a
-	// gRPC call by its route or tenant, and a gRPC call's method
-	// (GRPCMethod) as its binding reads the path, before it is journaled:
-	// the card change counts a message when it arrives.
+	// The server names the agent (AgentOf) as it routes the request, and
+	// a gRPC call's agent, method and tenant (GRPCCall) as its binding
+	// reads the call, before it is journaled: the card change counts a
+	// message when it arrives.
 	rec := wirerec.Begin(r, m.srv)
 	m.changer.observe(rec)
 	rw := wirerec.NewWriter(w)

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"net/http"
@@ -116,43 +117,53 @@ func agentOfAndJournaled(t *testing.T, srv *server.Server, path string, body []b
 	return named, entries[0].Agent
 }
 
-// TestGRPCMethodIsTheMethodJournaled: GRPCMethod reads a gRPC call's
-// method as the server journals it, at the root and below every agent's
-// path alike (conform records the method by it), and says whether its
-// service carries tenants; a method no service has is journaled with
-// none. A request the server serves as no gRPC call (gRPC off, a GET, an
-// agent not hosted) is no call to GRPCMethod either.
-func TestGRPCMethodIsTheMethodJournaled(t *testing.T) {
+// TestGRPCCallIsTheCallJournaled: GRPCCall reads a gRPC call's method and
+// agent as the server journals them, at the root and below every agent's
+// path alike (conform records them by it), and the tenant its message
+// carries as the server routes it: a v1.0 call's tenant, and none for a
+// v0.3 call, whose service's requests have none, though its message read
+// with v1.0's would name one (v0.3's GetTaskRequest name is the field
+// v1.0's tenant has). A method no service has is journaled with none. A
+// request the server serves as no gRPC call (gRPC off, a GET, an agent not
+// hosted) is no call to GRPCCall either.
+func TestGRPCCallIsTheCallJournaled(t *testing.T) {
 	t.Parallel()
 	srv, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "a0"}, {Name: "a1"}}, GRPC: true, StepDelay: -1})
 	require.NoError(t, err)
 	defer func() { require.NoError(t, srv.Close()) }()
-	v03 := grpcCall(t, &a2apb03.GetTaskRequest{Name: "tasks/nope"})
+	v03 := grpcCall(t, &a2apb03.GetTaskRequest{Name: "a1"})
 	v10 := grpcCall(t, &a2apb.GetTaskRequest{Id: "nope"})
+	toA1 := grpcCall(t, &a2apb.GetTaskRequest{Tenant: "a1", Id: "nope"})
 	for _, base := range []string{"", "/agents/a0", "/agents/a1"} {
+		pathAgent := strings.TrimPrefix(base, "/agents/")
+		if base == "" {
+			pathAgent = "a0"
+		}
 		for _, c := range []struct {
-			path, want string
-			tenants    bool
-			body       []byte
+			path, want   string
+			body         []byte
+			tenant, with string // with is the agent when the call is not its path's
 		}{
-			{a2apb.ServicePath + "GetTask", "GetTask", true, v10},
-			{a2apb03.ServicePath + "GetTask", "GetTask", false, v03},
-			{a2apb.ServicePath + "NoSuchMethod", "", false, v10},
-			{"/no.such.Service/GetTask", "", false, v10},
+			{a2apb.ServicePath + "GetTask", "GetTask", v10, "", ""},
+			{a2apb.ServicePath + "GetTask", "GetTask", toA1, "a1", "a1"},
+			{a2apb03.ServicePath + "GetTask", "GetTask", v03, "", ""},
+			{a2apb.ServicePath + "NoSuchMethod", "", toA1, "", ""},
+			{"/no.such.Service/GetTask", "", toA1, "", ""},
 		} {
 			path := base + c.path
 			srv.Reset()
 			r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(c.body))
 			r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
 			r.Header.Set("Content-Type", "application/grpc")
-			method, tenants, call := srv.GRPCMethod(r)
-			assert.True(t, call, "%s is a gRPC call", path)
-			assert.Equal(t, c.want, method, "GRPCMethod(%s)", path)
-			assert.Equal(t, c.tenants, tenants, "GRPCMethod(%s): tenants", path)
+			call, ok := srv.GRPCCall(r)
+			assert.True(t, ok, "%s is a gRPC call", path)
+			wantAgent := cmp.Or(c.with, pathAgent)
+			assert.Equal(t, server.GRPCCall{Agent: wantAgent, Method: c.want, Tenant: c.tenant}, call, "GRPCCall(%s)", path)
 			srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
 			entries := srv.Journal().Entries()
 			require.NotEmpty(t, entries, "%s journaled nothing", path)
-			assert.Equal(t, method, entries[0].Method, "the method %s is journaled with", path)
+			assert.Equal(t, call.Method, entries[0].Method, "the method %s is journaled with", path)
+			assert.Equal(t, call.Agent, entries[0].Agent, "the agent %s is journaled as", path)
 		}
 	}
 	off, err := server.New(server.Config{StepDelay: -1})
@@ -168,10 +179,10 @@ func TestGRPCMethodIsTheMethodJournaled(t *testing.T) {
 		{"a GET", srv, http.MethodGet, "/agents/a1" + a2apb.ServicePath + "GetTask"},
 		{"an agent not hosted", srv, http.MethodPost, "/agents/nobody" + a2apb.ServicePath + "GetTask"},
 	} {
-		r := httptest.NewRequest(c.method, c.path, bytes.NewReader(v10))
+		r := httptest.NewRequest(c.method, c.path, bytes.NewReader(toA1))
 		r.ProtoMajor, r.ProtoMinor, r.Proto = 2, 0, "HTTP/2.0"
 		r.Header.Set("Content-Type", "application/grpc")
-		method, tenants, call := c.srv.GRPCMethod(r)
-		assert.False(t, call || tenants || method != "", "%s: GRPCMethod reads %s %s as a call of %q (tenants %v)", c.name, c.method, c.path, method, tenants)
+		call, ok := c.srv.GRPCCall(r)
+		assert.False(t, ok || call != server.GRPCCall{}, "%s: GRPCCall reads %s %s as a call %+v", c.name, c.method, c.path, call)
 	}
 }

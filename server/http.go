@@ -74,43 +74,53 @@ func (s *Server) pathAgent(path string) (a *agent, name, base, rest string) {
 // AgentOf names the agent the request r is served or refused as, before
 // it is served: the agent its path names as dispatch reads it
 // (/agents/{name}/..., the name even when no such agent is hosted), else
-// the root; with Config.GRPC, a gRPC call is the agent the gRPC binding
-// routes it to (grpcbind.Binding.CallAgent): a v0.3 call, whose request
-// names no agent, by its service's route, and a v1.0 call by the tenant
-// its message names. For a gRPC call it reads r's body, as far as the
-// server would, and leaves r.Body reading it whole. a2amock conform
-// records each exchange as this agent's when it arrives, before it is
-// journaled.
+// the root; a gRPC call the agent GRPCCall names. For a gRPC call it reads
+// r's body, as far as the server would, and leaves r.Body reading it whole.
 func (s *Server) AgentOf(r *http.Request) string {
-	a, name, base, rest := s.pathAgent(r.URL.EscapedPath())
-	if a == nil {
-		return name
+	if c, ok := s.GRPCCall(r); ok {
+		return c.Agent
 	}
-	if s.cfg.GRPC && grpcbind.IsCall(r) {
-		return s.grpc.CallAgent(r, a, base, rest).(*agent).name
+	a, name, _, _ := s.pathAgent(r.URL.EscapedPath())
+	if a != nil {
+		return a.name
 	}
-	return a.name
+	return name
 }
 
-// GRPCMethod reads r as the server reads a gRPC call, before it is
-// served: call reports whether the server serves r as one (Config.GRPC,
-// and an HTTP/2 POST of a gRPC content type, at a hosted agent's path or
-// the root); method is the method its path names below the agent's base
-// path (SendMessage for /agents/x/lf.a2a.v1.A2AService/SendMessage), as it
-// is journaled: "" when it names no method of a service served; tenants
-// reports whether that service's requests carry a tenant
-// (grpcbind.MethodOf). It does not read r's body. a2amock conform records
-// each exchange's gRPC method and tenant by it.
-func (s *Server) GRPCMethod(r *http.Request) (method string, tenants, call bool) {
+// GRPCCall is a gRPC call as the server reads it on its arrival, before
+// it is served (Server.GRPCCall).
+type GRPCCall struct {
+	// Agent is the agent the call is served or refused as: a v0.3 call,
+	// whose request names no agent, by its service's route, and a v1.0
+	// call by the tenant its message names.
+	Agent string
+	// Method is the method its path names below the agent's base path
+	// (SendMessage for /agents/x/lf.a2a.v1.A2AService/SendMessage), as it
+	// is journaled: "" when it names no method of a service served.
+	Method string
+	// Tenant is the tenant its request message carries, as the server
+	// routes the call by it: "" when its service's requests have none
+	// (v0.3's), and for a call refused before its message was read.
+	Tenant string
+}
+
+// GRPCCall reads r as the server reads a gRPC call, before it is served,
+// by the gRPC binding's own rule (grpcbind.Binding.CallOf); ok reports
+// whether the server serves r as one (Config.GRPC, and an HTTP/2 POST of a
+// gRPC content type, at a hosted agent's path or the root). It reads r's
+// body, as far as the server would, and leaves r.Body reading it whole:
+// the one copy of it until the call is served. a2amock conform records
+// each exchange's agent, gRPC method and tenant by it.
+func (s *Server) GRPCCall(r *http.Request) (c GRPCCall, ok bool) {
 	if !s.cfg.GRPC || !grpcbind.IsCall(r) {
-		return "", false, false
+		return c, false
 	}
-	a, _, _, rest := s.pathAgent(r.URL.EscapedPath())
+	a, _, base, rest := s.pathAgent(r.URL.EscapedPath())
 	if a == nil { // refused by dispatch before the gRPC binding reads it
-		return "", false, false
+		return c, false
 	}
-	method, tenants = grpcbind.MethodOf(rest)
-	return method, tenants, true
+	at, method, tenant := s.grpc.CallOf(r, a, base, rest)
+	return GRPCCall{Agent: at.(*agent).name, Method: method, Tenant: tenant}, true
 }
 
 // serveAgentPath routes a request under an agent's base path.

@@ -22,11 +22,8 @@ import (
 	"sync"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/dynamicpb"
-
 	"github.com/a2amock/a2amock/conform/internal/judge"
-	"github.com/a2amock/a2amock/internal/a2apb"
+	"github.com/a2amock/a2amock/server"
 )
 
 // maxPeek bounds the start of a request body read to find its method.
@@ -37,50 +34,45 @@ const maxDelivered = judge.MaxDelivered
 
 // Server is how the server reads a request as it arrives, before it
 // serves it: server.Server's methods of these names. The records name an
-// exchange's agent and gRPC method by the server's own rules, not copies
-// of them, so that they and the journal cannot read one request
-// differently.
+// exchange's agent, and a gRPC call's method and tenant, by the server's
+// own rules, not copies of them, so that they and the journal cannot read
+// one request differently.
 type Server interface {
-	// AgentOf names the agent the request is served or refused as; for a
-	// gRPC call it reads the body, and leaves it reading whole.
+	// AgentOf names the agent the request is served or refused as.
 	AgentOf(*http.Request) string
-	// GRPCMethod reports whether the server serves the request as a gRPC
-	// call, the method its path names below its agent's base path, and
-	// whether that method's service carries tenants.
-	GRPCMethod(*http.Request) (method string, tenants, call bool)
+	// GRPCCall reports whether the server serves the request as a gRPC
+	// call and reads it as the server routes it: its agent, method and
+	// tenant. It reads the body, and leaves it reading whole.
+	GRPCCall(*http.Request) (server.GRPCCall, bool)
 }
 
 // Begin starts the record of the exchange r, at its arrival: the agent
-// the server serves or refuses it as (srv.AgentOf, which for a gRPC call
-// reads the tenant or route that names the agent), its A2A-Version and,
+// the server serves or refuses it as (srv.AgentOf), its A2A-Version and,
 // for a POST, the JSON-RPC method named at the start of its body, or for
-// a gRPC call (srv.GRPCMethod) the method its path names and the tenant
-// its message carries. It reads that start, so it replaces r.Body with a
-// body that still reads the whole.
+// a gRPC call the method, agent and tenant the server reads it as
+// (srv.GRPCCall). It reads the start of a POST's body, so it replaces
+// r.Body with a body that still reads the whole. A gRPC call's body it
+// does not read: the server's read keeps it, for the server, and a second
+// read here held a second copy of it, up to 1 MiB, until the call ended.
 func Begin(r *http.Request, srv Server) judge.WireRecord {
-	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path, Agent: srv.AgentOf(r)}
+	rec := judge.WireRecord{Start: time.Now().UTC(), Conn: r.RemoteAddr, Method: r.Method, Path: r.URL.Path}
 	if v := r.Header.Values("A2A-Version"); len(v) > 0 {
 		rec.VersionSent, rec.A2AVersion = true, strings.Join(v, ",")
 	} else if q := r.URL.Query(); q.Has("A2A-Version") {
 		rec.VersionSent, rec.A2AVersion = true, q.Get("A2A-Version")
 	}
-	method, tenants, isGRPC := srv.GRPCMethod(r)
-	if (!isGRPC && r.Method != http.MethodPost) || r.Body == nil {
+	if c, ok := srv.GRPCCall(r); ok {
+		// The tenant the request carries, which the checks compare with
+		// the one the card declares (the agent it names is c.Agent).
+		rec.GRPC, rec.Agent, rec.RPCMethod, rec.Tenant = true, c.Agent, c.Method, c.Tenant
+		return rec
+	}
+	rec.Agent = srv.AgentOf(r)
+	if r.Method != http.MethodPost || r.Body == nil {
 		return rec
 	}
 	head, _ := io.ReadAll(io.LimitReader(r.Body, maxPeek))
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
-	if isGRPC {
-		rec.RPCMethod, rec.GRPC = method, true
-		// The tenant the request carries, which the checks compare with
-		// the one the card declares (the agent it names is AgentOf's).
-		// Only a service with tenants has them: the messages of one
-		// without are not read with the descriptors of one with.
-		if tenants {
-			rec.Tenant = grpcTenant(method, head)
-		}
-		return rec
-	}
 	var env struct {
 		Method string `json:"method"`
 	}
@@ -281,24 +273,4 @@ func (c *takenConn) SetLinger(sec int) error {
 		return tc.SetLinger(sec)
 	}
 	return nil
-}
-
-// grpcTenant returns the tenant of a gRPC call's request message (body is
-// the length-prefixed message) to method of the service with tenants (the
-// one a2apb describes), "" when it has none or does not decode.
-func grpcTenant(method string, body []byte) string {
-	compressed, b, _, ok := a2apb.NextMessage(body)
-	md := a2apb.Method(method)
-	if !ok || compressed || md == nil {
-		return ""
-	}
-	msg := dynamicpb.NewMessage(md.Input())
-	if proto.Unmarshal(b, msg) != nil {
-		return ""
-	}
-	f := md.Input().Fields().ByName("tenant")
-	if f == nil {
-		return ""
-	}
-	return msg.Get(f).String()
 }

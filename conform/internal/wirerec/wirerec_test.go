@@ -20,11 +20,11 @@ import (
 )
 
 // mockServer reads requests as the mock's does (server.Server's AgentOf
-// and GRPCMethod), for a server hosting alpha (the root) and beta with
-// gRPC on: /agents/{name}/… addresses name, anything else alpha, and a
-// v1.0 gRPC call the agent its tenant names. Begin reads the body after
-// AgentOf, so the tests also see that the two reads leave the body whole.
-func mockServer(t *testing.T) Server {
+// and GRPCCall), for a server hosting alpha (the root) and beta with gRPC
+// on: /agents/{name}/… addresses name, anything else alpha, and a v1.0
+// gRPC call the agent its tenant names. The server's read and Begin's
+// leave the body whole, which the tests see too.
+func mockServer(t testing.TB) Server {
 	t.Helper()
 	srv, err := server.New(server.Config{Agents: []server.AgentConfig{{Name: "alpha"}, {Name: "beta"}}, GRPC: true, StepDelay: -1})
 	if err != nil {

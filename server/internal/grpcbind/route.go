@@ -22,6 +22,8 @@ type call struct {
 	op     wire.Op
 	at     agentRef
 	in     proto.Message
+	// tenant is the tenant in, of a service with tenants, names.
+	tenant string
 }
 
 // refusal is why a call is refused before it is served: e, answered with
@@ -38,7 +40,7 @@ type refusal struct {
 // body (read by body), its one uncompressed message, and the tenant of a
 // service that has them. A call refused on the way is refused as c.at's
 // agent: its path's, or the one its service's route picked. Serve answers
-// by it and CallAgent names the agent by it, so that the two cannot
+// by it and CallOf names the agent by it, so that the two cannot
 // disagree on which agent a call is journaled as.
 func (b *Binding) route(r *http.Request, a binding.Agent, base, path string, body func() ([]byte, *wire.Error)) (c call, no *refusal) {
 	c.at = agentRef{a: a, base: base}
@@ -75,23 +77,28 @@ func (b *Binding) route(r *http.Request, a binding.Agent, base, path string, bod
 	// Every agent shares the endpoint: a tenant naming an agent (its card
 	// declares it) routes the call there; none, or another, is the path's.
 	if t, ok := c.in.(interface{ GetTenant() string }); ok && svc.tenants && t.GetTenant() != "" {
-		if ta, tbase, found := b.host.TenantAgent(t.GetTenant()); found {
+		c.tenant = t.GetTenant()
+		if ta, tbase, found := b.host.TenantAgent(c.tenant); found {
 			c.at = agentRef{a: ta, base: tbase}
 		}
 	}
 	return c, nil
 }
 
-// CallAgent returns the agent the gRPC call r at path (below agent a's
-// base) is served or refused as, by the rule Serve routes it with
-// (route): a v0.3 call's by its service's route, a v1.0 call's by the
-// tenant its message names. It reads r's body as Serve does, up to the
-// same limit, and leaves r.Body reading it whole from its start, for
-// Serve. a2amock conform names the agent of an exchange by it when the
-// exchange arrives, before the call is served.
-func (b *Binding) CallAgent(r *http.Request, a binding.Agent, base, path string) binding.Agent {
+// CallOf reads the gRPC call r at path (below agent a's base) as Serve
+// routes it (route), on its arrival: the agent it is served or refused as
+// (a v0.3 call's by its service's route, a v1.0 call's by the tenant its
+// message names), the method its path names (journaled as; "" when no
+// service served has it), and the tenant its message carries, of a
+// service with tenants only ("" for v0.3's, whose requests have none, and
+// for a call refused before its message was read). It reads r's body as
+// Serve does, up to the same limit, and leaves r.Body reading it whole
+// from its start, for Serve: the one copy of the body there is until the
+// call is served. a2amock conform records an exchange by it when it
+// arrives, before the call is served.
+func (b *Binding) CallOf(r *http.Request, a binding.Agent, base, path string) (at binding.Agent, method, tenant string) {
 	c, _ := b.route(r, a, base, path, func() ([]byte, *wire.Error) { return peekBody(r, b.bodyLimit()) })
-	return c.at.a
+	return c.at.a, c.method, c.tenant
 }
 
 // bodyLimit bounds a call's body: one message of the host's MaxBodyBytes

@@ -83,21 +83,6 @@ func serviceOf(path string) (*service, string) {
 	return nil, ""
 }
 
-// MethodOf returns the method a gRPC call at path (below its agent's
-// base) is served as, as route reads it (SendMessage for
-// /lf.a2a.v1.A2AService/SendMessage), and whether that method's service
-// carries tenants; "" and false when path names no method of a service
-// served (the call is refused, and journaled, with no method). a2amock
-// conform records a call's method and tenant by it, so that its records
-// and the journal cannot read one call differently.
-func MethodOf(path string) (name string, tenants bool) {
-	svc, name := serviceOf(path)
-	if _, ok := svc.method(name); !ok {
-		return "", false
-	}
-	return name, svc.tenants
-}
-
 // v10Service is lf.a2a.v1.A2AService, the dialect ForBinding(GRPC) names:
 // its request messages are v1.0's JSON-RPC params in ProtoJSON, and the
 // common sends, tasks and events take pbconv's direct conversions.
