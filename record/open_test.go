@@ -22,19 +22,26 @@ import (
 	"github.com/a2amock/a2amock/sse"
 )
 
-// neverEnding starts an agent whose tasks never end (never-terminal):
-// its streams stay open after submitted and working.
-func neverEnding(t *testing.T) *url.URL {
+// agentWith starts an agent (gRPC too) with the behavior spec.
+func agentWith(t *testing.T, spec string) *server.Server {
 	t.Helper()
-	hang, err := behaviors.Parse("never-terminal")
+	b, err := behaviors.Parse(spec)
 	require.NoError(t, err)
-	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{hang}}}})
+	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{b}}}})
 	require.NoError(t, err)
 	require.NoError(t, srv.Start("127.0.0.1:0"))
 	t.Cleanup(func() { _ = srv.Close() })
+	return srv
+}
+
+// proxyOf starts a proxy (HTTP and h2c) in front of srv.
+func proxyOf(t *testing.T, srv *server.Server) (*record.Proxy, string) {
+	t.Helper()
 	up, err := url.Parse(srv.URL())
 	require.NoError(t, err)
-	return up
+	proxy := record.NewProxy(up, record.ProxyOptions{})
+	t.Cleanup(proxy.Close)
+	return proxy, h2cServer(t, proxy)
 }
 
 // TestRecordingKeepsOpenStreams takes a recording while an SSE stream and
@@ -44,9 +51,7 @@ func neverEnding(t *testing.T) *url.URL {
 // one as a2amock record does, after Stop).
 func TestRecordingKeepsOpenStreams(t *testing.T) {
 	t.Parallel()
-	proxy := record.NewProxy(neverEnding(t), record.ProxyOptions{})
-	t.Cleanup(proxy.Close)
-	base := h2cServer(t, proxy)
+	proxy, base := proxyOf(t, agentWith(t, "never-terminal"))
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 
@@ -100,17 +105,8 @@ func TestRecordingKeepsOpenStreams(t *testing.T) {
 // until the client gives up, and the journal says why.
 func TestRecordingKeepsUnansweredRequests(t *testing.T) {
 	t.Parallel()
-	slow, err := behaviors.Parse("latency:dist=fixed,delay=10m")
-	require.NoError(t, err)
-	srv, err := server.New(server.Config{Seed: 3, StepDelay: -1, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{slow}}}})
-	require.NoError(t, err)
-	require.NoError(t, srv.Start("127.0.0.1:0"))
-	t.Cleanup(func() { _ = srv.Close() })
-	up, err := url.Parse(srv.URL())
-	require.NoError(t, err)
-	proxy := record.NewProxy(up, record.ProxyOptions{})
-	t.Cleanup(proxy.Close)
-	base := h2cServer(t, proxy)
+	srv := agentWith(t, "latency:dist=fixed,delay=10m")
+	proxy, base := proxyOf(t, srv)
 
 	c := newClient(t)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -136,7 +132,7 @@ func TestRecordingKeepsUnansweredRequests(t *testing.T) {
 	assert.NotEmpty(t, x.Request)
 	var buf bytes.Buffer
 	require.NoError(t, rec.Save(&buf))
-	_, err = record.Load(&buf)
+	_, err := record.Load(&buf)
 	require.NoError(t, err, "an unanswered request is a valid recording")
 
 	rp, rbase := replayOf(t, rec, replay.Options{})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,11 +52,7 @@ func TestRecordThenReplayCommandsOverGRPC(t *testing.T) {
 	recorded := sendGRPC(t, proxyURL, "m1")
 	require.Equal(t, 0, stop(), stderr.String())
 	assert.Contains(t, stdout.String(), "wrote 1 exchange(s)")
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	rec, err := record.Load(f)
-	f.Close()
-	require.NoError(t, err)
+	rec := loadRecording(t, out)
 	require.Len(t, rec.Exchanges, 1)
 	assert.Equal(t, record.KindGRPC, rec.Exchanges[0].Kind)
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"iter"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,6 +73,42 @@ func openGRPCStream(t *testing.T, ctx context.Context, base string) (func() (str
 	}, func() { _ = conn.Close() }
 }
 
+// recording is an a2amock record command running in the background in
+// front of an agent with one behavior.
+type recording struct {
+	upstream       *server.Server
+	url, out       string
+	client         *http.Client
+	stdout, stderr bytes.Buffer
+	stopCmd        func() int
+}
+
+// startRecording starts an agent (gRPC too) with the behavior spec and
+// a2amock record in front of it, writing to a file of the test's.
+func startRecording(t *testing.T, spec string) *recording {
+	t.Helper()
+	b, err := behaviors.Parse(spec)
+	require.NoError(t, err)
+	up, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{b}}}})
+	require.NoError(t, err)
+	require.NoError(t, up.Start("127.0.0.1:0"))
+	t.Cleanup(func() { _ = up.Close() })
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	r := &recording{upstream: up, client: &http.Client{Transport: tr}, out: filepath.Join(t.TempDir(), "agent.json")}
+	r.url, r.stopCmd = startCmd(t, func(ctx context.Context, ready chan<- string) int {
+		return recordCmd(ctx, []string{"--upstream", up.URL(), "--out", r.out}, &r.stdout, &r.stderr, ready)
+	})
+	return r
+}
+
+// stop stops the command as Ctrl-C does and loads what it wrote.
+func (r *recording) stop(t *testing.T) *record.Recording {
+	t.Helper()
+	require.Equal(t, 0, r.stopCmd(), r.stderr.String())
+	return loadRecording(t, r.out)
+}
+
 // TestRecordKeepsAStreamTheAgentNeverEnded records an agent that never
 // ends its tasks (never-terminal): an SSE stream and a gRPC stream are
 // still open, their clients reading, when the recording is written. Both
@@ -82,21 +117,8 @@ func openGRPCStream(t *testing.T, ctx context.Context, base string) (func() (str
 // them and stay open.
 func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 	t.Parallel()
-	hang, err := behaviors.Parse("never-terminal")
-	require.NoError(t, err)
-	up, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{hang}}}})
-	require.NoError(t, err)
-	require.NoError(t, up.Start("127.0.0.1:0"))
-	t.Cleanup(func() { _ = up.Close() })
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	c := &http.Client{Transport: tr}
-	out := filepath.Join(t.TempDir(), "agent.json")
-
-	var stdout, stderr bytes.Buffer
-	proxyURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
-		return recordCmd(ctx, []string{"--upstream", up.URL(), "--out", out}, &stdout, &stderr, ready)
-	})
+	r := startRecording(t, "never-terminal")
+	c, proxyURL := r.client, r.url
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	nextSSE, closeSSE := openStream(t, ctx, c, proxyURL+"/")
@@ -112,16 +134,11 @@ func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 	}
 	assert.Contains(t, seen[1], "TASK_STATE_WORKING")
 	// The clients are still reading when the recording is written.
-	require.Equal(t, 0, stop(), stderr.String())
+	rec := r.stop(t)
 	closeSSE()
 	closeGRPC()
-	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
+	assert.Contains(t, r.stdout.String(), "wrote 2 exchange(s)")
 
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	rec, err := record.Load(f)
-	f.Close()
-	require.NoError(t, err)
 	require.Len(t, rec.Exchanges, 2)
 	for _, x := range rec.Exchanges {
 		assert.Equal(t, record.EndOpen, x.End, "%s: the agent had not ended the stream, nor the client left it", x.Kind)
@@ -134,9 +151,9 @@ func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 	assert.Equal(t, record.KindGRPC, rec.Exchanges[1].Kind)
 
 	replayURL, stopReplay := startCmd(t, func(ctx context.Context, ready chan<- string) int {
-		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", out}, io.Discard, &stderr, ready)
+		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", r.out}, io.Discard, &r.stderr, ready)
 	})
-	defer func() { require.Equal(t, 0, stopReplay(), stderr.String()) }()
+	defer func() { require.Equal(t, 0, stopReplay(), r.stderr.String()) }()
 	rctx, rcancel := context.WithTimeout(t.Context(), time.Second)
 	defer rcancel()
 	nextSSE, closeSSE = openStream(t, rctx, c, replayURL+"/")
@@ -151,7 +168,7 @@ func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, record.StatesIn([]byte(seen[i])), []string{state}, "replayed gRPC message %d", i)
 	}
-	_, err = nextSSE()
+	_, err := nextSSE()
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "the replayed stream stays open after its events, as the agent's did")
 	_, err = nextGRPC()
 	assert.Equal(t, codes.DeadlineExceeded, status.Code(err), "the replayed gRPC stream stays open after its messages: %v", err)
@@ -164,21 +181,8 @@ func TestRecordKeepsAStreamTheAgentNeverEnded(t *testing.T) {
 // with nothing, held until the client gives up.
 func TestRecordKeepsARequestTheAgentNeverAnswered(t *testing.T) {
 	t.Parallel()
-	slow, err := behaviors.Parse("latency:dist=fixed,delay=10m")
-	require.NoError(t, err)
-	up, err := server.New(server.Config{Seed: 3, StepDelay: -1, GRPC: true, Agents: []server.AgentConfig{{Name: "agent", Behaviors: []behaviors.Behavior{slow}}}})
-	require.NoError(t, err)
-	require.NoError(t, up.Start("127.0.0.1:0"))
-	t.Cleanup(func() { _ = up.Close() })
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	c := &http.Client{Transport: tr}
-	out := filepath.Join(t.TempDir(), "agent.json")
-
-	var stdout, stderr bytes.Buffer
-	proxyURL, stop := startCmd(t, func(ctx context.Context, ready chan<- string) int {
-		return recordCmd(ctx, []string{"--upstream", up.URL(), "--out", out}, &stdout, &stderr, ready)
-	})
+	r := startRecording(t, "latency:dist=fixed,delay=10m")
+	c, proxyURL, up := r.client, r.url, r.upstream
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	send := func(base string, ctx context.Context) (rpcErr, grpcErr chan error) {
@@ -213,16 +217,11 @@ func TestRecordKeepsARequestTheAgentNeverAnswered(t *testing.T) {
 	require.Eventually(t, func() bool {
 		return len(up.Journal().Filter(0, "", "", server.EntryRequest)) == 2
 	}, 10*time.Second, 5*time.Millisecond)
-	require.Equal(t, 0, stop(), stderr.String())
+	rec := r.stop(t)
 	assert.Error(t, <-rpcErr, "the recording's end closed the client's connection")
 	assert.Error(t, <-grpcErr)
-	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
+	assert.Contains(t, r.stdout.String(), "wrote 2 exchange(s)")
 
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	rec, err := record.Load(f)
-	f.Close()
-	require.NoError(t, err)
 	require.Len(t, rec.Exchanges, 2)
 	for _, x := range rec.Exchanges {
 		assert.True(t, x.Unanswered(), "%s: the agent never answered: %+v", x.Kind, x)
@@ -232,9 +231,9 @@ func TestRecordKeepsARequestTheAgentNeverAnswered(t *testing.T) {
 	}
 
 	replayURL, stopReplay := startCmd(t, func(ctx context.Context, ready chan<- string) int {
-		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", out}, io.Discard, &stderr, ready)
+		return replayCmd(ctx, []string{"--addr", "127.0.0.1:0", "--speed", "0", r.out}, io.Discard, &r.stderr, ready)
 	})
-	defer func() { require.Equal(t, 0, stopReplay(), stderr.String()) }()
+	defer func() { require.Equal(t, 0, stopReplay(), r.stderr.String()) }()
 	rctx, rcancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
 	defer rcancel()
 	rpcErr, grpcErr = send(replayURL, rctx)

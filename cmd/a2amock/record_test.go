@@ -51,6 +51,17 @@ func startUpstream(t *testing.T) *server.Server {
 	return srv
 }
 
+// loadRecording loads the recording a2amock record wrote at path.
+func loadRecording(t *testing.T, path string) *record.Recording {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	rec, err := record.Load(f)
+	require.NoError(t, err)
+	return rec
+}
+
 func postRPC(t *testing.T, c *http.Client, u, method, id string) map[string]any {
 	body := `{"jsonrpc":"2.0","id":"` + id + `","method":"` + method + `","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
 	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
@@ -89,11 +100,7 @@ func TestRecordThenReplayCommands(t *testing.T) {
 	require.Equal(t, 0, stop(), stderr.String())
 	assert.Contains(t, stdout.String(), "wrote 2 exchange(s)")
 
-	f, err := os.Open(out)
-	require.NoError(t, err)
-	rec, err := record.Load(f)
-	f.Close()
-	require.NoError(t, err)
+	rec := loadRecording(t, out)
 	require.Len(t, rec.Exchanges, 2)
 
 	// FILE before its flags too, as the usage line and docs/ci.md write it.
