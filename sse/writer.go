@@ -114,7 +114,8 @@ func (w *Writer) Event(e Event) error {
 // stream's end, a recorder in front of it noting the exchange's end) then
 // happens before the client can read the event, so a client that exits
 // on it cannot leave the record of its stream unfinished in one run and
-// finished in the next.
+// finished in the next. A handler that writes on calls [Writer.Flush]
+// once it noted the event, so that it is noted before it can be read.
 func (w *Writer) Last(e Event) error {
 	if err := w.WriteHeader(); err != nil {
 		return err

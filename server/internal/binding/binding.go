@@ -104,6 +104,14 @@ type StreamWriter interface {
 	KeepAlive() error
 	WriteRaw(b []byte) error
 	Frame(ev sse.Event) ([]byte, error)
+	// Last writes ev as Event does, and Put b as WriteRaw does, without
+	// the flush; Flush sends what they left. The stream journals what an
+	// event or raw bytes carry between the write, which tells whether the
+	// answer still takes bytes, and the flush that lets the client read
+	// them; after the stream's last event the answer's end sends it.
+	Last(ev sse.Event) error
+	Put(b []byte) error
+	Flush() error
 }
 
 // Transport is a binding's behaviors.Transport over one answer: the

@@ -294,14 +294,24 @@ func (g grpcWriter) WriteHeader() error {
 	g.w.Header().Set("Content-Type", "application/grpc")
 	g.w.WriteHeader(http.StatusOK)
 	g.st.started = true
-	return http.NewResponseController(g.w).Flush()
+	return g.Flush()
 }
 
 func (g grpcWriter) Event(ev sse.Event) error {
+	if err := g.Last(ev); err != nil {
+		return err
+	}
+	return g.Flush()
+}
+
+// Last writes ev's message without flushing it, so that the stream
+// journals it before the client can read it; nil data (ErrorFrame's)
+// writes nothing.
+func (g grpcWriter) Last(ev sse.Event) error {
 	if ev.Data == nil {
 		return nil
 	}
-	return g.WriteRaw(a2apb.AppendMessage(nil, ev.Data))
+	return g.Put(a2apb.AppendMessage(nil, ev.Data))
 }
 
 func (g grpcWriter) KeepAlive() error { return nil }
@@ -312,11 +322,20 @@ func (g grpcWriter) KeepAlive() error { return nil }
 func (g grpcWriter) Cut() { g.st.done = true }
 
 func (g grpcWriter) WriteRaw(b []byte) error {
-	if _, err := g.w.Write(b); err != nil {
+	if err := g.Put(b); err != nil {
 		return err
 	}
-	return http.NewResponseController(g.w).Flush()
+	return g.Flush()
 }
+
+// Put writes b without flushing it: it stays in the answer's buffer
+// (h2serve's holds 16 KiB) until Flush or the handler's return.
+func (g grpcWriter) Put(b []byte) error {
+	_, err := g.w.Write(b)
+	return err
+}
+
+func (g grpcWriter) Flush() error { return http.NewResponseController(g.w).Flush() }
 
 func (g grpcWriter) Frame(ev sse.Event) ([]byte, error) {
 	return a2apb.AppendMessage(nil, ev.Data), nil

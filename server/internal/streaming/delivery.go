@@ -129,8 +129,10 @@ func (d *delivery) entry(kind journal.EntryKind, ev wire.Event) journal.Entry {
 
 // chain composes the stream-event hooks over write (hooks[0] sees each
 // event first) and returns the function the stream emits every event of
-// the agent with.
-func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, raw behaviors.RawStream) func(wire.Event) error {
+// the agent with. write leaves what it writes unflushed; sent flushes it
+// once it is journaled (as the entry numbered seq), so that the journal
+// holds every event before the client can read it.
+func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, sent func(seq int64) error, raw behaviors.RawStream) func(wire.Event) error {
 	if d.tracking == nil {
 		return func(ev wire.Event) error {
 			err := write(ev)
@@ -138,7 +140,10 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			if err != nil {
 				e.Kind, e.Detail = journal.EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
 			}
-			d.record(e)
+			seq := d.record(e)
+			if err == nil {
+				err = sent(seq)
+			}
 			return err
 		}
 	}
@@ -152,8 +157,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			d.written = true
 		}
 		e.Behaviors = d.ownerList(d.acted)
-		d.record(e)
-		return nil
+		return sent(d.record(e))
 	}
 	emit := bottom
 	for i := len(hooks) - 1; i >= 0; i-- {

@@ -46,7 +46,8 @@ type rawStream struct {
 	f      binding.Framer
 	closed bool
 	dl     *delivery
-	// held: bytes WriteRawLast put are still in the response's buffer.
+	// held: bytes WriteRawLast or the stream's write put are still in the
+	// response's buffer.
 	held bool
 }
 
@@ -59,13 +60,6 @@ func (r *rawStream) WriteRaw(b []byte) error {
 	return err
 }
 
-// putWriter is a stream writer that can write bytes without flushing them
-// (sse.Writer.Put) and flush them later.
-type putWriter interface {
-	Put(b []byte) error
-	Flush() error
-}
-
 // WriteRawLast implements core.RawLastWriter: b is put in the response's
 // buffer, unflushed, and told to the delivery; the delivery journals the
 // events b completes when the hook returns (settle), and the stream lets b
@@ -73,17 +67,12 @@ type putWriter interface {
 // stream ends there. A write error is returned before anything is told,
 // so the journal never has an event written whose bytes the response
 // refused; a flush failure afterwards (the client gone) leaves the entry,
-// as for the last event of an ordinary stream (sse.Writer.Last). On a
-// writer without Put (gRPC's) it is WriteRaw.
+// as for the last event of an ordinary stream (sse.Writer.Last).
 func (r *rawStream) WriteRawLast(b []byte) error {
-	pw, ok := r.sw.(putWriter)
-	if !ok {
-		return r.WriteRaw(b)
-	}
 	// Bytes held before go out in their own flush, as WriteRaw would have
 	// sent them, not in one read with b.
 	r.release()
-	if err := pw.Put(b); err != nil {
+	if err := r.sw.Put(b); err != nil {
 		return err
 	}
 	r.held = true
@@ -100,7 +89,7 @@ func (r *rawStream) WriteRawLast(b []byte) error {
 func (r *rawStream) release() {
 	if r.held {
 		r.held = false
-		_ = r.sw.(putWriter).Flush()
+		_ = r.sw.Flush()
 	}
 }
 
@@ -145,9 +134,11 @@ type Stream struct {
 	ServerCtx context.Context
 	AgentCtx  context.Context
 	// Record journals an entry (its Seq and Time are set there) and
-	// returns its Seq; Respond journals the request's response (the
+	// returns its Seq; Amend changes the entry of that Seq (nil: entries
+	// stay as recorded); Respond journals the request's response (the
 	// stream's start, or its refusal).
 	Record  func(journal.Entry) int64
+	Amend   func(seq int64, f func(*journal.Entry))
 	Respond func(res *wire.Result, e *wire.Error)
 }
 
@@ -245,21 +236,42 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 	dl := newDelivery(s.Record, s.AgentName, req, reqNo, owners, log)
 	raw := &rawStream{sw: sw, f: f, dl: dl}
 	// last is set while the event that ends the stream is written, when
-	// nothing can follow it (see lastOf): the binding's writer may leave
-	// it to the response's end.
+	// nothing can follow it (see lastOf): it is left to the response's
+	// end, which comes after the stream's end is journaled too.
 	last := false
+	// write puts an event in the response's buffer, unflushed: the
+	// delivery journals it, then lets it go (sent), so that a client
+	// never reads an event the journal does not hold yet.
 	write := func(ev wire.Event) error {
 		raw.release()
 		data, err := f.Event(ev)
 		if err != nil {
 			return err
 		}
-		if lw, ok := sw.(lastWriter); ok && last {
-			return lw.Last(sse.Event{Data: data})
+		if err := sw.Last(sse.Event{Data: data}); err != nil {
+			return err
 		}
-		return sw.Event(sse.Event{Data: data})
+		raw.held = !last
+		return nil
 	}
-	emit := dl.chain(hooks.StreamEvent, write, raw)
+	// sent flushes the event write put once it is journaled as entry seq.
+	// A flush that fails (the client gone) makes the entry what it was
+	// when the write flushed before the journal: the event withheld, not
+	// written.
+	sent := func(seq int64) error {
+		if !raw.held {
+			return nil
+		}
+		raw.held = false
+		err := sw.Flush()
+		if err != nil && s.Amend != nil {
+			s.Amend(seq, func(e *journal.Entry) {
+				e.Kind, e.Detail = journal.EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
+			})
+		}
+		return err
+	}
+	emit := dl.chain(hooks.StreamEvent, write, sent, raw)
 	if err := sw.WriteHeader(); err != nil {
 		return nil
 	}
@@ -391,13 +403,6 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 			return nil
 		}
 	}
-}
-
-// lastWriter is a stream writer that can write the stream's last event
-// without flushing it (sse.Writer.Last): it then reaches the client with
-// the response's end, after the server journaled it and the stream's end.
-type lastWriter interface {
-	Last(ev sse.Event) error
 }
 
 // lastOf reports whether the event that ends the stream of task is the

@@ -3,6 +3,7 @@ package streaming
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -159,4 +160,52 @@ func TestHeldStreamJournalsEndHookBytesFirst(t *testing.T) {
 	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
 	require.Len(t, closes, 1)
 	assert.Contains(t, closes[0].Detail, "held open")
+}
+
+// goneAfterHeaders is a response writer whose flushes fail once the
+// headers went out, as when the client has gone.
+type goneAfterHeaders struct {
+	*httptest.ResponseRecorder
+	flushes int
+}
+
+func (g *goneAfterHeaders) FlushError() error {
+	if g.flushes++; g.flushes > 1 {
+		return errors.New("client gone")
+	}
+	g.ResponseRecorder.Flush()
+	return nil
+}
+
+// TestFailedFlushJournalsEventWithheld: an event is journaled before its
+// flush, so a flush that fails (the client gone) amends its entry into
+// the withheld, not-written event it was when the stream flushed before
+// it journaled, instead of leaving it journaled as received.
+func TestFailedFlushJournalsEventWithheld(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var players sync.WaitGroup
+	defer players.Wait()
+	defer cancel()
+	clock := timeline.NewFakeClock(time.Unix(0, 0))
+	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
+		Context: ctx, HostContext: ctx, Players: &players})
+	require.NoError(t, err)
+	j := journal.New(100)
+	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
+		Record: j.Add, Amend: j.Amend, Respond: func(*wire.Result, *wire.Error) {}}
+	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
+		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
+	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	w := &goneAfterHeaders{ResponseRecorder: httptest.NewRecorder()}
+	require.NoError(t, st.Serve(w, httptest.NewRequest(http.MethodPost, "/", nil), req, x, 1, stateFramer{}, nil, nil))
+	assert.Empty(t, j.Filter(0, "a", "", journal.EntryStreamEvent), "an event whose flush failed is journaled as received")
+	withheld := j.Filter(0, "a", "", journal.EntryWithheld)
+	require.Len(t, withheld, 1)
+	assert.Equal(t, wire.StateSubmitted, withheld[0].State)
+	assert.Contains(t, withheld[0].Detail, "not written: sse: flush: client gone")
+	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
+	require.Len(t, closes, 1)
+	assert.Equal(t, "client gone", closes[0].Detail)
 }
