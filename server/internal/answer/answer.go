@@ -137,7 +137,7 @@ func (s *Server) Request(w http.ResponseWriter, r *http.Request, a Agent, base s
 	}
 	if req.Op.Streaming() {
 		st := &streaming.Stream{Agent: a.Engine(), AgentName: name, Clock: s.Rec.Clock, KeepAlive: s.KeepAlive,
-			ServerCtx: s.Ctx, AgentCtx: a.Context(), Record: s.Rec.Record, Amend: s.Rec.Journal.Amend, Respond: respond}
+			ServerCtx: s.Ctx, AgentCtx: a.Context(), Record: s.Rec.Record, Amender: s.Rec.Journal, Respond: respond}
 		return st.Serve(w, r, req, x, reqNo, rp.Framer(), rep.Owners.StreamEvent, log)
 	}
 	res, e := unary(a, r, req, x, base)

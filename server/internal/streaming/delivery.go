@@ -129,10 +129,10 @@ func (d *delivery) entry(kind journal.EntryKind, ev wire.Event) journal.Entry {
 
 // chain composes the stream-event hooks over write (hooks[0] sees each
 // event first) and returns the function the stream emits every event of
-// the agent with. write leaves what it writes unflushed; sent flushes it
-// once it is journaled (as the entry numbered seq), so that the journal
-// holds every event before the client can read it.
-func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, sent func(seq int64) error, raw behaviors.RawStream) func(wire.Event) error {
+// the agent with. write leaves what it writes unflushed; raw.sent flushes
+// it once it is journaled (as the entry numbered seq), so that the
+// journal holds every event before the client can read it.
+func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behaviors.RawStream) error, write func(wire.Event) error, raw *rawStream) func(wire.Event) error {
 	if d.tracking == nil {
 		return func(ev wire.Event) error {
 			err := write(ev)
@@ -142,7 +142,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			}
 			seq := d.record(e)
 			if err == nil {
-				err = sent(seq)
+				err = raw.sent(seq)
 			}
 			return err
 		}
@@ -157,7 +157,7 @@ func (d *delivery) chain(hooks []func(wire.Event, func(wire.Event) error, behavi
 			d.written = true
 		}
 		e.Behaviors = d.ownerList(d.acted)
-		return sent(d.record(e))
+		return raw.sent(d.record(e))
 	}
 	emit := bottom
 	for i := len(hooks) - 1; i >= 0; i-- {

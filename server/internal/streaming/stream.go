@@ -49,6 +49,8 @@ type rawStream struct {
 	// held: bytes WriteRawLast or the stream's write put are still in the
 	// response's buffer.
 	held bool
+	// amender amends the entry of an event whose flush failed (sent).
+	amender Amender
 }
 
 func (r *rawStream) WriteRaw(b []byte) error {
@@ -93,6 +95,26 @@ func (r *rawStream) release() {
 	}
 }
 
+// sent flushes the event the stream's write put, once the delivery
+// journaled it as entry seq; after the stream's last event (nothing held)
+// it does nothing. A flush that fails (the client gone) makes the entry
+// what it was when the write flushed before the journal: the event
+// withheld, not written.
+func (r *rawStream) sent(seq int64) error {
+	if !r.held {
+		return nil
+	}
+	r.held = false
+	err := r.sw.Flush()
+	if err != nil && r.amender != nil {
+		// Only what the amendment needs is captured: err itself
+		// would escape to the heap on every flush.
+		why := "not written: " + err.Error()
+		r.amender.Amend(seq, func(e *journal.Entry) { e.Kind, e.Detail = journal.EntryWithheld, joinDetail(e.Detail, why) })
+	}
+	return err
+}
+
 func (r *rawStream) KeepAlive() error {
 	r.release()
 	return r.sw.KeepAlive()
@@ -134,12 +156,18 @@ type Stream struct {
 	ServerCtx context.Context
 	AgentCtx  context.Context
 	// Record journals an entry (its Seq and Time are set there) and
-	// returns its Seq; Amend changes the entry of that Seq (nil: entries
-	// stay as recorded); Respond journals the request's response (the
-	// stream's start, or its refusal).
+	// returns its Seq; Amender changes the entry of that Seq (nil:
+	// entries stay as recorded); Respond journals the request's response
+	// (the stream's start, or its refusal).
 	Record  func(journal.Entry) int64
-	Amend   func(seq int64, f func(*journal.Entry))
+	Amender Amender
 	Respond func(res *wire.Result, e *wire.Error)
+}
+
+// Amender changes a journaled entry (journal.Journal does): an interface,
+// where a method value would cost every stream an allocation.
+type Amender interface {
+	Amend(seq int64, f func(*journal.Entry))
 }
 
 // Serve answers the request req (numbered reqNo) of exchange x on w, as
@@ -234,14 +262,14 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 
 	sw := f.Open(w)
 	dl := newDelivery(s.Record, s.AgentName, req, reqNo, owners, log)
-	raw := &rawStream{sw: sw, f: f, dl: dl}
+	raw := &rawStream{sw: sw, f: f, dl: dl, amender: s.Amender}
 	// last is set while the event that ends the stream is written, when
 	// nothing can follow it (see lastOf): it is left to the response's
 	// end, which comes after the stream's end is journaled too.
 	last := false
 	// write puts an event in the response's buffer, unflushed: the
-	// delivery journals it, then lets it go (sent), so that a client
-	// never reads an event the journal does not hold yet.
+	// delivery journals it, then lets it go (rawStream.sent), so that a
+	// client never reads an event the journal does not hold yet.
 	write := func(ev wire.Event) error {
 		raw.release()
 		data, err := f.Event(ev)
@@ -254,24 +282,7 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 		raw.held = !last
 		return nil
 	}
-	// sent flushes the event write put once it is journaled as entry seq.
-	// A flush that fails (the client gone) makes the entry what it was
-	// when the write flushed before the journal: the event withheld, not
-	// written.
-	sent := func(seq int64) error {
-		if !raw.held {
-			return nil
-		}
-		raw.held = false
-		err := sw.Flush()
-		if err != nil && s.Amend != nil {
-			s.Amend(seq, func(e *journal.Entry) {
-				e.Kind, e.Detail = journal.EntryWithheld, joinDetail(e.Detail, "not written: "+err.Error())
-			})
-		}
-		return err
-	}
-	emit := dl.chain(hooks.StreamEvent, write, sent, raw)
+	emit := dl.chain(hooks.StreamEvent, write, raw)
 	if err := sw.WriteHeader(); err != nil {
 		return nil
 	}

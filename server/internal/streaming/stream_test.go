@@ -194,7 +194,7 @@ func TestFailedFlushJournalsEventWithheld(t *testing.T) {
 	require.NoError(t, err)
 	j := journal.New(100)
 	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
-		Record: j.Add, Amend: j.Amend, Respond: func(*wire.Result, *wire.Error) {}}
+		Record: j.Add, Amender: j, Respond: func(*wire.Result, *wire.Error) {}}
 	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
 		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
 	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
