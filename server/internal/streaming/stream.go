@@ -338,7 +338,9 @@ func (s *Stream) Serve(w http.ResponseWriter, r *http.Request, req *wire.Request
 			if !ok {
 				if sub.Overflowed() {
 					closeReason = "client too slow: events overflowed"
-					_ = sw.Event(sse.Event{Data: f.ErrorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
+					// Unflushed: it goes out as the response ends, after the
+					// stream's close entry says why.
+					_ = sw.Last(sse.Event{Data: f.ErrorFrame(wire.Errorf(wire.CodeInternal, "stream closed: the client read slower than the agent emitted"))})
 				} else if closeReason = s.endReason(); closeReason == "client gone" {
 					// Removing the agent or closing the server also ends
 					// its subscriptions: only otherwise was the task
