@@ -112,7 +112,8 @@ type agentSpec struct {
 	enforce bool
 	// authRequired makes every skill's timeline stop in auth-required.
 	authRequired bool
-	// dynamic agents are ended by ctx (nil: never).
+	// dynamic agents end with ctx (nil: the test's context), their
+	// requests with them.
 	dynamic bool
 	ctx     context.Context
 	// maxPartBytes bounds a message part (0: 1 MiB).
