@@ -394,3 +394,18 @@ func TestHooksChangeDecisionAndPlan(t *testing.T) {
 		assert.Equal(t, wire.StateCompleted, res.Task.Status.State, "with no delay left the task completed before the answer, the clock never moved")
 	})
 }
+
+// A send with no message, which no codec hands over but the engine's API
+// accepts from any caller, is rejected with invalid params, not a panic.
+func TestSendWithoutMessageIsRejected(t *testing.T) {
+	r := newRig(t, nil)
+	req := &wire.Request{Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC}
+	x := &core.Exchange{Agent: "a", Op: wire.OpSend, Dialect: wire.V10, Binding: wire.BindingJSONRPC, Request: req, Card: r.card, Clock: r.clk}
+	res, werr := r.a.Send(context.Background(), req, x)
+	assert.Nil(t, res)
+	require.NotNil(t, werr)
+	assert.Equal(t, wire.CodeInvalidParams, werr.Code)
+	assert.Contains(t, werr.Message, "message: is required")
+	states, _ := r.a.Stats()
+	assert.Empty(t, states, "no task was started")
+}

@@ -26,8 +26,14 @@ func CheckScripts(card *cards.Card, scripts []ScriptedTimeline) error {
 // Decide takes the honest decision for a send, lets the behaviors change
 // it and journals it. It returns the decision and the task the message
 // named as it stood (nil when none).
+// A request with no message is rejected (invalid params), as the codecs
+// refuse one on the wire: the engine's API takes requests from any caller.
 func (a *Agent) Decide(x *core.Exchange, req *wire.Request) (timeline.Decision, *wire.Task) {
 	m := req.Message
+	if m == nil {
+		return timeline.Decision{Kind: timeline.DecideReject, Err: wire.Errorf(wire.CodeInvalidParams, "message: is required"),
+			Reason: "no message"}, nil
+	}
 	var d timeline.Decision
 	var existing *wire.Task
 	a.mu.Lock()

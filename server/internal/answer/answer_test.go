@@ -368,9 +368,9 @@ func TestRemovedDynamicAgentEndsTheRequest(t *testing.T) {
 
 // TestOddRequestsNeverPanic: canonical requests no binding decodes into
 // (no task id, no push config, an unknown operation) are answered with an
-// error through the binding's reply, never a panic. (A send without a
-// message is not among them: every decoder refuses it, and the engine
-// relies on that.)
+// error through the binding's reply, never a panic; a send without a
+// message (every decoder refuses one, but the engine is asked too) among
+// them.
 func TestOddRequestsNeverPanic(t *testing.T) {
 	t.Parallel()
 	for _, req := range []*wire.Request{
@@ -380,6 +380,7 @@ func TestOddRequestsNeverPanic(t *testing.T) {
 		{Op: wire.OpDeletePush},
 		{Op: wire.OpSetPushConfig},
 		{Op: "no-such-op"},
+		{Op: wire.OpSend},
 	} {
 		t.Run(string(req.Op), func(t *testing.T) {
 			t.Parallel()
