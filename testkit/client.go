@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 
+	"google.golang.org/grpc"
+
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/testkit/a2aclient"
 	"github.com/a2amock/a2amock/testkit/reconcile"
@@ -31,8 +33,19 @@ func WithLedger(l *reconcile.Ledger) ClientOption { return a2aclient.WithLedger(
 // WithClientDialect selects the JSON-RPC method set and wire shapes.
 func WithClientDialect(d wire.Dialect) ClientOption { return a2aclient.WithClientDialect(d) }
 
-// WithBinding selects the binding a Client speaks.
+// WithBinding selects the binding a Client speaks: JSON-RPC (the
+// default), HTTP+JSON or gRPC (v1.0's lf.a2a.v1.A2AService).
 func WithBinding(b wire.Binding) ClientOption { return a2aclient.WithBinding(b) }
+
+// WithTenant sets the tenant every gRPC request of a Client carries, which
+// names the agent of a server whose agents share one gRPC endpoint.
+func WithTenant(tenant string) ClientOption { return a2aclient.WithTenant(tenant) }
+
+// WithGRPCDialOptions adds options to a Client's gRPC connection, such as
+// TLS credentials (plaintext h2c by default).
+func WithGRPCDialOptions(opts ...grpc.DialOption) ClientOption {
+	return a2aclient.WithGRPCDialOptions(opts...)
+}
 
 // WithClientHeader adds a header to every request.
 func WithClientHeader(key, value string) ClientOption { return a2aclient.WithClientHeader(key, value) }

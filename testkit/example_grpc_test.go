@@ -2,6 +2,7 @@ package testkit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"google.golang.org/grpc"
@@ -10,13 +11,15 @@ import (
 
 	"github.com/a2amock/a2amock/internal/a2apb"
 	"github.com/a2amock/a2amock/testkit"
+	"github.com/a2amock/a2amock/testkit/reconcile"
 	"github.com/a2amock/a2amock/wire"
 )
 
 // WithGRPC serves the v1.0 gRPC binding beside the HTTP ones; a gRPC
-// client dials GRPCTarget, the host:port the card declares. (A client of
-// the mock would use its own generated code or its SDK's; the mock's
-// package is internal.)
+// client dials GRPCTarget, the host:port the card declares. (A client
+// under test would use its own generated code or its SDK's; the mock's
+// package is internal. testkit's own client speaks gRPC too: see
+// ExampleWithBinding.)
 func ExampleWithGRPC() {
 	t := &exampleT{} // in a test: func TestMyClient(t *testing.T)
 	defer t.finish()
@@ -39,4 +42,46 @@ func ExampleWithGRPC() {
 	// Output:
 	// first send: Unavailable
 	// second send: TASK_STATE_COMPLETED <nil>
+}
+
+// WithBinding(wire.BindingGRPC) makes the testkit client speak the v1.0
+// gRPC binding: DiscoverClient picks the card's GRPC interface (its tenant
+// included), and the ledger and the errors are the same as over JSON-RPC.
+func ExampleWithBinding() {
+	mock, err := testkit.NewServer(testkit.WithSeed(1), testkit.WithAgents("worker"), testkit.WithStepDelay(-1), testkit.WithGRPC())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer mock.Close()
+	ctx := context.Background()
+
+	ledger := reconcile.NewLedger(reconcile.LedgerConfig{})
+	client, _, err := testkit.DiscoverClient(ctx, mock.CardURL("worker"), testkit.WithBinding(wire.BindingGRPC), testkit.WithLedger(ledger))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer client.CloseIdleConnections() // closes the gRPC connection too
+	fmt.Println("binding:", client.Binding(), "target is the mock's:", client.URL() == mock.GRPCTarget())
+
+	seq, err := client.Stream(ctx, text("hello"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for range seq {
+	}
+	seen := ledger.Tasks()[0]
+	fmt.Println("streamed:", seen.States, "outcome:", seen.Outcome)
+
+	_, err = client.GetTask(ctx, "no-such-task")
+	var rpcErr *testkit.RPCError
+	if errors.As(err, &rpcErr) {
+		fmt.Println("unknown task:", rpcErr.Code, rpcErr.Reason, rpcErr.GRPCCode)
+	}
+	// Output:
+	// binding: GRPC target is the mock's: true
+	// streamed: [submitted working completed] outcome: completed
+	// unknown task: -32001 TASK_NOT_FOUND NotFound
 }

@@ -1,8 +1,9 @@
 // Package a2aclient is testkit's small A2A client: JSON-RPC (v1.0 by
-// default, v0.3 or v0.2 on request) or v1.0 HTTP+JSON, unary and
-// streaming, that records what it sees in a reconcile.Ledger. It encodes
-// and decodes the wire with its own structs, never the mock's codecs, so
-// that it catches the mock's bugs instead of agreeing with them.
+// default, v0.3 or v0.2 on request), v1.0 HTTP+JSON or v1.0 gRPC, unary
+// and streaming, that records what it sees in a reconcile.Ledger. It
+// encodes and decodes the wire with its own structs (over gRPC, its own
+// conversion of the proto's messages), never the mock's codecs, so that it
+// catches the mock's bugs instead of agreeing with them.
 //
 // Package testkit exports it under the same names (testkit.NewClient,
 // testkit.Client, ...); tests usually reach it from there.
@@ -18,7 +19,10 @@ import (
 	"iter"
 	"net/http"
 	"slices"
+	"sync"
 	"sync/atomic"
+
+	"google.golang.org/grpc"
 
 	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/sse"
@@ -28,8 +32,9 @@ import (
 )
 
 // Client is a small A2A client — JSON-RPC (v1.0 by default, v0.3 on
-// request) or v1.0 HTTP+JSON (WithBinding, or DiscoverClient on a card that
-// declares only that) — that implements reconcile.Agent, so the reconciling Driver and any
+// request), v1.0 HTTP+JSON (WithBinding, or DiscoverClient on a card that
+// declares only that) or v1.0 gRPC (WithBinding(wire.BindingGRPC)) — that
+// implements reconcile.Agent, so the reconciling Driver and any
 // hand-written test client can talk to a mock, or to a real agent, with it.
 //
 // It encodes and decodes the wire with its own structs rather than the
@@ -46,6 +51,13 @@ type Client struct {
 	ledger  *reconcile.Ledger
 	header  http.Header
 	seq     atomic.Int64
+
+	// The gRPC binding's: the tenant its requests carry, the dial options
+	// and the connection, dialed on the first call (grpc.go).
+	tenant   string
+	grpcDial []grpc.DialOption
+	grpcMu   sync.Mutex
+	grpcConn *grpc.ClientConn
 }
 
 // ClientOption configures a Client.
@@ -64,9 +76,14 @@ func WithLedger(l *reconcile.Ledger) ClientOption { return func(cl *Client) { cl
 // (the default) or wire.V03 (also used for v0.2, whose shapes v0.3 kept).
 func WithClientDialect(d wire.Dialect) ClientOption { return func(cl *Client) { cl.dialect = d } }
 
-// WithBinding selects the binding: wire.BindingJSONRPC (the default) or
+// WithBinding selects the binding: wire.BindingJSONRPC (the default),
 // wire.BindingREST, v1.0 HTTP+JSON, whose URL is the interface's base
-// (…/message:send is appended). HTTP+JSON is spoken in v1.0 only.
+// (…/message:send is appended), or wire.BindingGRPC, v1.0 gRPC, whose URL
+// is the host:port a card's GRPC interface declares (Mock.GRPCTarget).
+// HTTP+JSON and gRPC are spoken in v1.0 only: HTTP+JSON ignores
+// WithClientDialect, gRPC fails every call of a client asked for another
+// version. Given to DiscoverClient or ClientForCard, wire.BindingGRPC
+// picks the card's GRPC interface when it declares one.
 func WithBinding(b wire.Binding) ClientOption { return func(cl *Client) { cl.binding = b } }
 
 // WithClientHeader adds a header to every request, e.g. for credentials or
@@ -76,8 +93,8 @@ func WithClientHeader(key, value string) ClientOption {
 }
 
 // NewClient returns a client of the JSON-RPC endpoint (or, WithBinding,
-// the HTTP+JSON interface) at agentURL. It discovers nothing: see
-// DiscoverClient to start from a card.
+// the HTTP+JSON interface or gRPC target) at agentURL. It discovers
+// nothing: see DiscoverClient to start from a card.
 func NewClient(agentURL string, opts ...ClientOption) *Client {
 	c := &Client{url: agentURL, dialect: wire.V10, binding: wire.BindingJSONRPC, header: http.Header{}}
 	for _, o := range opts {
@@ -136,11 +153,32 @@ func DiscoverClient(ctx context.Context, cardURL string, opts ...ClientOption) (
 }
 
 // ClientForCard returns a client of an interface the card declares,
-// speaking the interface's protocol version: a JSON-RPC interface when
-// there is one (of the card's own dialect first), else a v1.0 HTTP+JSON
-// one. The card's interfaces are taken as given (their URLs are not
-// checked against where the card came from).
+// speaking the interface's protocol version: a v1.0 GRPC interface when
+// opts ask for wire.BindingGRPC and the card declares one (with its
+// tenant, WithTenant), else a JSON-RPC interface when there is one (of the
+// card's own dialect first), else a v1.0 HTTP+JSON one. A card without the
+// GRPC interface a caller asked for thus gets a client of another binding:
+// check Binding when the test is about gRPC. The card's interfaces are
+// taken as given (their URLs are not checked against where the card came
+// from).
 func ClientForCard(card *cards.Card, opts ...ClientOption) (*Client, error) {
+	pick := grpcInterface(card, opts)
+	if pick == nil {
+		pick = httpInterface(card)
+	}
+	if pick == nil {
+		return nil, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
+	}
+	opts = append(slices.Clone(opts), WithBinding(pick.Binding), WithClientDialect(pick.Version))
+	if pick.Tenant != "" {
+		opts = append(opts, WithTenant(pick.Tenant))
+	}
+	return NewClient(pick.URL, opts...), nil
+}
+
+// httpInterface is the interface of the card ClientForCard picks over
+// HTTP: JSON-RPC (of the card's own dialect first), else v1.0 HTTP+JSON.
+func httpInterface(card *cards.Card) *cards.Interface {
 	var pick *cards.Interface
 	for i := range card.Interfaces {
 		in := &card.Interfaces[i]
@@ -159,11 +197,7 @@ func ClientForCard(card *cards.Card, opts ...ClientOption) (*Client, error) {
 			}
 		}
 	}
-	if pick == nil {
-		return nil, fmt.Errorf("%w (declared: %v)", ErrNoJSONRPCInterface, card.Interfaces)
-	}
-	c := NewClient(pick.URL, append(slices.Clone(opts), WithBinding(pick.Binding), WithClientDialect(pick.Version))...)
-	return c, nil
+	return pick
 }
 
 func speaks(d wire.Dialect) bool { return d == wire.V10 || d == wire.V03 || d == wire.V02 }
@@ -171,11 +205,17 @@ func speaks(d wire.Dialect) bool { return d == wire.V10 || d == wire.V03 || d ==
 // CloseIdleConnections closes the client's idle connections. Call it
 // before closing a mock (register it with t.Cleanup after Start): a
 // connection the transport opened but never used keeps http.Server's
-// graceful shutdown waiting for seconds.
-func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+// graceful shutdown waiting for seconds. It also closes the gRPC
+// connection, idle or not (a call still in flight on it fails), since
+// gRPC has no notion of an idle one; the client stays usable, its next
+// gRPC call dialing anew. There is no separate Close.
+func (c *Client) CloseIdleConnections() {
+	c.http.CloseIdleConnections()
+	c.closeGRPC()
+}
 
-// URL returns the JSON-RPC endpoint, or the HTTP+JSON base URL, the
-// client sends to.
+// URL returns the JSON-RPC endpoint, the HTTP+JSON base URL or the gRPC
+// target the client sends to.
 func (c *Client) URL() string { return c.url }
 
 // Binding returns the binding the client speaks.
@@ -186,34 +226,6 @@ func (c *Client) Dialect() wire.Dialect { return c.dialect }
 
 // Ledger returns the ledger the client records into, or nil.
 func (c *Client) Ledger() *reconcile.Ledger { return c.ledger }
-
-// RPCError is an A2A error answered by the agent (a JSON-RPC error, or an
-// HTTP+JSON google.rpc.Status read into the same code); find it with
-// errors.As. It matches reconcile.ErrNotSupported (errors.Is) for
-// UnsupportedOperationError and method-not-found, so the driver can tell a
-// refused capability from a failure.
-type RPCError struct {
-	Code    int
-	Message string
-	// Data is the error's raw data member, if any.
-	Data json.RawMessage
-	// HTTPStatus is the status of the HTTP reply that carried the error.
-	HTTPStatus int
-	// Reason is the google.rpc.ErrorInfo reason of an HTTP+JSON error
-	// (TASK_NOT_FOUND, ...), which Code was read from.
-	Reason string
-}
-
-// Error implements error.
-func (e *RPCError) Error() string {
-	return fmt.Sprintf("a2a: JSON-RPC error %d: %s", e.Code, e.Message)
-}
-
-// Is lets errors.Is(err, reconcile.ErrNotSupported) see refused operations.
-func (e *RPCError) Is(target error) bool {
-	return target == reconcile.ErrNotSupported &&
-		(e.Code == wire.CodeUnsupportedOperation || e.Code == wire.CodeMethodNotFound)
-}
 
 // methods of each dialect, in the order send, stream, get, cancel.
 var clientMethods = map[wire.Dialect][4]string{
@@ -249,8 +261,11 @@ func (c *Client) SendMessage(ctx context.Context, msg *wire.Message, opts reconc
 	if msg == nil {
 		return nil, nil, errors.New("testkit: SendMessage needs a message")
 	}
-	if c.binding == wire.BindingREST {
+	switch c.binding {
+	case wire.BindingREST:
 		return c.restSend(ctx, msg, opts)
+	case wire.BindingGRPC:
+		return c.grpcSend(ctx, msg, opts)
 	}
 	raw, err := c.call(ctx, c.method(0), c.sendParams(msg, opts))
 	if err != nil {
@@ -281,8 +296,11 @@ func (c *Client) CancelTask(ctx context.Context, id string) (*wire.Task, error) 
 }
 
 func (c *Client) taskCall(ctx context.Context, method, id string, src reconcile.Source) (*wire.Task, error) {
-	if c.binding == wire.BindingREST {
+	switch c.binding {
+	case wire.BindingREST:
 		return c.restTaskCall(ctx, method, id, src)
+	case wire.BindingGRPC:
+		return c.grpcTaskCall(ctx, method, id, src)
 	}
 	raw, err := c.call(ctx, method, map[string]any{"id": id})
 	if err != nil {
@@ -310,8 +328,11 @@ func (c *Client) Stream(ctx context.Context, msg *wire.Message) (iter.Seq2[wire.
 	if msg == nil {
 		return nil, errors.New("testkit: Stream needs a message")
 	}
-	if c.binding == wire.BindingREST {
+	switch c.binding {
+	case wire.BindingREST:
 		return c.restStream(ctx, msg)
+	case wire.BindingGRPC:
+		return c.grpcStream(ctx, msg)
 	}
 	id := c.seq.Add(1)
 	body, err := json.Marshal(wRequest{JSONRPC: "2.0", ID: id, Method: c.method(1), Params: c.sendParams(msg, reconcile.SendOptions{})})
