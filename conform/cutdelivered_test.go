@@ -45,7 +45,7 @@ func TestCutAnswerDelivered(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := startMock(server.Config{Seed: 1, Agents: []server.AgentConfig{{Name: "a", Behaviors: []behaviors.Behavior{b}}}}, nil)
+			m, err := startMock(server.Config{Seed: 1, Agents: []server.AgentConfig{{Name: "a", Behaviors: []behaviors.Behavior{b}}}}, nil, net.Listen)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,12 +44,12 @@ type mock struct {
 // floods the mock is judged on the first ones; Seq keeps counting).
 const maxWireRecords = 50_000
 
-func startMock(cfg server.Config, change *CardChange) (*mock, error) {
+func startMock(cfg server.Config, change *CardChange, listen func(network, address string) (net.Listener, error)) (*mock, error) {
 	srv, err := server.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		_ = srv.Close()
 		return nil, err

@@ -28,7 +28,8 @@ func TestRobustClientPassesEveryCheck(t *testing.T) {
 	}
 	bin := buildRobust(t)
 	start := time.Now()
-	rep, err := Run(context.Background(), Options{Client: bin, Grace: 3 * time.Second})
+	lt := &listenerLog{}
+	rep, err := Run(context.Background(), Options{Client: bin, Grace: 3 * time.Second, hooks: lt.hooks(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,5 +42,5 @@ func TestRobustClientPassesEveryCheck(t *testing.T) {
 	if !rep.Summary.OK {
 		t.Error("summary is not OK")
 	}
-	assertNoListener(t, rep)
+	lt.assertClosed(t, rep)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -79,6 +80,10 @@ type runHooks struct {
 	exited func(m *mock)
 	// wire, if set, is given the wire records the run is judged on.
 	wire func([]WireRecord)
+	// listen, if set, opens the mocks' listeners instead of net.Listen, so
+	// that a test can tell each was closed without dialing its port (which
+	// another process may have taken since).
+	listen func(network, address string) (net.Listener, error)
 }
 
 // DefaultGrace is the default time between a scenario's deadline and the
@@ -209,7 +214,11 @@ func runScenario(ctx context.Context, sc *Scenario, argv []string, opts Options)
 	}
 	var m *mock
 	if err == nil {
-		m, err = startMock(cfg, sc.CardChange)
+		listen := net.Listen
+		if opts.hooks != nil && opts.hooks.listen != nil {
+			listen = opts.hooks.listen
+		}
+		m, err = startMock(cfg, sc.CardChange, listen)
 	}
 	if err != nil {
 		res.Error = "cannot start the mock: " + err.Error()

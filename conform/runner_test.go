@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -43,6 +45,8 @@ func runOne(t *testing.T, client string, suite *Suite, grace time.Duration) *Sce
 
 func runOneWith(t *testing.T, opts Options) *ScenarioResult {
 	t.Helper()
+	lt := &listenerLog{}
+	opts.hooks = lt.hooks(opts.hooks)
 	rep, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -50,23 +54,72 @@ func runOneWith(t *testing.T, opts Options) *ScenarioResult {
 	if len(rep.Scenarios) != 1 {
 		t.Fatalf("%d results, want 1", len(rep.Scenarios))
 	}
-	assertNoListener(t, rep)
+	lt.assertClosed(t, rep)
 	return rep.Scenarios[0]
 }
 
-// assertNoListener checks that no agent URL of the run still accepts
-// connections: the runner leaves no port behind.
-func assertNoListener(t *testing.T, rep *Report) {
+// listenerLog keeps the listeners a run's mocks opened (runHooks.listen),
+// so that a test can tell each was closed without dialing its port, which
+// another process may have taken since.
+type listenerLog struct {
+	mu  sync.Mutex
+	lns []*loggedListener
+}
+
+type loggedListener struct {
+	net.Listener
+	closed atomic.Bool
+}
+
+func (l *loggedListener) Close() error {
+	l.closed.Store(true)
+	return l.Listener.Close()
+}
+
+// hooks returns h (or new hooks) with the mocks' listeners opened through l.
+func (l *listenerLog) hooks(h *runHooks) *runHooks {
+	var c runHooks
+	if h != nil {
+		c = *h
+	}
+	c.listen = func(network, address string) (net.Listener, error) {
+		ln, err := net.Listen(network, address)
+		if err != nil {
+			return nil, err
+		}
+		ll := &loggedListener{Listener: ln}
+		l.mu.Lock()
+		l.lns = append(l.lns, ll)
+		l.mu.Unlock()
+		return ll, nil
+	}
+	return &c
+}
+
+// assertClosed checks that the listener behind every agent URL of the run
+// was closed by its end: the runner leaves no port behind.
+func (l *listenerLog) assertClosed(t *testing.T, rep *Report) {
 	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for _, res := range rep.Scenarios {
 		for _, a := range res.Agents {
 			u, err := url.Parse(a.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c, err := net.DialTimeout("tcp", u.Host, time.Second); err == nil {
-				c.Close()
-				t.Errorf("%s: the mock still listens on %s after the run", res.ID, u.Host)
+			seen := false
+			for _, ln := range l.lns {
+				if ln.Addr().String() != u.Host {
+					continue
+				}
+				seen = true
+				if !ln.closed.Load() {
+					t.Errorf("%s: the mock still listens on %s after the run", res.ID, u.Host)
+				}
+			}
+			if !seen {
+				t.Errorf("%s: no mock of the run listened on %s", res.ID, u.Host)
 			}
 		}
 	}
@@ -247,8 +300,9 @@ func TestClientPrintsGarbage(t *testing.T) {
 func TestForkedChildIsKilled(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	suite := oneScenario(t, "3s")
+	lt := &listenerLog{}
 	rep, err := Run(context.Background(), Options{Client: fakeCommand("fork"), Suite: suite, Grace: time.Second,
-		Env: append(os.Environ(), "CONFORM_FAKE_PIDFILE="+pidFile)})
+		Env: append(os.Environ(), "CONFORM_FAKE_PIDFILE="+pidFile), hooks: lt.hooks(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +316,7 @@ func TestForkedChildIsKilled(t *testing.T) {
 	if alive(pid) {
 		t.Errorf("the client's child %d is still running after the run", pid)
 	}
-	assertNoListener(t, rep)
+	lt.assertClosed(t, rep)
 }
 
 // alive reports whether pid is a live (not zombie) process.
@@ -285,10 +339,11 @@ func TestTwoRunsAtOnce(t *testing.T) {
 	suite := oneScenario(t, "2s")
 	reps := make([]*Report, 2)
 	errs := make([]error, 2)
+	lts := []*listenerLog{{}, {}}
 	done := make(chan int)
 	for i := range reps {
 		go func() {
-			reps[i], errs[i] = Run(context.Background(), Options{Client: client, Suite: suite, Grace: time.Second})
+			reps[i], errs[i] = Run(context.Background(), Options{Client: client, Suite: suite, Grace: time.Second, hooks: lts[i].hooks(nil)})
 			done <- i
 		}()
 	}
@@ -302,7 +357,7 @@ func TestTwoRunsAtOnce(t *testing.T) {
 		if c := check(t, res, "truthful-outcome"); !c.Pass {
 			t.Errorf("run %d: %s", i, c.Reason)
 		}
-		assertNoListener(t, rep)
+		lts[i].assertClosed(t, rep)
 	}
 	if reps[0].Scenarios[0].Agents[0].URL == reps[1].Scenarios[0].Agents[0].URL {
 		t.Error("two runs got the same agent URL")
@@ -313,7 +368,8 @@ func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
 	suite := DefaultSuite()
 	ids := []string{"honest-v10-jsonrpc", "never-terminal", "fail-instead-of-input-required", "honest-input-required", "legacy-card-path-only",
 		"honest-v10-http-json", "card-changes-mid-task", "card-signature-tampered"}
-	rep, err := Run(context.Background(), Options{Client: fakeCommand("naive"), Suite: suite, Scenarios: ids, Grace: 300 * time.Millisecond})
+	lt := &listenerLog{}
+	rep, err := Run(context.Background(), Options{Client: fakeCommand("naive"), Suite: suite, Scenarios: ids, Grace: 300 * time.Millisecond, hooks: lt.hooks(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +402,7 @@ func TestNaiveClientFailsWhatItGetsWrong(t *testing.T) {
 	if rep.Summary.OK {
 		t.Error("the run of a naive client is OK")
 	}
-	assertNoListener(t, rep)
+	lt.assertClosed(t, rep)
 }
 
 func TestUnknownScenario(t *testing.T) {
@@ -367,14 +423,15 @@ func TestInterruptedRunIsNotJudged(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	rep, err := Run(ctx, Options{Client: fakeCommand("hang"), Suite: oneScenario(t, "5s"), Grace: 3 * time.Second, Startup: time.Second})
+	lt := &listenerLog{}
+	rep, err := Run(ctx, Options{Client: fakeCommand("hang"), Suite: oneScenario(t, "5s"), Grace: 3 * time.Second, Startup: time.Second, hooks: lt.hooks(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the interrupted run took %s", d)
 	}
-	assertNoListener(t, rep)
+	lt.assertClosed(t, rep)
 	res := rep.Scenarios[0]
 	if !strings.Contains(res.Error, "interrupted") {
 		t.Errorf("scenario error %q does not say the run was interrupted", res.Error)
