@@ -149,10 +149,6 @@ func TestAssertFellBackToPolling(t *testing.T) {
 
 	r := &stopT{}
 	assert.False(t, testkit.AssertFellBackToPolling(r, w, mock.Journal(), id, "client %s", "A"), "no GetTask yet")
-	afterTrace := func(errs []string) string {
-		_, msg, _ := strings.Cut(strings.Join(errs, "\n"), "\tError:")
-		return msg
-	}
 	assert.Equal(t, afterTrace(r.errs), afterTrace(fromJournal.errs), "the journal's form says the same")
 	assert.NotEmpty(t, afterTrace(r.errs))
 	msg := strings.Join(r.errs, "\n")
