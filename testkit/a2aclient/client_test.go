@@ -116,6 +116,9 @@ func TestClientCancelAndTypedErrors(t *testing.T) {
 	assert.Equal(t, wire.CodeTaskNotFound, rpcErr.Code)
 	assert.Contains(t, rpcErr.Error(), "-32001")
 	assert.False(t, errors.Is(err, reconcile.ErrNotSupported))
+	assert.ErrorIs(t, err, &a2aclient.RPCError{Code: wire.CodeTaskNotFound}, "errors.Is by code")
+	assert.NotErrorIs(t, err, &a2aclient.RPCError{Code: wire.CodeTaskNotCancelable})
+	assert.NotErrorIs(t, err, &a2aclient.RPCError{}, "a target without a code matches nothing")
 }
 
 func TestClientStreamRefusedIsNotSupported(t *testing.T) {

@@ -38,8 +38,15 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("a2a: JSON-RPC error %d: %s", e.Code, e.Message)
 }
 
-// Is lets errors.Is(err, reconcile.ErrNotSupported) see refused operations.
+// Is lets errors.Is(err, reconcile.ErrNotSupported) see refused
+// operations, and errors.Is(err, &RPCError{Code: c}) see an error of code
+// c whatever the binding carried it (the target's other fields are not
+// compared), so a test checks TaskNotFoundError the same way over
+// JSON-RPC, HTTP+JSON and gRPC.
 func (e *RPCError) Is(target error) bool {
+	if t, ok := target.(*RPCError); ok {
+		return t.Code != 0 && t.Code == e.Code
+	}
 	return target == reconcile.ErrNotSupported &&
 		(e.Code == wire.CodeUnsupportedOperation || e.Code == wire.CodeMethodNotFound)
 }

@@ -110,6 +110,7 @@ func TestClientGRPCLifecycle(t *testing.T) {
 	assert.Equal(t, codes.NotFound, rpcErr.GRPCCode)
 	assert.Contains(t, string(rpcErr.Data), "TASK_NOT_FOUND")
 	assert.False(t, errors.Is(unknownErr, reconcile.ErrNotSupported))
+	assert.ErrorIs(t, unknownErr, &a2aclient.RPCError{Code: wire.CodeTaskNotFound}, "errors.Is by code, as over JSON-RPC")
 
 	// Every call went to agent w over gRPC, with a2a-version 1.0.
 	var calls int

@@ -73,6 +73,7 @@ func TestClientHTTPJSON(t *testing.T) {
 	_, err = c.GetTask(ctx, "no-such-task")
 	require.ErrorAs(t, err, &rpcErr)
 	assert.Equal(t, wire.CodeTaskNotFound, rpcErr.Code)
+	assert.ErrorIs(t, err, &a2aclient.RPCError{Code: wire.CodeTaskNotFound}, "errors.Is by code, as over JSON-RPC")
 
 	// The driver over HTTP+JSON: input-required answered, completed.
 	d := &reconcile.Driver{Agent: c, Card: reconcile.Declare(card, reconcile.Policy{}), PollInterval: 10 * time.Millisecond, WorkingDeadline: 2 * time.Second}
