@@ -584,10 +584,14 @@ func TestReplayControlRefusesCrossSite(t *testing.T) {
 	}
 }
 
-// TestReplayV03REST: a recording of the v0.3 HTTP+JSON binding replays as
-// the recorded bytes (compact, one data: line per event, from a file Save
-// indented), journaled as v0.3 with the reason; it was read as v1.0
-// HTTP+JSON and failed the v1.0 codec.
+// TestReplayV03REST: a recording of the v0.3 HTTP+JSON binding (without
+// a card) replays what the agent answered, compact (from a file Save
+// indented), journaled as v0.3. Its sends, in the v0.3 proto's JSON, are
+// played by the engine (for a generated v0.3 card), which then answers a
+// GetTask nobody recorded from the task it played; its stream, which
+// opens on a status update, is replayed as the recorded bytes (one data:
+// line per event) with that reason. It was once read as v1.0 HTTP+JSON
+// and failed the v1.0 codec, then replayed as bytes throughout.
 func TestReplayV03REST(t *testing.T) {
 	t.Parallel()
 	task := `{"task":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"}}}`
@@ -621,14 +625,28 @@ func TestReplayV03REST(t *testing.T) {
 	assert.JSONEq(t, task, post("/v0.3/v1/message:send"))
 	assert.NotContains(t, post("/v0.3/v1/message:send"), "\n ", "the answer as compact as recorded")
 	assert.Contains(t, post("/v0.3/v1/message:stream"), "data: "+ev+"\n", "one data: line, as recorded")
-	var reqs int
+	// No GetTask was recorded: the engine answers it from the task it played.
+	resp, err := hc.Get(base + "/v0.3/v1/tasks/t1")
+	require.NoError(t, err)
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", got)
+	var played struct {
+		ID, ContextID string
+		Status        struct{ State string }
+	}
+	require.NoError(t, json.Unmarshal(got, &played), "%s", got)
+	assert.Equal(t, "t1 c1 TASK_STATE_COMPLETED", played.ID+" "+played.ContextID+" "+played.Status.State, "%s", got)
+	var details []string
 	for _, e := range rp.Journal() {
 		if e.Kind == server.EntryRequest {
-			reqs++
 			assert.Equal(t, wire.V03, e.Dialect, e.Method)
 			assert.Equal(t, wire.BindingREST, e.Binding, e.Method)
-			assert.Contains(t, e.Detail, "an A2A v0.3 HTTP+JSON answer is replayed as recorded", e.Method)
+			details = append(details, string(e.Op)+": "+e.Detail)
 		}
 	}
-	assert.Equal(t, 3, reqs)
+	assert.Equal(t, []string{"send: ", "send: ",
+		"stream: recorded bytes of exchange 1: the answer does not start or continue a task the way the engine does",
+		"get-task: "}, details, "the sends played by the engine; the stream, which opens on a status update, as recorded")
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,11 +97,11 @@ func grpcRig(t *testing.T, agent server.AgentConfig) (upstream string, proxy *re
 	return u.Host, proxy, pu.Host
 }
 
-// replayGRPC serves rec over HTTP and gRPC as a2amock replay does and
-// returns its gRPC address.
-func replayGRPC(t *testing.T, rec *record.Recording) (*replay.Replayer, string) {
+// replayGRPC serves rec over HTTP and gRPC as a2amock replay does, with
+// the given behaviors, and returns its gRPC address.
+func replayGRPC(t *testing.T, rec *record.Recording, bs ...behaviors.Behavior) (*replay.Replayer, string) {
 	t.Helper()
-	rp, err := replay.New(rec, replay.Options{})
+	rp, err := replay.New(rec, replay.Options{Behaviors: bs})
 	require.NoError(t, err)
 	ts := httptest.NewUnstartedServer(rp)
 	rp.Server().ServeGRPCWith(ts.Config)
@@ -169,9 +170,13 @@ func TestRecordAndReplayGRPCStreamFaults(t *testing.T) {
 }
 
 // A v0.3 agent's gRPC service (a2a.v1.A2AService) is recorded too, and
-// replayed from the recorded messages (the model does not read v0.3's
-// proto JSON): the client sees the same answers, the journal says v0.3
-// over gRPC. A call of no A2A method passes through unrecorded.
+// replayed through the engine as v1.0's is: the client sees the same
+// answers, the journal says v0.3 over gRPC, played by the replay (the
+// recorded GetTask answer standing in for the engine's), but for the call
+// answered with an error status, replayed as recorded. A behavior acts on
+// the replayed stream (skip-working leaves its working event out), which
+// only the engine can do. A call of no A2A method passes through
+// unrecorded.
 func TestRecordAndReplayGRPC03(t *testing.T) {
 	t.Parallel()
 	card := &cards.Card{Name: "v03", Description: "A v0.3 agent.", Version: "1", Dialect: wire.V03,
@@ -228,17 +233,43 @@ func TestRecordAndReplayGRPC03(t *testing.T) {
 
 	rp, replayed := replayGRPC(t, rec)
 	assert.Equal(t, recorded[:7], session(replayed)[:7])
-	replayedCalls := 0
+	var calls []string
 	for _, e := range rp.Journal() {
 		if e.Kind == server.EntryRequest && e.Path != "" && e.Path != a2apb03.ServicePath+"NoSuchMethod" {
-			replayedCalls++
 			assert.Equal(t, wire.V03, e.Dialect, "%+v", e)
-			assert.NotEmpty(t, e.Op, "%+v", e)
 			assert.Equal(t, wire.BindingGRPC, e.Binding, "%+v", e)
-			assert.Contains(t, e.Detail, "recorded bytes", "%+v", e)
+			call := string(e.Op) + ": " + e.Detail
+			for _, a := range e.Acted {
+				call += " " + a.Behavior + "/" + a.Hook
+			}
+			calls = append(calls, call)
 		}
 	}
-	assert.Equal(t, 4, replayedCalls)
+	assert.Equal(t, []string{
+		"send:  replay/decide replay/plan replay/result",
+		"stream:  replay/decide replay/plan replay/stream-event",
+		"get-task:  replay/result",
+		"get-task: recorded bytes of exchange 3: answered with gRPC status 5",
+	}, calls, "played by the engine, but for the error status")
+
+	skipping, err := behaviors.Catalogue().Parse("skip-working")
+	require.NoError(t, err)
+	_, replayed = replayGRPC(t, rec, skipping)
+	// The events after the one left out are the engine's renderings (the
+	// recorded ones stand in at their own places only), with its
+	// timestamps.
+	stamp := regexp.MustCompile(`timestamp:\{[^}]*\}`)
+	var withoutWorking, skipped []string
+	for _, s := range recorded[:7] {
+		if !strings.Contains(s, "TASK_STATE_WORKING") {
+			withoutWorking = append(withoutWorking, stamp.ReplaceAllString(s, "timestamp"))
+		}
+	}
+	require.Less(t, len(withoutWorking), 7, "the recorded stream went through working: %q", recorded)
+	for _, s := range session(replayed)[:len(withoutWorking)] {
+		skipped = append(skipped, stamp.ReplaceAllString(s, "timestamp"))
+	}
+	assert.Equal(t, withoutWorking, skipped, "the replayed stream, without its working event")
 }
 
 // An https upstream is reached over h2 with TLS, with the TLS settings of

@@ -13,12 +13,20 @@
 // ("splice:at=N,fault=F").
 //
 // A replay serves gRPC too (h2c; [server.Server.ServeGRPCWith] on the
-// http.Server serving the Replayer): a recorded call of A2A v1.0's gRPC
-// service is played through the engine and its gRPC binding as any
-// recorded request is, and answered with the recorded messages and status
-// when the engine cannot play it (an error status, a call that ended
-// without one, and every call of v0.3's service, whose proto JSON the
-// model does not read).
+// http.Server serving the Replayer): a recorded call of A2A v1.0's or
+// v0.3's gRPC service is played through the engine and its gRPC binding
+// as any recorded request is, and answered with the recorded messages and
+// status when the engine cannot play it (an error status, a call that
+// ended without one).
+//
+// The recorded answers are read in the form of the binding that serves
+// them: JSON-RPC results in their dialect's JSON-RPC form; HTTP+JSON
+// bodies and gRPC messages (recorded in their proto's JSON) in the form
+// of the dialect's HTTP+JSON codec, v0.3's being the v0.3 proto's JSON,
+// which the gRPC binding transcodes its messages through. The engine
+// serves v0.3's HTTP+JSON routes and gRPC service only for an agent whose
+// card is v0.3: a recording without a card is played with a generated
+// card of that dialect when it has such exchanges.
 //
 // Each request is matched with the next recorded exchange of the same kind
 // (same JSON-RPC method, or same HTTP method and REST route; the last one
@@ -41,8 +49,9 @@
 //
 // # Raw bytes, where the model cannot express them
 //
-// A recorded value is taken into the model only when the dialect's codec
-// renders the decoded value back to the same JSON. The exchanges replayed
+// A recorded value is taken into the model only when the binding renders
+// the decoded value back to the same JSON (for gRPC, the codec's JSON read
+// as the response message, as the binding sends it). The exchanges replayed
 // as the recorded bytes (with the request's JSON-RPC id), and journaled as
 // such with the reason in the request entry's detail, are:
 //   - agent card fetches (served as the agent wrote them, with the interface
@@ -54,9 +63,9 @@
 //     error inside the stream, a stream that does not open with the task
 //     (a new task's stream opening on working, say) or a JSON body answering
 //     a streaming request;
-//   - every answer of the v0.3 HTTP+JSON binding (routes below /v0.3/v1/)
-//     and of v0.3's gRPC service, journaled as v0.3: its proto JSON is not
-//     a form the model reads v0.3 answers in;
+//   - v0.3 HTTP+JSON (routes below /v0.3/v1/) and gRPC exchanges of a
+//     recording whose card is not v0.3 (the engine serves them for a v0.3
+//     card only);
 //   - gRPC calls answered with an error status, cut before their status,
 //     or answered with something other than gRPC (the recorded messages,
 //     re-encoded from their JSON, and status; or the recorded HTTP answer).

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/record"
 	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
@@ -64,17 +65,20 @@ func isJSON(ct string) bool {
 // artifacts each task went through, at the times they were observed (in the
 // send's own answer, then in the polls and subscriptions that followed it
 // until the next message to the task). scale turns a recorded delay into a
-// replay delay.
-func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) []*plan {
+// replay delay; card is the replayed agent's card.
+func makePlans(rec *record.Recording, card *cards.Card, scale func(time.Duration) time.Duration) []*plan {
 	plans := make([]*plan, len(rec.Exchanges))
 	byTask := map[string][]obs{}
 	for i := range rec.Exchanges {
 		x := &rec.Exchanges[i]
 		p := &plan{idx: i}
 		plans[i] = p
-		d, op, binding := canon.DialectOf(x)
+		rd, unread := canon.ReaderOf(x)
+		op := rd.Op
 		p.op = op
-		rpc := binding == wire.BindingJSONRPC
+		if unread == nil {
+			unread = rd.ServedFor(card)
+		}
 		switch {
 		case x.Unanswered():
 			p.raw = "the agent had not answered when the recording was taken"
@@ -97,8 +101,8 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		case x.Kind == record.KindGRPC && x.End != "" && x.End != record.EndEOF:
 			p.raw = fmt.Sprintf("the call ended without its status (%s)", x.End)
 			continue
-		case !canon.Modelled(d, binding):
-			p.raw = fmt.Sprintf("an A2A v%s %s answer is replayed as recorded (the model reads that dialect's answers in another binding's form)", d, binding)
+		case unread != nil:
+			p.raw = unread.Error()
 			continue
 		}
 		if x.Streamed() {
@@ -112,7 +116,7 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 					p.raw = fmt.Sprintf("event %d carries SSE fields or text the engine does not write", k)
 					break
 				}
-				a, err := canon.DecodeAnswer(d, op, e.Data, rpc, true)
+				a, err := rd.Decode(e.Data, true)
 				if err != nil || a.Err != nil {
 					p.raw = fmt.Sprintf("event %d: %s", k, errText(err, a))
 					break
@@ -141,12 +145,12 @@ func makePlans(rec *record.Recording, scale func(time.Duration) time.Duration) [
 		if op != wire.OpSend && op != wire.OpGetTask && op != wire.OpCancelTask {
 			// Pages, push configs, extended cards: the engine answers
 			// from its own state; only errors are replayed as recorded.
-			if a, err := canon.DecodeAnswer(d, op, x.Response, rpc, false); err == nil && a.Err != nil {
+			if a, err := rd.Decode(x.Response, false); err == nil && a.Err != nil {
 				p.ans = &a
 			}
 			continue
 		}
-		a, err := canon.DecodeAnswer(d, op, x.Response, rpc, false)
+		a, err := rd.Decode(x.Response, false)
 		if err != nil {
 			if op == wire.OpSend {
 				p.raw = err.Error()

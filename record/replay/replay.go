@@ -17,7 +17,6 @@ import (
 	"github.com/a2amock/a2amock/record/replay/internal/canon"
 
 	"github.com/a2amock/a2amock/behaviors"
-	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/server"
 	"github.com/a2amock/a2amock/timeline"
 	"github.com/a2amock/a2amock/wire"
@@ -192,16 +191,7 @@ func New(rec *record.Recording, opts Options) (*Replayer, error) {
 		}
 		rp.byKey[k] = append(rp.byKey[k], i)
 	}
-	rp.plans = makePlans(rec, rp.scale)
-	var card *cards.Card
-	for _, x := range rec.Exchanges {
-		if x.Kind == record.KindCard && x.Status == http.StatusOK {
-			if c, err := cards.Parse(x.Response); err == nil {
-				card = c
-				break
-			}
-		}
-	}
+	card := canon.Card(rec, AgentName, opts.Seed)
 	bs := []behaviors.Behavior{&replayBehavior{rp: rp}}
 	if opts.Splice != nil {
 		bs = append(bs, opts.Splice)
@@ -228,7 +218,7 @@ func New(rec *record.Recording, opts Options) (*Replayer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	rp.srv = srv
+	rp.srv, rp.plans = srv, makePlans(rec, cfg.Agents[0].Card, rp.scale)
 	rp.ctx, rp.stop = context.WithCancel(context.Background())
 	return rp, nil
 }
@@ -380,7 +370,8 @@ func (rp *Replayer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // enginePath is where the engine serves a request the recorded agent
-// served at path: JSON-RPC at the root, HTTP+JSON under /rest.
+// served at path: JSON-RPC at the root, HTTP+JSON under /rest, and a
+// dialect's own HTTP+JSON routes (v0.3's /v0.3/v1/...) at the root too.
 func enginePath(kind record.Kind, path string) string {
 	switch kind {
 	case record.KindJSONRPC:
@@ -388,6 +379,9 @@ func enginePath(kind record.Kind, path string) string {
 	case record.KindREST:
 		if strings.HasPrefix(path, "/rest/") {
 			return path
+		}
+		if _, at := wire.RESTRoutesAt(path); at >= 0 {
+			return path[at:]
 		}
 		for _, seg := range []string{"/message:", "/tasks", "/extendedAgentCard"} {
 			if i := strings.Index(path, seg); i >= 0 {

@@ -1,22 +1,24 @@
 // Package canon turns recorded answers into the canonical model, so a
 // replay (package record/replay) can play them through the engine. A
-// recorded value is taken into the model only when the dialect's codec
-// renders the decoded value back to the same JSON: what the model cannot carry (an unknown member, another spelling, a v0.1
-// shape) leaves the exchange to be replayed as recorded bytes. It also
-// reads the ids a recorded request names (RequestMessage, RequestTaskID).
+// recorded value is read in the form of the binding that will serve it
+// (Reader: a JSON-RPC result, an HTTP+JSON body or a gRPC message's
+// JSON, v1.0's or v0.3's proto JSON) and taken into the model only when
+// that binding renders the decoded value back to the same JSON: what the
+// model cannot carry (an unknown member, another spelling, a v0.1 shape)
+// leaves the exchange to be replayed as recorded bytes. It also reads the
+// ids a recorded request names (RequestMessage, RequestTaskID).
 package canon
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
 
 	"github.com/a2amock/a2amock/record"
-	"github.com/a2amock/a2amock/wire/codecs"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -53,15 +55,6 @@ func DialectOf(x *record.Exchange) (wire.Dialect, wire.Op, wire.Binding) {
 		return wire.ForBinding(wire.BindingREST), restOp(httpMethod, route), wire.BindingREST
 	}
 	return "", "", ""
-}
-
-// Modelled reports whether the answers of binding b in dialect d can be
-// taken into the model: JSON-RPC's, and those of the dialect served at
-// the HTTP+JSON and gRPC bindings' root (v1.0), whose messages are in the
-// JSON its codec reads; not v0.3's HTTP+JSON or gRPC, whose proto JSON
-// the v0.3 codec (its JSON-RPC form) does not read.
-func Modelled(d wire.Dialect, b wire.Binding) bool {
-	return b == wire.BindingJSONRPC || d == wire.ForBinding(b)
 }
 
 // restOp names the operation of an HTTP+JSON route (with ids as {id}).
@@ -105,14 +98,16 @@ func resultOf(b json.RawMessage, rpc bool) (result json.RawMessage, rpcErr json.
 	return env.Result, nil, len(env.Result) > 0
 }
 
-// DecodeAnswer takes one recorded value of op in dialect d into the model.
-// stream says it is a stream event rather than a unary result.
-func DecodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream bool) (Answer, error) {
-	codec := codecs.For(d)
-	if codec == nil {
-		return Answer{}, fmt.Errorf("no codec for dialect %q", d)
+// Decode takes one recorded value into the model: a JSON-RPC envelope's
+// result or error, an HTTP+JSON body, or a gRPC message's JSON. stream
+// says it is a stream event rather than a unary result.
+func (r *Reader) Decode(body json.RawMessage, stream bool) (Answer, error) {
+	f, op := r.f, r.Op
+	if f == nil {
+		return Answer{}, fmt.Errorf("no codec renders A2A v%s %s answers", r.Dialect, r.Binding)
 	}
-	result, rpcErr, ok := resultOf(body, rpc)
+	codec := f.codec
+	result, rpcErr, ok := resultOf(body, r.Binding == wire.BindingJSONRPC)
 	if !ok {
 		return Answer{}, errors.New("not an A2A answer")
 	}
@@ -139,10 +134,10 @@ func DecodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 	var err error
 	// A dialect whose results are wrapped answers GetTask and CancelTask
 	// with a bare task, which has no member naming its kind.
-	if !stream && wire.Describe(d).ResultEnvelope && (op == wire.OpGetTask || op == wire.OpCancelTask) {
-		ev.Task, err = decodeTask(d, result)
+	if !stream && f.wrapped && (op == wire.OpGetTask || op == wire.OpCancelTask) {
+		ev.Task, err = decodeTask(f, result)
 	} else {
-		ev, err = decodeEvent(d, result)
+		ev, err = decodeEvent(f, result)
 	}
 	if err != nil {
 		return Answer{}, err
@@ -155,6 +150,9 @@ func DecodeAnswer(d wire.Dialect, op wire.Op, body json.RawMessage, rpc, stream 
 			return Answer{}, errors.New("a unary Answer that is an update event")
 		}
 		enc, err = codec.EncodeResult(op, &wire.Result{Task: ev.Task, Message: ev.Message})
+	}
+	if err == nil {
+		enc, err = r.render(enc)
 	}
 	if err != nil {
 		return Answer{}, err
@@ -175,30 +173,31 @@ func jsonEqual(a, b []byte) bool {
 }
 
 // decodeEvent reads a task, message, status update or artifact update in
-// the v1.0 shape (one member naming the kind, or a SendMessageResponse) or
-// the v0.x one (a kind member).
-func decodeEvent(d wire.Dialect, b json.RawMessage) (wire.Event, error) {
+// the form's shape: one member naming the kind (v1.0's, a
+// SendMessageResponse or a StreamResponse), or a kind member (v0.x's
+// JSON-RPC).
+func decodeEvent(f *form, b json.RawMessage) (wire.Event, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
 		return wire.Event{}, fmt.Errorf("not a JSON object: %w", err)
 	}
-	if wire.Describe(d).ResultEnvelope {
+	if f.wrapped {
 		if len(top) != 1 {
-			return wire.Event{}, errors.New("a v1.0 response has exactly one member")
+			return wire.Event{}, errors.New("a response message has exactly one member")
 		}
 		for k, v := range top {
 			switch k {
 			case "task":
-				t, err := decodeTask(d, v)
+				t, err := decodeTask(f, v)
 				return wire.Event{Task: t}, err
 			case "message", "msg":
-				m, err := decodeMessage(d, v)
+				m, err := decodeMessage(f, v)
 				return wire.Event{Message: m}, err
 			case "statusUpdate":
-				s, err := decodeStatusUpdate(d, v)
+				s, err := decodeStatusUpdate(f, v)
 				return wire.Event{Status: s}, err
 			case "artifactUpdate":
-				a, err := decodeArtifactUpdate(d, v)
+				a, err := decodeArtifactUpdate(f, v)
 				return wire.Event{Artifact: a}, err
 			}
 			return wire.Event{}, fmt.Errorf("unknown response member %q", k)
@@ -208,16 +207,16 @@ func decodeEvent(d wire.Dialect, b json.RawMessage) (wire.Event, error) {
 	_ = json.Unmarshal(top["kind"], &kind)
 	switch kind {
 	case "task":
-		t, err := decodeTask(d, b)
+		t, err := decodeTask(f, b)
 		return wire.Event{Task: t}, err
 	case "message":
-		m, err := decodeMessage(d, b)
+		m, err := decodeMessage(f, b)
 		return wire.Event{Message: m}, err
 	case "status-update":
-		s, err := decodeStatusUpdate(d, b)
+		s, err := decodeStatusUpdate(f, b)
 		return wire.Event{Status: s}, err
 	case "artifact-update":
-		a, err := decodeArtifactUpdate(d, b)
+		a, err := decodeArtifactUpdate(f, b)
 		return wire.Event{Artifact: a}, err
 	}
 	return wire.Event{}, fmt.Errorf("kind %q is not one the model replays", kind)
@@ -225,41 +224,42 @@ func decodeEvent(d wire.Dialect, b json.RawMessage) (wire.Event, error) {
 
 // decodeMessage reads a message with the codec's own request decoder (a
 // SendMessage request is {"message": M}).
-func decodeMessage(d wire.Dialect, b json.RawMessage) (*wire.Message, error) {
+func decodeMessage(f *form, b json.RawMessage) (*wire.Message, error) {
 	if len(b) == 0 || string(b) == "null" {
 		return nil, nil
 	}
 	params := append(append([]byte(`{"message":`), b...), '}')
-	req, e := codecs.For(d).DecodeParams(wire.OpSend, params)
+	req, e := f.codec.DecodeParams(wire.OpSend, params)
 	if e != nil {
 		return nil, fmt.Errorf("message: %s", e.Message)
 	}
 	return req.Message, nil
 }
 
-// decodeParts reads parts as the message decoder does.
-func decodeParts(d wire.Dialect, parts json.RawMessage) ([]wire.Part, error) {
+// decodeParts reads parts as the message decoder does: in a message the
+// codec wrote, in place of its parts.
+func decodeParts(f *form, parts json.RawMessage) ([]wire.Part, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
-	desc := wire.Describe(d)
-	role, _ := json.Marshal(desc.RoleName(wire.RoleAgent))
-	var msg bytes.Buffer
-	msg.WriteString(`{"messageId":"p","role":` + string(role) + `,"parts":`)
-	msg.Write(parts)
-	if !desc.ResultEnvelope {
-		msg.WriteString(`,"kind":"message"`)
+	if f.parts == "" {
+		return nil, errors.New("the codec writes no message parts")
 	}
-	msg.WriteString(`}`)
-	m, err := decodeMessage(d, msg.Bytes())
+	msg := maps.Clone(f.message)
+	msg[f.parts] = parts
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("parts: %w", err)
+	}
+	m, err := decodeMessage(f, b)
 	if err != nil || m == nil {
 		return nil, err
 	}
 	return m.Parts, nil
 }
 
-func decodeState(d wire.Dialect, s string) (wire.TaskState, error) {
-	st, ok := wire.Describe(d).ParseState(s)
+func decodeState(f *form, s string) (wire.TaskState, error) {
+	st, ok := f.states[s]
 	if !ok {
 		return "", fmt.Errorf("state %q", s)
 	}
@@ -272,13 +272,13 @@ type recStatus struct {
 	Timestamp string          `json:"timestamp"`
 }
 
-func decodeStatus(d wire.Dialect, s recStatus) (wire.TaskStatus, error) {
-	st, err := decodeState(d, s.State)
+func decodeStatus(f *form, s recStatus) (wire.TaskStatus, error) {
+	st, err := decodeState(f, s.State)
 	if err != nil {
 		return wire.TaskStatus{}, err
 	}
 	out := wire.TaskStatus{State: st}
-	if out.Message, err = decodeMessage(d, s.Message); err != nil {
+	if out.Message, err = decodeMessage(f, s.Message); err != nil {
 		return out, err
 	}
 	if s.Timestamp != "" {
@@ -298,13 +298,13 @@ type recArtifact struct {
 	Extensions  []string        `json:"extensions"`
 }
 
-func decodeArtifact(d wire.Dialect, a recArtifact) (wire.Artifact, error) {
-	parts, err := decodeParts(d, a.Parts)
+func decodeArtifact(f *form, a recArtifact) (wire.Artifact, error) {
+	parts, err := decodeParts(f, a.Parts)
 	return wire.Artifact{ArtifactID: a.ArtifactID, Name: a.Name, Description: a.Description, Parts: parts,
 		Metadata: a.Metadata, Extensions: a.Extensions}, err
 }
 
-func decodeTask(d wire.Dialect, b json.RawMessage) (*wire.Task, error) {
+func decodeTask(f *form, b json.RawMessage) (*wire.Task, error) {
 	var t struct {
 		ID        string            `json:"id"`
 		ContextID string            `json:"contextId"`
@@ -319,13 +319,13 @@ func decodeTask(d wire.Dialect, b json.RawMessage) (*wire.Task, error) {
 	if t.ID == "" {
 		return nil, errors.New("task without an id")
 	}
-	status, err := decodeStatus(d, t.Status)
+	status, err := decodeStatus(f, t.Status)
 	if err != nil {
 		return nil, err
 	}
 	out := &wire.Task{ID: t.ID, ContextID: t.ContextID, Status: status, Metadata: t.Metadata}
 	for _, h := range t.History {
-		m, err := decodeMessage(d, h)
+		m, err := decodeMessage(f, h)
 		if err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
@@ -334,7 +334,7 @@ func decodeTask(d wire.Dialect, b json.RawMessage) (*wire.Task, error) {
 		}
 	}
 	for _, a := range t.Artifacts {
-		art, err := decodeArtifact(d, a)
+		art, err := decodeArtifact(f, a)
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +343,7 @@ func decodeTask(d wire.Dialect, b json.RawMessage) (*wire.Task, error) {
 	return out, nil
 }
 
-func decodeStatusUpdate(d wire.Dialect, b json.RawMessage) (*wire.StatusUpdate, error) {
+func decodeStatusUpdate(f *form, b json.RawMessage) (*wire.StatusUpdate, error) {
 	var s struct {
 		TaskID    string         `json:"taskId"`
 		ContextID string         `json:"contextId"`
@@ -354,14 +354,14 @@ func decodeStatusUpdate(d wire.Dialect, b json.RawMessage) (*wire.StatusUpdate, 
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("status update: %w", err)
 	}
-	status, err := decodeStatus(d, s.Status)
+	status, err := decodeStatus(f, s.Status)
 	if err != nil {
 		return nil, err
 	}
 	return &wire.StatusUpdate{TaskID: s.TaskID, ContextID: s.ContextID, Status: status, Final: s.Final, Metadata: s.Metadata}, nil
 }
 
-func decodeArtifactUpdate(d wire.Dialect, b json.RawMessage) (*wire.ArtifactUpdate, error) {
+func decodeArtifactUpdate(f *form, b json.RawMessage) (*wire.ArtifactUpdate, error) {
 	var a struct {
 		TaskID    string         `json:"taskId"`
 		ContextID string         `json:"contextId"`
@@ -373,7 +373,7 @@ func decodeArtifactUpdate(d wire.Dialect, b json.RawMessage) (*wire.ArtifactUpda
 	if err := json.Unmarshal(b, &a); err != nil {
 		return nil, fmt.Errorf("artifact update: %w", err)
 	}
-	art, err := decodeArtifact(d, a.Artifact)
+	art, err := decodeArtifact(f, a.Artifact)
 	if err != nil {
 		return nil, err
 	}
@@ -405,16 +405,21 @@ func RequestMessage(body json.RawMessage, rpc bool) (taskID, contextID, messageI
 }
 
 // RequestTaskID reads the task id a recorded request named (params.id,
-// the id in an HTTP+JSON path, or a gRPC request message's id).
+// the id in an HTTP+JSON path, or a gRPC request message's id, or the
+// task of its resource name, tasks/{id}, as v0.3's messages name it).
 func RequestTaskID(kind record.Kind, path string, body json.RawMessage) string {
 	if kind == record.KindGRPC {
 		var m struct {
-			ID string `json:"id"`
+			ID   string `json:"id"`
+			Name string `json:"name"`
 		}
 		_ = json.Unmarshal(body, &m)
-		return m.ID
+		if m.ID != "" || !strings.HasPrefix(m.Name, "tasks/") {
+			return m.ID
+		}
+		path = m.Name
 	}
-	if kind == record.KindREST {
+	if kind == record.KindREST || kind == record.KindGRPC {
 		segs := strings.Split(path, "/")
 		for i := 1; i < len(segs); i++ {
 			if segs[i-1] == "tasks" {
