@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/a2amock/a2amock/record"
+	"github.com/a2amock/a2amock/wire/codecs"
 
 	"github.com/a2amock/a2amock/wire"
 )
@@ -461,13 +462,28 @@ func Describe(b []byte) Described {
 		d.ErrorCode, d.ErrorMessage = env.Error.Code, env.Error.Message
 	}
 	if st := record.StatesIn(b); len(st) > 0 {
-		d.State = wire.TaskState(st[len(st)-1])
-		if v10, ok := wire.StateFromV10(st[len(st)-1]); ok {
-			d.State = v10
-		}
+		d.State = stateNamed(st[len(st)-1])
 	}
 	d.TaskID = taskIDIn(b)
 	return d
+}
+
+// stateNamed reads a recorded state name in whichever spelling a codec
+// writes it (v1.0's TASK_STATE_CANCELED, the v0.3 proto's
+// TASK_STATE_CANCELLED, v0.3 JSON-RPC's canceled); a name none writes is
+// kept as it is.
+func stateNamed(name string) wire.TaskState {
+	if s, ok := wire.StateFromV10(name); ok {
+		return s
+	}
+	for _, desc := range wire.Descriptors() {
+		if c, _ := codecs.ForREST(desc.Dialect); c != nil {
+			if s, ok := formOf(c).states[name]; ok {
+				return s
+			}
+		}
+	}
+	return wire.TaskState(name)
 }
 
 // taskIDIn finds the task id in an answer (a task's id or an event's

@@ -127,3 +127,18 @@ func TestV03NeedsAV03Card(t *testing.T) {
 	rec.Exchanges[0] = record.Exchange{Kind: record.KindREST, Method: "POST /message:send", Path: "/message:send"}
 	assert.Nil(t, Card(rec, "agent", 1), "the server generates its own")
 }
+
+// Describe reads a raw answer's state in any codec's spelling, v0.3's
+// proto TASK_STATE_CANCELLED among them, as the journal names states.
+func TestDescribeReadsEverySpelling(t *testing.T) {
+	for name, want := range map[string]wire.TaskState{
+		`{"task":{"id":"t","status":{"state":"TASK_STATE_CANCELLED"}}}`:                                  wire.StateCanceled,
+		`{"task":{"id":"t","status":{"state":"TASK_STATE_CANCELED"}}}`:                                   wire.StateCanceled,
+		`{"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","status":{"state":"input-required"}}}`: wire.StateInputRequired,
+		`{"task":{"id":"t","status":{"state":"SOMETHING_ELSE"}}}`:                                        "SOMETHING_ELSE",
+	} {
+		d := Describe([]byte(name))
+		assert.Equal(t, want, d.State, name)
+		assert.Equal(t, "t", d.TaskID, name)
+	}
+}
