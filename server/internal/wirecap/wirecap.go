@@ -34,6 +34,12 @@ const (
 	wireKeep    = 512
 	wireBodyMax = 16 << 10
 	wireHeadMax = 8 << 10
+	// reuseMax is the largest body buffer kept for reuse (a unary
+	// exchange's fit); reuseKeep bounds how many are kept. A larger
+	// one is left to the collector, so that a small body never pins a
+	// big buffer for as long as the capture keeps it.
+	reuseMax  = 2 << 10
+	reuseKeep = 16
 )
 
 // Exchange is the raw view of one HTTP exchange with an agent.
@@ -79,6 +85,9 @@ func (w *wireBuf) add(p []byte) {
 		w.b = append(w.b, p[:min(room, len(p))]...)
 	}
 }
+
+// clone is a copy of w with bytes of its own.
+func (w wireBuf) clone() wireBuf { return wireBuf{b: bytes.Clone(w.b), size: w.size} }
 
 // body is the kept start of the body as the raw view shows it, its
 // credentials redacted (contentType says how to find them; path is a gRPC
@@ -153,6 +162,15 @@ type Capture struct {
 	// cost every request a map insertion and deletion for a view seldom
 	// asked for.
 	order []*Rec
+	// spare holds the request (0) and response (1) body buffers of
+	// exchanges that left order, for the next exchanges' bodies: once
+	// the capture is full every new exchange pushes an old one out, and
+	// a copy of each body into a new buffer was, after the request's own,
+	// the largest allocation of an answer (more work for the collector
+	// on every request). Nothing reads a buffer outside mu (Get copies
+	// the bodies it shows), so a buffer taken from an exchange is no
+	// longer seen through it.
+	spare [2][][]byte
 }
 
 // New returns an empty capture.
@@ -261,9 +279,32 @@ func Tag(w http.ResponseWriter, reqNo, seq int64) {
 	rec.req, rec.seq = reqNo, seq
 	c.order = append(c.order, rec)
 	if len(c.order) > wireKeep {
+		c.reuse(0, &c.order[0].body)
+		c.reuse(1, &c.order[0].resp)
 		c.order[0] = nil
 		c.order = c.order[1:]
 	}
+}
+
+// reuse takes the buffer of an exchange leaving the capture into spare
+// list k, when it is small enough and the list has room; c.mu is held. The
+// exchange may still be answering (a stream): what it writes next starts
+// a buffer of its own, which no one reads any more.
+func (c *Capture) reuse(k int, w *wireBuf) {
+	if b := w.b; cap(b) > 0 && cap(b) <= reuseMax && len(c.spare[k]) < reuseKeep {
+		c.spare[k] = append(c.spare[k], b[:0])
+		w.b = nil
+	}
+}
+
+// add appends p to w, the request (k 0) or response (1) body of an
+// exchange, starting it on a spare buffer; c.mu is held.
+func (c *Capture) add(k int, w *wireBuf, p []byte) {
+	if n := len(c.spare[k]); w.b == nil && n > 0 && len(p) > 0 {
+		w.b, c.spare[k][n-1] = c.spare[k][n-1], nil
+		c.spare[k] = c.spare[k][:n-1]
+	}
+	w.add(p)
 }
 
 // Get returns the exchange with request number req (or, when req is 0,
@@ -284,9 +325,10 @@ func (c *Capture) Get(req, seq int64) (Exchange, bool) {
 	x := Exchange{Request: rec.req, Seq: rec.seq, Time: rec.time, Method: rec.method, URL: rec.url, Proto: rec.proto,
 		Header: rec.header.view(), Status: rec.status, RespHead: rec.respHead.view(), Trailer: rec.trailer.viewOrNil(), Done: rec.done}
 	// The bodies are redacted after the lock is let go, so that decoding
-	// them does not hold up the requests being captured. The copies share
-	// their bytes with the capture, which only ever appends past them.
-	reqBody, respBody := rec.body, rec.resp
+	// them does not hold up the requests being captured; they are copied
+	// first, as once the exchange leaves the capture its buffers go to
+	// the next exchanges (spare).
+	reqBody, respBody := rec.body.clone(), rec.resp.clone()
 	reqType, respType := rec.header.h.Get("Content-Type"), rec.respHead.get("Content-Type")
 	c.mu.Unlock()
 	path, _, _ := strings.Cut(x.URL, "?")
@@ -305,7 +347,7 @@ func (r *wireReader) Read(p []byte) (int, error) {
 	n, err := r.ReadCloser.Read(p)
 	if n > 0 {
 		r.rec.c.mu.Lock()
-		r.rec.body.add(p[:n])
+		r.rec.c.add(0, &r.rec.body, p[:n])
 		r.rec.c.mu.Unlock()
 	}
 	return n, err
@@ -342,7 +384,7 @@ func (w *wireWriter) Write(p []byte) (int, error) {
 		w.rec.status = http.StatusOK
 		w.header()
 	}
-	w.rec.resp.add(p)
+	w.rec.c.add(1, &w.rec.resp, p)
 	w.rec.c.mu.Unlock()
 	return w.ResponseWriter.Write(p)
 }

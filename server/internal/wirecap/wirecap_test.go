@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,4 +262,60 @@ func TestGetFindsTheNewestKept(t *testing.T) {
 	assert.Zero(t, status(0, 5), "pushed out")
 	assert.Equal(t, 200, status(100, 0))
 	assert.Equal(t, 200, status(int64(100+wireKeep-1), 0))
+}
+
+// TestBodiesSurviveBufferReuse: once the capture is full, the body buffers
+// of the exchanges it lets go are reused by the next ones; every exchange
+// kept still shows its own bodies, a Get running meanwhile sees whole
+// bodies only, and an exchange still answering when it is let go goes on
+// writing without touching another's bytes.
+func TestBodiesSurviveBufferReuse(t *testing.T) {
+	t.Parallel()
+	c := New()
+	body := func(n int) string { return `{"n":` + strconv.Itoa(n) + `,"pad":"` + strings.Repeat("x", n%300) + `"}` }
+	reply := func(n int) string {
+		return `{"r":` + strconv.Itoa(n) + `,"pad":"` + strings.Repeat("y", n*7%900) + `"}`
+	}
+	serve := func(n int) (http.ResponseWriter, *Rec) {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body(n)))
+		w, rec := c.Wrap(httptest.NewRecorder(), r, time.Unix(1, 0))
+		_, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		Tag(w, int64(n), 0)
+		_, _ = w.Write([]byte(reply(n)))
+		return w, rec
+	}
+	// The first exchange is still answering when it is let go.
+	open, openRec := serve(1)
+	done := make(chan struct{})
+	var last atomic.Int64
+	go func() { // a reader of the raw view meanwhile, of the oldest kept
+		defer close(done)
+		for last.Load() < 3*wireKeep {
+			n := int(max(last.Load()-wireKeep+2, 2))
+			if x, ok := c.Get(int64(n), 0); ok {
+				assert.Equal(t, body(n), x.Body.Text)
+				if x.Response.Size > 0 { // else not answered yet
+					assert.Equal(t, reply(n), x.Response.Text)
+				}
+			}
+		}
+	}()
+	for n := 2; n <= 3*wireKeep; n++ {
+		_, rec := serve(n)
+		rec.Finish()
+		last.Store(int64(n))
+	}
+	<-done
+	_, _ = open.Write([]byte("more"))
+	openRec.Finish()
+	_, ok := c.Get(1, 0)
+	assert.False(t, ok, "let go")
+	for n := 2*wireKeep + 1; n <= 3*wireKeep; n++ {
+		x, ok := c.Get(int64(n), 0)
+		require.True(t, ok, n)
+		require.Equal(t, body(n), x.Body.Text, n)
+		require.Equal(t, reply(n), x.Response.Text, n)
+		require.Equal(t, int64(len(reply(n))), x.Response.Size, n)
+	}
 }
