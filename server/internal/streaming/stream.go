@@ -84,13 +84,20 @@ func (r *rawStream) WriteRawLast(b []byte) error {
 	return nil
 }
 
-// release flushes what WriteRawLast left in the response's buffer; the
-// stream calls it once the delivery journaled those bytes, before it waits
-// or writes anything else. A flush failure is the writer's sticky error,
-// which the next write reports.
+// release flushes what WriteRawLast left in the response's buffer, before
+// the stream waits or writes anything else. The delivery journals those
+// bytes first (settle): the stream calls release once the hook returned,
+// when they are journaled already, but a hook may also go on after
+// WriteRawLast (pass the event on, whose write releases them), and its
+// bytes would otherwise reach the client before the journal holds them.
+// A flush failure is the writer's sticky error, which the next write
+// reports.
 func (r *rawStream) release() {
 	if r.held {
 		r.held = false
+		if r.dl != nil {
+			r.dl.settle(false)
+		}
 		_ = r.sw.Flush()
 	}
 }

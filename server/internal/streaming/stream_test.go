@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -46,29 +47,14 @@ func (stateFramer) Open(w http.ResponseWriter) binding.StreamWriter { return sse
 // completed.
 func TestHonestStreamIsJournaledAsWritten(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var players sync.WaitGroup
-	defer players.Wait()
-	defer cancel()
-	clock := timeline.NewFakeClock(time.Unix(0, 0))
-	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
-		Context: ctx, HostContext: ctx, Players: &players})
-	require.NoError(t, err)
-
-	j := journal.New(100)
+	st, j, req, x := newTestStream(t)
 	var mu sync.Mutex
 	var responses []string
-	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
-		Record: j.Add,
-		Respond: func(res *wire.Result, e *wire.Error) {
-			mu.Lock()
-			defer mu.Unlock()
-			responses = append(responses, res.Task.ID)
-		}}
-	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
-		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
-	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	st.Respond = func(res *wire.Result, e *wire.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		responses = append(responses, res.Task.ID)
+	}
 	rec := httptest.NewRecorder()
 	require.NoError(t, st.Serve(rec, httptest.NewRequest(http.MethodPost, "/", nil), req, x, 1, stateFramer{}, nil, nil))
 
@@ -89,6 +75,28 @@ func TestHonestStreamIsJournaledAsWritten(t *testing.T) {
 	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
 	require.Len(t, closes, 1)
 	assert.Equal(t, "complete: "+string(wire.StateCompleted), closes[0].Detail)
+}
+
+// newTestStream is a Stream of an honest agent "a" (no step delay, no
+// keep-alive before the test ends) journaling in j, with a
+// SendStreamingMessage request and its exchange, ended with the test.
+func newTestStream(t *testing.T) (*Stream, *journal.Journal, *wire.Request, *behaviors.Exchange) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var players sync.WaitGroup
+	t.Cleanup(players.Wait)
+	t.Cleanup(cancel)
+	clock := timeline.NewFakeClock(time.Unix(0, 0))
+	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
+		Context: ctx, HostContext: ctx, Players: &players})
+	require.NoError(t, err)
+	j := journal.New(100)
+	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
+		Record: j.Add, Amender: j, Respond: func(*wire.Result, *wire.Error) {}}
+	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
+		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
+	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	return st, j, req, x
 }
 
 // flushCheck is a response writer that calls seen before every flush
@@ -116,21 +124,7 @@ func (endWriter) String() string                { return "end-writer" }
 // (for another task) after the stream's completed event.
 func TestHeldStreamJournalsEndHookBytesFirst(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var players sync.WaitGroup
-	defer players.Wait()
-	defer cancel()
-	clock := timeline.NewFakeClock(time.Unix(0, 0))
-	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
-		Context: ctx, HostContext: ctx, Players: &players})
-	require.NoError(t, err)
-	j := journal.New(100)
-	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
-		Record: j.Add, Respond: func(*wire.Result, *wire.Error) {}}
-	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
-		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
-	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	st, j, req, x := newTestStream(t)
 	extra := wire.Event{Status: &wire.StatusUpdate{TaskID: "other", Status: wire.TaskStatus{State: wire.StateWorking}}}
 	// Applied and instrumented as the server does, so that the stream
 	// tracks what the hook writes and names its behavior.
@@ -183,21 +177,7 @@ func (g *goneAfterHeaders) FlushError() error {
 // it journaled, instead of leaving it journaled as received.
 func TestFailedFlushJournalsEventWithheld(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var players sync.WaitGroup
-	defer players.Wait()
-	defer cancel()
-	clock := timeline.NewFakeClock(time.Unix(0, 0))
-	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
-		Context: ctx, HostContext: ctx, Players: &players})
-	require.NoError(t, err)
-	j := journal.New(100)
-	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
-		Record: j.Add, Amender: j, Respond: func(*wire.Result, *wire.Error) {}}
-	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
-		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
-	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	st, j, req, x := newTestStream(t)
 	w := &goneAfterHeaders{ResponseRecorder: httptest.NewRecorder()}
 	require.NoError(t, st.Serve(w, httptest.NewRequest(http.MethodPost, "/", nil), req, x, 1, stateFramer{}, nil, nil))
 	assert.Empty(t, j.Filter(0, "a", "", journal.EntryStreamEvent), "an event whose flush failed is journaled as received")
@@ -208,4 +188,54 @@ func TestFailedFlushJournalsEventWithheld(t *testing.T) {
 	closes := j.Filter(0, "a", "", journal.EntryStreamClose)
 	require.Len(t, closes, 1)
 	assert.Equal(t, "client gone", closes[0].Detail)
+}
+
+// passWriter is a behavior whose only hook is itself, on every event.
+type passWriter func(ev wire.Event, emit func(wire.Event) error, raw behaviors.RawStream) error
+
+func (f passWriter) Apply(x *behaviors.Exchange) { x.OnStreamEvent(f) }
+func (passWriter) String() string                { return "pass-writer" }
+
+// TestRawLastThenPassJournalsBytesFirst: a stream-event hook that writes
+// an event of its own with core.WriteLast and then passes the event it
+// was given on leaves nothing for the client to read that the journal
+// does not hold yet, at any flush. Before, the passed event's write
+// flushed the hook's bytes before the delivery journaled them (it did
+// when the hook returned): the check at that flush failed in every run.
+func TestRawLastThenPassJournalsBytesFirst(t *testing.T) {
+	t.Parallel()
+	st, j, req, x := newTestStream(t)
+	extra := wire.Event{Status: &wire.StatusUpdate{TaskID: "other", Status: wire.TaskStatus{State: wire.StateWorking}}}
+	first := true
+	rep := acted.NewSet(nil, []behaviors.Behavior{passWriter(func(ev wire.Event, emit func(wire.Event) error, raw behaviors.RawStream) error {
+		if first {
+			first = false
+			frame, err := raw.Encode(extra)
+			if err != nil {
+				return err
+			}
+			if err := core.WriteLast(raw, frame); err != nil {
+				return err
+			}
+		}
+		return emit(ev)
+	})}).Apply(x)
+	log := acted.Instrument(x, rep.Owners, func([]journal.ActedBehavior) {}, SetEndOwner)
+	var problems []string
+	flushes := 0
+	w := &flushCheck{ResponseRecorder: httptest.NewRecorder(), seen: func(body string) {
+		flushes++
+		// stateFramer's frames are whole once their blank line is written.
+		readable, written := strings.Count(body, "\n\n"), len(j.Filter(0, "a", "", journal.EntryStreamEvent))
+		if readable > written {
+			problems = append(problems, fmt.Sprintf("%d events readable, %d journaled as written, at %q", readable, written, body))
+		}
+	}}
+	require.NoError(t, st.Serve(w, httptest.NewRequest(http.MethodPost, "/", nil), req, x, 1, stateFramer{}, rep.Owners.StreamEvent, log))
+	require.True(t, strings.HasPrefix(w.Body.String(), `data: "working"`+"\n\n"+`data: "submitted"`+"\n\n"), "the hook's event does not come first: %q", w.Body.String())
+	require.Greater(t, flushes, 1, "the check saw no flush after the hook's")
+	assert.Empty(t, problems, "bytes were flushed before they were journaled")
+	other := j.Filter(0, "a", "other", journal.EntryStreamEvent)
+	require.Len(t, other, 1)
+	assert.Equal(t, []string{"pass-writer"}, other[0].Behaviors)
 }
