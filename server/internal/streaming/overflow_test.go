@@ -1,7 +1,6 @@
 package streaming
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,8 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/a2amock/a2amock/behaviors"
-	"github.com/a2amock/a2amock/cards"
 	"github.com/a2amock/a2amock/engine"
 	"github.com/a2amock/a2amock/journal"
 	"github.com/a2amock/a2amock/timeline"
@@ -42,32 +39,19 @@ func (f *stallingFramer) Event(ev wire.Event) ([]byte, error) {
 // event's entry is.
 func TestOverflowedStreamJournalsItsEndFirst(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var players sync.WaitGroup
-	defer players.Wait()
-	defer cancel()
-	card := cards.Generate("a", 1)
 	steps := timeline.Timeline{{Kind: timeline.StepState, State: wire.StateWorking}}
 	for i := range engine.SubscriberBuffer + 50 {
 		id := fmt.Sprintf("a-%d", i)
 		steps = append(steps, timeline.Step{Kind: timeline.StepArtifact, Artifact: &wire.Artifact{ArtifactID: id, Parts: []wire.Part{{Text: id}}}})
 	}
 	steps = append(steps, timeline.Step{Kind: timeline.StepState, State: wire.StateCompleted})
-	tls := map[string]timeline.Timeline{}
-	for _, sk := range card.Skills {
-		tls[sk.ID] = steps
-	}
-	clock := timeline.NewFakeClock(time.Unix(0, 0))
-	eng, err := engine.New(engine.Config{Name: "a", Card: card, Seed: 1, Clock: clock, Timelines: tls,
-		Context: ctx, HostContext: ctx, Players: &players})
-	require.NoError(t, err)
-	j := journal.New(1000)
-	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
-		Record: j.Add, Amender: j, Respond: func(*wire.Result, *wire.Error) {}}
-	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
-		Message: &wire.Message{MessageID: "m1", Role: wire.RoleUser, Parts: []wire.Part{{Text: "hi"}}}}
-	x := &behaviors.Exchange{Agent: "a", Op: wire.OpStream, Request: req, Clock: clock}
+	st, j, req, x := newTestStream(t, func(c *engine.Config) {
+		c.Timelines = map[string]timeline.Timeline{}
+		for _, sk := range c.Card.Skills {
+			c.Timelines[sk.ID] = steps
+		}
+	})
+	eng := st.Agent
 	framer := &stallingFramer{stalled: func(id string) {
 		// The agent plays its whole timeline while the stream is stalled.
 		require.Eventually(t, func() bool {

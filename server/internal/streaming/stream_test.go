@@ -79,18 +79,23 @@ func TestHonestStreamIsJournaledAsWritten(t *testing.T) {
 
 // newTestStream is a Stream of an honest agent "a" (no step delay, no
 // keep-alive before the test ends) journaling in j, with a
-// SendStreamingMessage request and its exchange, ended with the test.
-func newTestStream(t *testing.T) (*Stream, *journal.Journal, *wire.Request, *behaviors.Exchange) {
+// SendStreamingMessage request and its exchange, ended with the test; edit
+// changes the engine's configuration first (a scripted timeline, say).
+func newTestStream(t *testing.T, edit ...func(*engine.Config)) (*Stream, *journal.Journal, *wire.Request, *behaviors.Exchange) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var players sync.WaitGroup
 	t.Cleanup(players.Wait)
 	t.Cleanup(cancel)
 	clock := timeline.NewFakeClock(time.Unix(0, 0))
-	eng, err := engine.New(engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
-		Context: ctx, HostContext: ctx, Players: &players})
+	cfg := engine.Config{Name: "a", Card: cards.Generate("a", 1), Seed: 1, Clock: clock,
+		Context: ctx, HostContext: ctx, Players: &players}
+	for _, f := range edit {
+		f(&cfg)
+	}
+	eng, err := engine.New(cfg)
 	require.NoError(t, err)
-	j := journal.New(100)
+	j := journal.New(1000)
 	st := &Stream{Agent: eng, AgentName: "a", Clock: clock, KeepAlive: time.Hour, ServerCtx: ctx, AgentCtx: ctx,
 		Record: j.Add, Amender: j, Respond: func(*wire.Result, *wire.Error) {}}
 	req := &wire.Request{Op: wire.OpStream, Method: "SendStreamingMessage", Dialect: wire.V10, Binding: wire.BindingJSONRPC,
