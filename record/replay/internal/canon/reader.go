@@ -92,6 +92,10 @@ func cardDialect(c *cards.Card) wire.Dialect {
 // generates a card), unless an exchange is of a dialect the engine serves
 // only for a card of that dialect (ServedFor): then it is the card the
 // server would generate, of that dialect, so that the engine plays it.
+// The recording's exchanges of the root dialects (v1.0's HTTP+JSON routes
+// and gRPC service) lose nothing by it: the engine serves them for every
+// agent (ServedFor), so they are played too
+// (record's TestReplayMixedDialectsWithoutCard).
 func Card(rec *record.Recording, name string, seed uint64) *cards.Card {
 	for _, x := range rec.Exchanges {
 		if x.Kind == record.KindCard && x.Status == http.StatusOK {
