@@ -187,7 +187,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 	endToEnd(w.Header(), resp.Header)
 	streaming := md != nil && md.IsStreamingServer()
 	rd := &grpcReader{md: md, x: x, begin: begin, streaming: streaming, limit: p.limit,
-		carried: func(evs []Event) { p.carried(sl, evs) }}
+		carried: func(evs []Event) { p.carried(sl, evs) }, answered: func() { p.streaming(sl, x) }}
 	if resp.StatusCode != http.StatusOK || !IsGRPCContentType(resp.Header.Get("Content-Type")) {
 		// Not a gRPC answer (an HTTP error, a JSON body): kept as bytes,
 		// as the HTTP bindings' answers are, and passed on with its
@@ -289,6 +289,12 @@ type grpcReader struct {
 	streaming bool
 	// carried publishes the events recorded so far (Proxy.carried).
 	carried func([]Event)
+	// answered publishes a unary call's answer message once recorded, as
+	// Proxy.streaming publishes a stream: the client may read it long
+	// before the status, which comes after the trailers, and a Recording
+	// taken meanwhile then has the call answered, ending EndOpen with no
+	// status, as a stream still open does, not Unanswered.
+	answered func()
 	// plain keeps an answer that is not gRPC's whole in buf, up to limit.
 	plain bool
 	limit int64
@@ -325,6 +331,9 @@ func (g *grpcReader) Write(b []byte) (int, error) {
 			g.x.Response = j
 		default:
 			g.x.Body = string(msg)
+		}
+		if !g.streaming {
+			g.answered()
 		}
 		g.buf = append(g.buf[:0], rest...)
 	}

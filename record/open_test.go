@@ -3,6 +3,8 @@ package record_test
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -11,8 +13,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/a2amock/a2amock/behaviors"
 	"github.com/a2amock/a2amock/internal/a2apb"
@@ -37,7 +42,13 @@ func agentWith(t *testing.T, spec string) *server.Server {
 // proxyOf starts a proxy (HTTP and h2c) in front of srv.
 func proxyOf(t *testing.T, srv *server.Server) (*record.Proxy, string) {
 	t.Helper()
-	up, err := url.Parse(srv.URL())
+	return proxyTo(t, srv.URL())
+}
+
+// proxyTo starts a proxy (HTTP and h2c) in front of the agent at base.
+func proxyTo(t *testing.T, base string) (*record.Proxy, string) {
+	t.Helper()
+	up, err := url.Parse(base)
 	require.NoError(t, err)
 	proxy := record.NewProxy(up, record.ProxyOptions{})
 	t.Cleanup(proxy.Close)
@@ -148,4 +159,123 @@ func TestRecordingKeepsUnansweredRequests(t *testing.T) {
 		}
 		return false
 	}, 5*time.Second, 5*time.Millisecond, "the journal says the request was held unanswered")
+}
+
+// TestRecordingKeepsAUnaryCallAwaitingItsStatus takes a recording while a
+// unary gRPC call's answer message has passed through the proxy and been
+// read by its client, the agent holding the trailers (the status): the
+// call is in it answered, with the message and no status, ending "open",
+// as a stream still open is, not as unanswered (it once was: the call was
+// published only when the handler returned, after the trailers).
+// Replayed, the client reads the message and the call is held open. A
+// call the agent then ends without trailers is recorded ending "error"
+// with its message, and replayed so: the message, then no status.
+func TestRecordingKeepsAUnaryCallAwaitingItsStatus(t *testing.T) {
+	t.Parallel()
+	answer, err := proto.Marshal(&a2apb.SendMessageResponse{Payload: &a2apb.SendMessageResponse_Task{Task: &a2apb.Task{
+		Id: "t-held", ContextId: "c-held", Status: &a2apb.TaskStatus{State: a2apb.TaskState_TASK_STATE_COMPLETED}}}})
+	require.NoError(t, err)
+	// ends says how the agent ends each call once its message is out:
+	// true with grpc-status 0, false with no trailers.
+	ends := make(chan bool)
+	proxy, base := proxyTo(t, h2cServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/grpc")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(a2apb.AppendMessage(nil, answer))
+		_ = http.NewResponseController(w).Flush()
+		select {
+		case ok := <-ends:
+			if ok {
+				w.Header().Set(http.TrailerPrefix+"Grpc-Status", "0")
+			}
+		case <-r.Context().Done():
+		}
+	})))
+	// call sends a message to host and returns the call once its answer
+	// message is read. The call is opened as a server stream: its
+	// RecvMsg returns the message as it arrives, where a unary client's
+	// would wait for the status.
+	call := func(ctx context.Context, host string) grpc.ClientStream {
+		conn, err := grpc.NewClient(host, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = conn.Close() })
+		s, err := conn.NewStream(metadata.AppendToOutgoingContext(ctx, "a2a-version", "1.0"),
+			&grpc.StreamDesc{ServerStreams: true}, a2apb.ServicePath+"SendMessage")
+		require.NoError(t, err)
+		require.NoError(t, s.SendMsg(&a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-held", Role: a2apb.Role_ROLE_USER,
+			Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "x"}}}}}))
+		require.NoError(t, s.CloseSend())
+		var got a2apb.SendMessageResponse
+		require.NoError(t, s.RecvMsg(&got))
+		require.Equal(t, "t-held", got.GetTask().GetId())
+		return s
+	}
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+
+	first := call(ctx, u.Host)
+	snap := proxy.Recording()
+	require.Len(t, snap.Exchanges, 1)
+	x := snap.Exchanges[0]
+	assert.False(t, x.Unanswered(), "the client has the answer message")
+	assert.Equal(t, http.StatusOK, x.Status)
+	assert.Contains(t, string(x.Response), `"id":"t-held"`)
+	assert.Equal(t, record.EndOpen, x.End, "no status yet")
+	assert.Zero(t, x.GRPCStatus)
+	assert.GreaterOrEqual(t, x.EndAfter, x.HeadersAfter)
+	var buf bytes.Buffer
+	require.NoError(t, snap.Save(&buf))
+	_, err = record.Load(&buf)
+	require.NoError(t, err, "a call awaiting its status is a valid recording")
+
+	ends <- true
+	require.ErrorIs(t, first.RecvMsg(&a2apb.SendMessageResponse{}), io.EOF, "status OK")
+	second := call(ctx, u.Host)
+	ends <- false
+	require.Equal(t, codes.Internal, status.Code(second.RecvMsg(&a2apb.SendMessageResponse{})), "no trailers")
+	rec := proxy.Recording()
+	require.Len(t, rec.Exchanges, 2)
+	assert.Equal(t, []record.StreamEnd{"", record.EndError}, []record.StreamEnd{rec.Exchanges[0].End, rec.Exchanges[1].End}, "the first call ended with its status, the second without")
+	assert.Contains(t, string(rec.Exchanges[1].Response), `"id":"t-held"`, "the message the call carried before it was cut")
+
+	// closing waits for the entry the replay journals when it lets a raw
+	// call go, and returns its detail.
+	closing := func(rp *replay.Replayer) string {
+		var detail string
+		require.Eventually(t, func() bool {
+			for _, e := range rp.Journal() {
+				if e.Kind == server.EntryStreamClose {
+					detail = e.Detail
+				}
+			}
+			return detail != ""
+		}, 10*time.Second, 5*time.Millisecond)
+		return detail
+	}
+	rp, host := replayGRPC(t, snap)
+	held, let := context.WithCancel(ctx)
+	s := call(held, host)
+	let()
+	require.Equal(t, codes.Canceled, status.Code(s.RecvMsg(&a2apb.SendMessageResponse{})))
+	assert.Equal(t, "held open until client left, as recorded", closing(rp), "no status: the replay held the call as the agent did")
+	var details []string
+	for _, e := range rp.Journal() {
+		if e.Kind == server.EntryRequest || e.Kind == server.EntryResponse {
+			details = append(details, string(e.Kind)+" "+e.TaskID+": "+e.Detail)
+		}
+	}
+	assert.Equal(t, []string{
+		"request : recorded bytes of exchange 0: the call was still open, with no status yet, when the recording was taken",
+		"response t-held: ",
+	}, details)
+
+	rp, host = replayGRPC(t, rec)
+	s = call(ctx, host)
+	require.ErrorIs(t, s.RecvMsg(&a2apb.SendMessageResponse{}), io.EOF, "the first call played through the engine: status OK")
+	s = call(ctx, host)
+	require.Equal(t, codes.Internal, status.Code(s.RecvMsg(&a2apb.SendMessageResponse{})), "the message, then no trailers, as recorded")
+	assert.Equal(t, "ended without a status, as recorded", closing(rp))
 }

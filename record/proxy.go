@@ -70,9 +70,10 @@ type slot struct {
 	events []Event
 }
 
-// streaming publishes that x, sl's exchange, is now a stream, so that a
-// Recording taken before it ends keeps what it carried (EndOpen). sl is
-// nil for what is not recorded.
+// streaming publishes that x, sl's exchange, is now a stream (or a gRPC
+// call whose message has passed before its status), so that a Recording
+// taken before it ends keeps what it carried (EndOpen). sl is nil for
+// what is not recorded.
 func (p *Proxy) streaming(sl *slot, x *Exchange) {
 	if sl == nil {
 		return
@@ -153,8 +154,9 @@ func (p *Proxy) clientGone() StreamEnd {
 // Recording returns the exchanges completed so far, in the order their
 // requests arrived, with credentials redacted unless
 // ProxyOptions.KeepCredentials. A stream still open is included with what
-// it carried so far, ending EndOpen now; a request still waiting for its
-// answer with no answer (Status 0, Exchange.Unanswered).
+// it carried so far, ending EndOpen now, and so is a unary gRPC call whose
+// message has passed but not its status (the trailers); a request still
+// waiting for its answer with no answer (Status 0, Exchange.Unanswered).
 func (p *Proxy) Recording() *Recording {
 	p.mu.Lock()
 	rec := &Recording{Version: FormatVersion, Upstream: redactURL(p.upstream.String()), Exchanges: []Exchange{}}

@@ -50,7 +50,8 @@ const (
 	// the agent having neither ended it nor sent a final event (an agent
 	// that never terminates, the incident a recording is often made for):
 	// Events are what it carried until then, EndAfter is when the
-	// recording was taken. A replay holds the stream open after them.
+	// recording was taken. A replay holds the stream open after them. A
+	// unary gRPC call ends so when its message had passed, not its status.
 	EndOpen StreamEnd = "open"
 )
 
@@ -118,7 +119,9 @@ type Exchange struct {
 	// Events are the SSE events of a streamed answer (for gRPC, the
 	// messages of a server-streaming call).
 	Events []Event `json:"events,omitempty"`
-	// End says how the stream ended, EndAfter when.
+	// End says how the stream ended, EndAfter when; for a unary gRPC
+	// call, how it ended when it ended without its status (Response is
+	// then the message it had passed, if any).
 	End      StreamEnd `json:"end,omitempty"`
 	EndAfter Duration  `json:"endAfter,omitempty"`
 	// Tail is the start of a frame cut mid-way (End == EndTruncated).

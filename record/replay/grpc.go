@@ -92,14 +92,19 @@ func (rp *Replayer) serveRawGRPC(w http.ResponseWriter, r *http.Request, req jso
 	w.Header().Set("Content-Type", x.ContentType)
 	rc := http.NewResponseController(w)
 	w.WriteHeader(http.StatusOK)
-	if !x.Streamed() {
+	if !x.Streamed() || !md.IsStreamingServer() {
 		if msg, ok := recordedMessage(md, x.Response, x.Body); ok {
 			_, _ = w.Write(a2apb.AppendMessage(nil, msg))
 			describeAnswer(&resp, x.Response)
 		}
-		rp.endGRPC(w, x, &resp)
-		rp.srv.Append(resp)
-		return
+		if !x.Streamed() {
+			rp.endGRPC(w, x, &resp)
+			rp.srv.Append(resp)
+			return
+		}
+		// Cut before its status (or still open when the recording was
+		// taken): its message, then the end a stream with no further
+		// message has.
 	}
 	_ = rc.Flush()
 	rp.srv.Append(resp)

@@ -98,6 +98,9 @@ func makePlans(rec *record.Recording, card *cards.Card, scale func(time.Duration
 		case x.Kind == record.KindGRPC && x.GRPCStatus != 0:
 			p.raw = fmt.Sprintf("answered with gRPC status %d", x.GRPCStatus)
 			continue
+		case x.Kind == record.KindGRPC && x.End == record.EndOpen:
+			p.raw = "the call was still open, with no status yet, when the recording was taken"
+			continue
 		case x.Kind == record.KindGRPC && x.End != "" && x.End != record.EndEOF:
 			p.raw = fmt.Sprintf("the call ended without its status (%s)", x.End)
 			continue
