@@ -150,11 +150,7 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request) {
 				sl.x.Request = j
 			}
 		}
-		asked := sl.x
-		sl.head = &asked
-		p.mu.Lock()
-		p.slots = append(p.slots, sl)
-		p.mu.Unlock()
+		p.arrived(sl)
 		defer p.finished(sl)
 	}
 	target := p.grpcTarget()

@@ -241,11 +241,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if json.Valid(body) {
 			sl.x.Request = compact(body)
 		}
-		asked := sl.x
-		sl.head = &asked
-		p.mu.Lock()
-		p.slots = append(p.slots, sl)
-		p.mu.Unlock()
+		p.arrived(sl)
 		defer p.finished(sl)
 	}
 	x := &Exchange{}
@@ -306,6 +302,16 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(send)
 	}
+}
+
+// arrived takes sl, a request just read, into the recording in arrival
+// order, published as unanswered until an answer begins.
+func (p *Proxy) arrived(sl *slot) {
+	asked := sl.x
+	sl.head = &asked
+	p.mu.Lock()
+	p.slots = append(p.slots, sl)
+	p.mu.Unlock()
 }
 
 // finished marks sl's exchange complete: the handler no longer changes it.
